@@ -1,0 +1,34 @@
+# Resolve LAB_IMPL to a folder holding one subfolder per lab (labN_topic/).
+if(LAB_IMPL STREQUAL "skeletons" OR LAB_IMPL STREQUAL "solutions")
+  set(LAB_IMPL_DIR ${CMAKE_SOURCE_DIR}/${LAB_IMPL})
+else()
+  get_filename_component(LAB_IMPL_DIR "${LAB_IMPL}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
+endif()
+if(NOT IS_DIRECTORY "${LAB_IMPL_DIR}")
+  message(FATAL_ERROR "LAB_IMPL='${LAB_IMPL}': no such folder (${LAB_IMPL_DIR}). "
+                      "Use skeletons, solutions, or a folder laid out like skeletons/.")
+endif()
+# The reference-only bars (labN.reference) are registered only for the solutions.
+get_filename_component(_solutions ${CMAKE_SOURCE_DIR}/solutions REALPATH)
+get_filename_component(_impl ${LAB_IMPL_DIR} REALPATH)
+if(_impl STREQUAL _solutions)
+  set(LAB_IMPL_IS_REFERENCE ON)
+else()
+  set(LAB_IMPL_IS_REFERENCE OFF)
+endif()
+message(STATUS "cuda-labs: labs build against ${LAB_IMPL_DIR}")
+
+# lab_student_sources(<lab> <out-var> <file>...): the student's files for <lab>,
+# with a clear error naming the missing one.
+function(lab_student_sources lab out)
+  set(files "")
+  foreach(f IN LISTS ARGN)
+    set(path ${LAB_IMPL_DIR}/${lab}/${f})
+    if(NOT EXISTS ${path})
+      message(FATAL_ERROR "${lab}: ${path} is missing. A LAB_IMPL folder must hold "
+                          "${lab}/${f} (copy it from skeletons/${lab}/).")
+    endif()
+    list(APPEND files ${path})
+  endforeach()
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,90 @@
+# Test plumbing shared by every lab: GoogleTest, dataset fixtures, labelled tests.
+include(GoogleTest)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# GoogleTest from the system: the installed package, else the source tree that
+# Debian's googletest package ships (or LAB_GTEST_SOURCE_DIR). Never downloaded.
+find_package(GTest QUIET)
+if(NOT TARGET GTest::gtest)
+  set(LAB_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources")
+  if(NOT EXISTS ${LAB_GTEST_SOURCE_DIR}/CMakeLists.txt)
+    message(FATAL_ERROR "GoogleTest not found: install libgtest-dev (Debian/Ubuntu) "
+                        "or set LAB_GTEST_SOURCE_DIR to a googletest source tree.")
+  endif()
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+  add_subdirectory(${LAB_GTEST_SOURCE_DIR} ${CMAKE_BINARY_DIR}/_deps/googletest EXCLUDE_FROM_ALL)
+  add_library(GTest::gtest ALIAS gtest)
+endif()
+
+set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
+
+# lab_add_datasets(<lab>): a setup test that writes the public cases of
+# datasets/<lab>.json into the build tree; every test of <lab> requires it.
+function(lab_add_datasets lab)
+  add_test(NAME ${lab}.datasets
+           COMMAND ${Python3_EXECUTABLE} -m datasets.generate --manifest
+                   ${CMAKE_SOURCE_DIR}/datasets/${lab}.json --out ${LAB_DATA_ROOT}/${lab}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(${lab}.datasets PROPERTIES FIXTURES_SETUP ${lab}_data
+                       LABELS "${lab};${lab}.data" TIMEOUT 300)
+endfunction()
+
+# lab_add_gtest(<target> LAB <lab> KIND correctness|timing|reference
+#               [TIMEOUT s] SOURCES ... [LIBRARIES ...])
+# One process per test case (gtest_discover_tests), labels <lab> and <lab>.<kind>.
+# Timed tests never share the GPU with another test (RUN_SERIAL).
+function(lab_add_gtest target)
+  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 60)
+  endif()
+  add_executable(${target} ${T_SOURCES})
+  target_link_libraries(${target} PRIVATE ${T_LIBRARIES} labs_test_main GTest::gtest)
+  target_compile_definitions(${target} PRIVATE LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
+  set(serial FALSE)
+  if(NOT T_KIND STREQUAL "correctness")
+    set(serial TRUE)
+  endif()
+  # Only our own marker or exit code 77 mean "skipped" (no GPU); gtest's default
+  # "[  SKIPPED ]" pattern could be printed by student code.
+  gtest_discover_tests(${target} TEST_PREFIX "${T_LAB}." NO_PRETTY_VALUES
+    DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS
+    PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${T_LAB}_data RUN_SERIAL ${serial})
+  # Set once the tests exist: PROPERTIES cannot carry a list (two labels), and
+  # there it would add to gtest's skip pattern instead of replacing it.
+  set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
+  file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} "
+                       "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
+                       "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
+endfunction()
+
+# lab_case_header(<lab> <target>): writes <lab>_cases.hpp from datasets/<lab>.json
+# (an array `k_cases` of harness::DatasetCase) and adds its folder to <target>.
+function(lab_case_header lab target)
+  set(manifest ${CMAKE_SOURCE_DIR}/datasets/${lab}.json)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${manifest})
+  file(READ ${manifest} json)
+  string(JSON count LENGTH "${json}" cases)
+  math(EXPR last "${count} - 1")
+  set(rows "")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${json}" cases ${i} name)
+    string(JSON n GET "${json}" cases ${i} n)
+    string(JSON dist GET "${json}" cases ${i} distribution)
+    string(APPEND rows "    {\"${name}\", ${n}LL, \"${dist}\"},\n")
+  endforeach()
+  set(dir ${CMAKE_BINARY_DIR}/generated/${lab})
+  file(CONFIGURE OUTPUT ${dir}/${lab}_cases.hpp CONTENT
+"// Generated from datasets/${lab}.json by CMake: edit the manifest, not this file.
+#pragma once
+#include \"labs/dataset_case.hpp\"
+
+namespace ${lab} {
+inline constexpr harness::DatasetCase k_cases[] = {
+${rows}};
+}  // namespace ${lab}
+")
+  target_include_directories(${target} PRIVATE ${dir})
+endfunction()

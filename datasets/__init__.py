@@ -1,0 +1,1 @@
+"""Seeded, deterministic dataset generators for the labs (see generate.py)."""

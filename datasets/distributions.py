@@ -1,0 +1,47 @@
+"""The distributions a dataset case can ask for.
+
+Each takes a numpy Generator, a size and the case's parameters and returns an
+array of the manifest's dtype. Inputs are random, never all zero: constant and
+zero inputs hide indexing bugs (a "constant" case exists to test contention).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+Params = dict
+
+
+def uniform(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:
+    """Values drawn uniformly from [low, high)."""
+    low, high = p["low"], p["high"]
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(low, high, size=n, dtype=dtype)
+    return rng.uniform(low, high, size=n).astype(dtype)
+
+
+def contention(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:
+    """A fraction `hot_fraction` of the values equal one hot value, the rest uniform.
+
+    Many threads then hit the same histogram bin: the case that punishes
+    un-privatized atomics.
+    """
+    values = uniform(rng, n, dtype, p)
+    hot_value = p.get("hot_value", int(rng.integers(p["low"], p["high"])))
+    values[rng.random(n) < p["hot_fraction"]] = hot_value
+    return values
+
+
+def constant(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:
+    """Every value the same (`value`): the worst contention there is."""
+    del rng
+    return np.full(n, p["value"], dtype=dtype)
+
+
+DISTRIBUTIONS: dict[str, Callable[..., np.ndarray]] = {
+    "uniform": uniform,
+    "contention": contention,
+    "constant": constant,
+}

@@ -1,0 +1,114 @@
+"""Write a lab's dataset cases as raw little-endian binary files.
+
+    python3 -m datasets.generate --manifest datasets/lab1.json --out build/datasets/lab1
+    python3 -m datasets.generate --manifest datasets/lab1.json --case uniform_2p25 --out data.bin
+
+The same manifest entry always gives the same bytes (numpy's PCG64 seeded with
+the case's seed). A file already written for the same entry is kept, so running
+the tests twice does not regenerate hundreds of megabytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+try:
+    import numpy as np
+except ImportError:  # a clear message instead of a traceback on a fresh machine
+    sys.exit("datasets.generate: numpy is required: pip install -r requirements.txt")
+
+from datasets.distributions import DISTRIBUTIONS
+
+FORMAT_VERSION = 1
+
+
+class ManifestError(Exception):
+    """A manifest that cannot be used as written."""
+
+
+def load_manifest(path: Path) -> dict:
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: no such manifest") from None
+    except json.JSONDecodeError as e:
+        raise ManifestError(f"{path}: not valid JSON: {e}") from None
+    for key in ("lab", "dtype", "cases"):
+        if key not in manifest:
+            raise ManifestError(f"{path}: missing key '{key}'")
+    for case in manifest["cases"]:
+        if case.get("distribution") not in DISTRIBUTIONS:
+            raise ManifestError(
+                f"{path}: case {case.get('name')!r}: unknown distribution "
+                f"{case.get('distribution')!r} (known: {', '.join(DISTRIBUTIONS)})"
+            )
+    return manifest
+
+
+def case_parameters(manifest: dict, case: dict) -> dict:
+    """The case's entry with the manifest's defaults filled in."""
+    return {**manifest.get("defaults", {}), **case}
+
+
+def generate_case(manifest: dict, case: dict) -> np.ndarray:
+    params = case_parameters(manifest, case)
+    dtype = np.dtype(manifest["dtype"]).newbyteorder("<")
+    rng = np.random.default_rng(params["seed"])
+    values = DISTRIBUTIONS[params["distribution"]](rng, int(params["n"]), dtype, params)
+    return values.astype(dtype, copy=False)
+
+
+def write_case(manifest: dict, case: dict, out: Path) -> bool:
+    """Writes `out` (and a sidecar describing it); False when it was up to date."""
+    stamp = {"format": FORMAT_VERSION, "dtype": manifest["dtype"], **case_parameters(manifest, case)}
+    sidecar = out.with_suffix(".json")
+    itemsize = np.dtype(manifest["dtype"]).itemsize
+    if (
+        out.exists()
+        and sidecar.exists()
+        and out.stat().st_size == int(stamp["n"]) * itemsize
+        and json.loads(sidecar.read_text()) == stamp
+    ):
+        return False
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    generate_case(manifest, case).tofile(tmp)
+    tmp.replace(out)  # never leave a half-written file under the real name
+    sidecar.write_text(json.dumps(stamp, indent=1) + "\n")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m datasets.generate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--manifest", type=Path, required=True, help="datasets/labN.json")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="folder for all cases, or the file for one --case")
+    parser.add_argument("--case", help="write only this case, to the file --out")
+    args = parser.parse_args(argv)
+    try:
+        manifest = load_manifest(args.manifest)
+        cases = {c["name"]: c for c in manifest["cases"]}
+        if args.case:
+            if args.case not in cases:
+                raise ManifestError(f"unknown case {args.case!r}; known: {', '.join(cases)}")
+            targets = [(cases[args.case], args.out)]
+        else:
+            targets = [(c, args.out / f"{c['name']}.bin") for c in manifest["cases"]]
+        for case, path in targets:
+            start = time.perf_counter()
+            written = write_case(manifest, case, path)
+            state = f"written in {time.perf_counter() - start:.2f} s" if written else "up to date"
+            print(f"{manifest['lab']}: {path} ({case['n']} values): {state}")
+    except (ManifestError, OSError) as e:
+        print(f"datasets.generate: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

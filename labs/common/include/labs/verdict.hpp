@@ -1,0 +1,35 @@
+// Timing verdicts as ratios measured in the same process on the same GPU, with
+// one rule for noise: a result that misses its threshold by less than the measured
+// spread is measured again before it fails.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "labs/timing.hpp"
+
+namespace harness {
+
+struct Ratio {
+  double value = 0;      // e.g. baseline time / student time, or achieved / ceiling bandwidth
+  double noise = 0;      // relative spread of the measurements behind it (sum of cvs)
+  std::string detail;    // what was measured, for the failure message
+};
+
+struct RatioVerdict {
+  bool passed = false;
+  Ratio ratio;           // the measurement the verdict rests on
+  int attempts = 0;
+  std::string message() const;  // "4.9x (needed >= 5x); 2 measurements; <detail>"
+  double threshold = 0;
+};
+
+// Measures, and measures again (up to `attempts` in all) while the ratio is below
+// `threshold` but within 2 x noise + 2% of it. Keeps the best measurement: a
+// kernel that really is slower fails every time.
+RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& measure,
+                            int attempts = 3);
+
+// Prints "cuda-labs: timing: <line>" so the suite's logs carry every measurement.
+void report_timing(const std::string& line);
+
+}  // namespace harness

@@ -1,0 +1,53 @@
+// lab1 contract: every function the student writes, in
+// skeletons/lab1_histogram/histogram_kernels.cu (reference: solutions/...).
+//
+// Each launcher receives device pointers, launches its kernel(s) on the default
+// stream and returns without synchronizing or allocating:
+//   samples  n values in [0, kBins), device memory, 256-byte aligned;
+//   hist     kBins ints of GARBAGE: the launcher must zero it first
+//            (cudaMemsetAsync), then count. After the harness synchronizes,
+//            hist[v] must equal the number of samples equal to v, for every n >= 1.
+#pragma once
+#include <cuda_runtime.h>
+
+namespace lab1 {
+
+inline constexpr int kBins = 1024;  // 10-bit samples: values 0..1023
+
+// Launch configuration, chosen on the lab program's command line.
+struct Launch {
+  int blocks;   // grid size; the harness makes the grid cover all n samples
+                // (histogram_best gets 0 unless --blocks is given: pick your own grid)
+  int threads;  // threads per block
+  int slice;    // slice variants: samples per thread; per-bin variants: samples per block
+};
+
+// Method 1: a thread counts a slice of samples into the global histogram.
+// (a) thread t handles samples [t * slice, (t + 1) * slice), atomicAdd on hist.
+void histogram_global(const int* samples, int n, int* hist, Launch launch);
+// (b) the same loop with `#pragma unroll`.
+void histogram_global_unroll(const int* samples, int n, int* hist, Launch launch);
+// (c) the same loop unrolled by hand, four atomicAdds per iteration (ILP x4).
+void histogram_global_ilp4(const int* samples, int n, int* hist, Launch launch);
+// (d) one sample per thread (launch.slice is 1).
+void histogram_one_per_thread(const int* samples, int n, int* hist, Launch launch);
+// (e) each block counts its threads' slices into a shared-memory histogram,
+//     then adds it to hist.
+void histogram_shared(const int* samples, int n, int* hist, Launch launch);
+
+// Method 2: a thread owns bins. Block b handles samples [b * slice, (b + 1) * slice)
+// (launch.slice values, up to 10240: 40 KiB of shared memory, plus 4 KiB for a
+// block histogram if you want one, stays under the 48 KiB a block gets by default);
+// thread t owns bins t, t + threads, t + 2 * threads, ...
+// (f) "inverse": load the block's samples into shared memory, then each thread
+//     scans them for its bins.
+void histogram_inverse(const int* samples, int n, int* hist, Launch launch);
+// (g) the same, written so that the scan reads shared memory without bank
+//     conflicts (all threads read the same word: a broadcast) and without a branch.
+void histogram_banks(const int* samples, int n, int* hist, Launch launch);
+
+// Your fastest histogram, any method (launch.blocks is 0: pick the grid).
+// The timing test measures every variant above and this one and grades the fastest.
+void histogram_best(const int* samples, int n, int* hist, Launch launch);
+
+}  // namespace lab1

@@ -1,0 +1,140 @@
+// lab1_histogram: runs histogram variants on a data.bin file, prints the first 10
+// bins (compare them with the seed's Python program) and one row per variant
+// like the seed's tables. Exits 1 when a histogram is wrong.
+#include <cstdio>
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+
+#include "bench.hpp"
+#include "cpu_reference.hpp"
+#include "labs/bandwidth.hpp"
+#include "labs/cli.hpp"
+#include "labs/cuda_check.hpp"
+#include "labs/dataset.hpp"
+#include "labs/gpu_info.hpp"
+#include "variants.hpp"
+
+namespace {
+
+std::string operations(const lab1::Variant& v, const lab1::Launch& l) {
+  std::ostringstream o;
+  if (v.work == lab1::Work::SlicePerThread) {
+    o << l.blocks << " x " << l.threads << " x " << l.slice << " = "
+      << static_cast<long long>(l.blocks) * l.threads * l.slice;
+  } else if (v.work == lab1::Work::ChunkPerBlock) {
+    o << l.blocks << " x " << l.slice << " = " << static_cast<long long>(l.blocks) * l.slice;
+  } else {
+    o << "-";
+  }
+  return o.str();
+}
+
+void print_row(const char* name, const std::string& blocks, const std::string& threads,
+               const std::string& slice, const std::string& ops, double ms, double gbps,
+               const char* check) {
+  std::printf("%-15s %7s %7s %6s  %-30s %9.3f %8.1f  %s\n", name, blocks.c_str(), threads.c_str(),
+              slice.c_str(), ops.c_str(), ms, gbps, check);
+}
+
+void print_bins(const char* label, const std::vector<int>& hist) {
+  std::printf("%s [", label);
+  for (int i = 0; i < 10; ++i) std::printf("%s%d", i ? ", " : "", hist[i]);
+  std::printf("]\n");
+}
+
+// Checks then times one variant; returns false when its histogram is wrong.
+bool run_variant(lab1::HistogramBench& bench, const lab1::Variant& v, lab1::Launch requested,
+                 int reps, bool show_bins) {
+  const lab1::Launch l = lab1::resolve_launch(v, bench.n(), requested);
+  const std::string wrong = bench.check(v.run, l);
+  if (show_bins) print_bins("first 10 bins (GPU):", bench.last_result());
+  harness::TimingOptions options;
+  options.min_reps = options.max_reps = reps;
+  const harness::TimingStats t = bench.time(v.run, l, options);
+  auto str = [](int x) { return x ? std::to_string(x) : std::string("auto"); };
+  print_row(v.name, str(l.blocks), std::to_string(l.threads), std::to_string(l.slice),
+            operations(v, l), t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
+            wrong.empty() ? "ok" : "WRONG");
+  if (!wrong.empty()) std::printf("  %s: %s\n", v.name, wrong.c_str());
+  return wrong.empty();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    harness::Args args(argc, argv,
+                    {{"variant", "global, global_unroll, global_ilp4, one_per_thread, shared, "
+                                 "inverse, banks, best, or all (default shared)"},
+                     {"data", "dataset file, raw int32 samples 0..1023 (default data.bin)"},
+                     {"n", "expected number of samples (default: the file's size)"},
+                     {"blocks", "grid size (default: just enough to cover n)"},
+                     {"threads", "threads per block (default: the variant's)"},
+                     {"slice", "samples per thread, or per block for inverse/banks"},
+                     {"reps", "timed repetitions (default 20)"}});
+    if (args.has("help")) {
+      std::printf("%s", args.usage().c_str());
+      return 0;
+    }
+    // Everything that can be wrong with the input is reported before touching the GPU.
+    const std::string path = args.get("data", "data.bin");
+    std::vector<int> samples = lab1::load_samples(path, args.get_int("n", -1));
+    const std::string name = args.get("variant", "shared");
+    const lab1::Variant* chosen = nullptr;
+    lab1::Launch requested{};
+    if (name != "all") {
+      chosen = &lab1::find_variant(name);
+      requested.blocks = static_cast<int>(args.get_int("blocks", 0));
+      requested.threads = static_cast<int>(args.get_int("threads", chosen->defaults.threads));
+      requested.slice = static_cast<int>(args.get_int("slice", chosen->defaults.slice));
+      lab1::resolve_launch(*chosen, static_cast<long long>(samples.size()), requested);
+    }
+    std::string why;
+    if (!harness::cuda_device_available(&why)) {
+      std::fprintf(stderr, "lab1_histogram: no CUDA device: %s\n", why.c_str());
+      return 77;
+    }
+    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+    std::printf("data: %s, %zu samples\n", path.c_str(), samples.size());
+    lab1::HistogramBench bench(std::move(samples));
+    print_bins("first 10 bins (CPU):", bench.expected());
+
+    const int reps = static_cast<int>(args.get_int("reps", 20));
+    std::printf("%-15s %7s %7s %6s  %-30s %9s %8s  %s\n", "variant", "blocks", "threads", "slice",
+                "operations", "time_ms", "GB/s", "check");
+    bool all_right = true;
+    if (name == "all") {
+      for (const lab1::Variant& v : lab1::variants()) {
+        all_right &= run_variant(bench, v, v.defaults, reps, false);
+      }
+      harness::TimingOptions options;
+      options.min_reps = options.max_reps = reps;
+      const harness::TimingStats seed = bench.time_seed_global(options);
+      print_row("seed_global*", "", "512", "1024", "harness baseline", seed.median_ms,
+                harness::gbps(bench.bytes_moved(), seed.median_ms), "");
+      const std::string cub_wrong = bench.check_cub();
+      const harness::TimingStats cub = bench.time_cub(options);
+      print_row("cub*", "", "", "", "DeviceHistogram::HistogramEven", cub.median_ms,
+                harness::gbps(bench.bytes_moved(), cub.median_ms), cub_wrong.empty() ? "ok" : "WRONG");
+      const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+      std::printf("* harness yardsticks. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
+                  ceiling.gbps);
+    } else {
+      all_right = run_variant(bench, *chosen, requested, reps, true);
+    }
+    return all_right ? 0 : 1;
+  } catch (const harness::UsageError& e) {
+    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
+    return 2;
+  } catch (const harness::DatasetError& e) {
+    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
+    return 2;
+  } catch (const harness::CudaError& e) {
+    std::fprintf(stderr, "lab1_histogram: CUDA error: %s\n", e.what());
+    return 3;
+  }
+}

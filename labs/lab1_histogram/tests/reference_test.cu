@@ -1,0 +1,67 @@
+// Bars only the reference solution must meet (registered for LAB_IMPL=solutions):
+// its fast variant sets the standard the student bars are derived from.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "bench.hpp"
+#include "cpu_reference.hpp"
+#include "labs/bandwidth.hpp"
+#include "labs/dataset.hpp"
+#include "labs/verdict.hpp"
+#include "timing_bars.hpp"
+#include "variants.hpp"
+
+namespace lab1 {
+namespace {
+
+struct Fast {
+  HistogramBench bench;
+  Launch launch;
+  explicit Fast(const char* case_name)
+      : bench(load_samples(harness::dataset_path(LAB_DATA_DIR, case_name), 1 << 25)),
+        launch(resolve_launch(find_variant("best"), bench.n(), find_variant("best").defaults)) {}
+};
+
+TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
+  Fast fast(kTimedCase);
+  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "");
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCopyShare, [&] {
+    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+    const harness::TimingStats t = fast.bench.time(histogram_best, fast.launch);
+    const double achieved = harness::gbps(fast.bench.bytes_moved(), t.median_ms);
+    char detail[200];
+    std::snprintf(detail, sizeof detail,
+                  "best %.4f ms, %.0f GB/s of a %.0f GB/s copy ceiling (%.1f%%)", t.median_ms,
+                  achieved, ceiling.gbps, 100 * achieved / ceiling.gbps);
+    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
+  });
+  harness::report_timing("lab1 reference share of copy bandwidth: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+class BeatsCub : public testing::TestWithParam<const char*> {};
+
+TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
+  Fast fast(GetParam());
+  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "");
+  ASSERT_EQ(fast.bench.check_cub(), "");
+  const harness::RatioVerdict verdict = harness::ratio_at_least(1.0, [&] {
+    const harness::TimingStats cub = fast.bench.time_cub();
+    const harness::TimingStats best = fast.bench.time(histogram_best, fast.launch);
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "%s: best %.4f ms, CUB HistogramEven %.4f ms",
+                  GetParam(), best.median_ms, cub.median_ms);
+    return harness::Ratio{cub.median_ms / best.median_ms, cub.cv + best.cv, detail};
+  });
+  harness::report_timing("lab1 reference speedup over CUB: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, BeatsCub, testing::Values(kTimedCase, kContentionCase),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
+
+}  // namespace
+}  // namespace lab1

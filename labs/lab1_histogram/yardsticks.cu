@@ -1,0 +1,40 @@
+#include <cub/device/device_histogram.cuh>
+
+#include "histogram.cuh"
+#include "labs/cuda_check.hpp"
+#include "yardsticks.hpp"
+
+namespace lab1 {
+namespace {
+
+__global__ void seed_global_kernel(const int* t, int n, int* h, int slice) {
+  const long long pos = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * slice;
+  for (int i = 0; i < slice; i++) {
+    if (pos + i < n) atomicAdd(h + t[pos + i], 1);
+  }
+}
+
+}  // namespace
+
+void seed_global_histogram(const int* samples, int n, int* hist) {
+  constexpr int threads = 512, slice = 1024;
+  const int blocks = static_cast<int>((static_cast<long long>(n) + threads * slice - 1) /
+                                      (threads * slice));
+  LAB_CUDA_CHECK(cudaMemsetAsync(hist, 0, kBins * sizeof(int)));
+  seed_global_kernel<<<blocks, threads>>>(samples, n, hist, slice);
+  LAB_CHECK_LAUNCH();
+}
+
+std::size_t cub_histogram_temp_bytes(int n) {
+  std::size_t bytes = 0;
+  LAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const int*>(nullptr),
+                                                     static_cast<int*>(nullptr), kBins + 1, 0, kBins, n));
+  return bytes;
+}
+
+void cub_histogram(const int* samples, int n, int* hist, void* temp, std::size_t temp_bytes) {
+  LAB_CUDA_CHECK(
+      cub::DeviceHistogram::HistogramEven(temp, temp_bytes, samples, hist, kBins + 1, 0, kBins, n));
+}
+
+}  // namespace lab1

@@ -1,0 +1,105 @@
+// lab1: your histogram kernels. Read labs/lab1_histogram/README.md and the
+// contract labs/lab1_histogram/histogram.cuh first.
+//
+// Every launcher must (1) zero `hist` (it arrives full of garbage), then
+// (2) launch its kernel with launch.blocks blocks of launch.threads threads.
+// Don't synchronize or allocate: the harness does that. Every kernel must work
+// for any n >= 1: the grid may cover more samples than n, so check bounds.
+#include "histogram.cuh"
+
+namespace lab1 {
+namespace {
+
+// (a) Thread number tid = blockIdx.x * blockDim.x + threadIdx.x handles the samples
+// [tid * slice, (tid + 1) * slice) and counts each with atomicAdd(h + t[i], 1).
+// Hint: compute positions in 64-bit (long long) and stop at n.
+__global__ void global_kernel(const int* t, int n, int* h, int slice) {
+  // TODO
+}
+
+// (b) The same loop, preceded by `#pragma unroll <factor>`. Compare the SASS
+// (cuobjdump -sass) and the time with (a): what did unrolling change?
+__global__ void global_unroll_kernel(const int* t, int n, int* h, int slice) {
+  // TODO
+}
+
+// (c) The same loop unrolled by hand: four loads and four atomicAdds per iteration,
+// then a loop for the samples left over when slice is not a multiple of 4.
+__global__ void global_ilp4_kernel(const int* t, int n, int* h, int slice) {
+  // TODO
+}
+
+// (d) One sample per thread: if (tid < n) atomicAdd(h + t[tid], 1).
+__global__ void one_per_thread_kernel(const int* t, int n, int* h) {
+  // TODO
+}
+
+// (e) A block-local histogram in shared memory (__shared__ int histo[kBins]):
+// zero it (a block may have fewer than kBins threads), __syncthreads(), count your
+// slice into it with atomicAdd, __syncthreads(), then add each bin to h.
+__global__ void shared_kernel(const int* t, int n, int* h, int slice) {
+  // TODO
+}
+
+// (f) Method 2, "inverse": block b loads samples [b * chunk, (b + 1) * chunk) into
+// extern __shared__ int local[] (use a value that matches no bin past n),
+// __syncthreads(), then thread t scans all of local[] for its bins
+// t, t + blockDim.x, ... and adds each count to h.
+__global__ void inverse_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
+// (g) The same, bank-aware: keep counts in registers, compare without a branch
+// (occurrences += (b ^ local[i]) ? 0 : 1), and let every thread of a warp read the
+// same local[i] at the same time (a broadcast).
+__global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
+}  // namespace
+
+void histogram_global(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist, e.g. cudaMemsetAsync(hist, 0, kBins * sizeof(int));
+  global_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_global_unroll(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  global_unroll_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_global_ilp4(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  global_ilp4_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_one_per_thread(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  one_per_thread_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist);
+}
+
+void histogram_shared(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_inverse(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist. The third launch parameter sizes extern __shared__ memory.
+  inverse_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
+void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                             launch.slice);
+}
+
+// (h) Your fastest histogram. Start from (e); then read the README's hints
+// (grid-stride loop, 16-byte loads, one shared histogram per warp).
+void histogram_best(const int* samples, int n, int* hist, Launch launch) {
+  (void)launch;  // TODO: your own kernel and grid; until then, the shared-memory one
+  histogram_shared(samples, n, hist, Launch{(n + 256 * 32 - 1) / (256 * 32), 256, 32});
+}
+
+}  // namespace lab1
