@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The whole GPU suite in one command, for a machine with a CUDA GPU:
+#   1. builds the reference solutions and the skeletons for this GPU;
+#   2. runs every lab test on both: the solutions must pass everything, the
+#      skeletons must fail every lab test, cleanly (no hang, no crash) and fast;
+#   3. prints each lab program's table for the reference solutions;
+#   4. prints a summary table last.
+# Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-suite-logs}
+mkdir -p "$out"
+jobs=$(nproc)
+labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | tr '\n' ' ')}
+cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release)
+# A GoogleTest source tree carried along (no system package on the machine).
+[ -d "$root/.deps/googletest" ] && cmake_args+=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
+  --format=csv >"$out/gpu.txt" 2>&1 || echo "nvidia-smi failed" >>"$out/gpu.txt"
+
+status=0
+for tree in solutions skeletons; do
+  build=$root/build/gpu-$tree
+  start=$(date +%s)
+  if ! { cmake -S "$root" -B "$build" "${cmake_args[@]}" -DLAB_IMPL=$tree &&
+         cmake --build "$build" -j "$jobs"; } >"$out/build-$tree.log" 2>&1; then
+    echo "build of $tree failed: see $out/build-$tree.log"; tail -30 "$out/build-$tree.log"; status=1
+    continue
+  fi
+  echo "$tree built in $(( $(date +%s) - start )) s"
+  for lab in $labs; do
+    # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match lab10.
+    ctest --test-dir "$build" -L "^$lab(\.|$)" -j "$jobs" --output-on-failure \
+      --output-junit "$out/junit-$tree-$lab.xml" >"$out/ctest-$tree-$lab.log" 2>&1
+  done
+done
+
+# The lab programs' tables (the seed-style rows), reference solutions only.
+bin=$root/build/gpu-solutions/bin
+data=$root/build/gpu-solutions/datasets
+if [[ " $labs " == *" lab1 "* && -x $bin/lab1_histogram ]]; then
+  {
+    "$bin/lab1_histogram" --variant all --data "$data/lab1/uniform_2p25.bin"
+    "$bin/lab1_histogram" --variant all --data "$data/lab1/contention_2p25.bin"
+    for t in 256 512 1024; do "$bin/lab1_histogram" --variant best --threads $t --data "$data/lab1/uniform_2p25.bin" | tail -1; done
+    for b in 132 264 396; do "$bin/lab1_histogram" --variant best --blocks $b --data "$data/lab1/uniform_2p25.bin" | tail -1; done
+  } >"$out/lab1-tables.txt" 2>&1
+fi
+for extra in "$root"/labs/lab*_*/gpu-suite-extra.sh; do
+  [ -f "$extra" ] && BIN=$bin DATA=$data bash "$extra" >>"$out/lab-tables.txt" 2>&1
+done
+
+python3 "$root/scripts/suite_summary.py" "$out" || status=1
+exit $status

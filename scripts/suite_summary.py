@@ -1,0 +1,63 @@
+"""Summary table of a GPU suite run: per tree and lab, counts of passed, failed
+and skipped tests from ctest's JUnit files, the slowest test, the timing lines
+the tests printed, and whether each tree met its expectation (solutions pass
+everything; skeletons fail every lab test and none hangs)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+
+def counts(junit: Path) -> dict:
+    root = ET.parse(junit).getroot()
+    c = {"passed": 0, "failed": 0, "skipped": 0, "slowest": 0.0, "timeouts": 0}
+    for case in root.iter("testcase"):
+        name = case.get("name", "")
+        if name.endswith(".datasets"):
+            continue
+        c["slowest"] = max(c["slowest"], float(case.get("time", 0)))
+        if case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
+            c["skipped"] += 1
+        elif case.find("failure") is not None or case.find("error") is not None:
+            c["failed"] += 1
+            text = "".join(case.itertext())
+            c["timeouts"] += "Timeout" in text or "timed out" in text
+        else:
+            c["passed"] += 1
+    return c
+
+
+def main(out: Path) -> int:
+    rows, ok = [], True
+    for junit in sorted(out.glob("junit-*.xml")):
+        _, tree, lab = junit.stem.split("-", 2)
+        c = counts(junit)
+        if tree == "solutions":
+            good = c["failed"] == 0 and c["skipped"] == 0 and c["passed"] > 0
+        else:
+            good = c["passed"] == 0 and c["skipped"] == 0 and c["timeouts"] == 0
+        ok &= good
+        rows.append((tree, lab, c, "yes" if good else "NO"))
+    timings = []
+    for log in sorted(out.glob("ctest-solutions-*.log")):
+        timings += re.findall(r"cuda-labs: timing: (.*)", log.read_text(errors="replace"))
+    gpu = (out / "gpu.txt").read_text().strip().splitlines()[-1] if (out / "gpu.txt").exists() else "?"
+    print("\n== timing verdicts (reference solutions) ==")
+    for line in timings:
+        print("  " + line)
+    print(f"\n== GPU suite summary ({gpu}) ==")
+    print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} {'slowest s':>9}  as expected")
+    for tree, lab, c, good in rows:
+        print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
+              f"{c['slowest']:>9.2f}  {good}")
+    if not rows:
+        print("no results: did the builds fail?")
+        return 1
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))
