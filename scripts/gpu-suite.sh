@@ -12,7 +12,7 @@ out=${OUT:-$root/gpu-suite-logs}
 mkdir -p "$out"
 jobs=$(nproc)
 labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | tr '\n' ' ')}
-cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release)
+cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DLAB_ONLY=$(echo $labs | tr ' ' ';')")
 # A GoogleTest source tree carried along (no system package on the machine).
 [ -d "$root/.deps/googletest" ] && cmake_args+=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 
@@ -36,19 +36,14 @@ for tree in solutions skeletons; do
   done
 done
 
-# The lab programs' tables (the seed-style rows), reference solutions only.
-bin=$root/build/gpu-solutions/bin
-data=$root/build/gpu-solutions/datasets
-if [[ " $labs " == *" lab1 "* && -x $bin/lab1_histogram ]]; then
-  {
-    "$bin/lab1_histogram" --variant all --data "$data/lab1/uniform_2p25.bin"
-    "$bin/lab1_histogram" --variant all --data "$data/lab1/contention_2p25.bin"
-    for t in 256 512 1024; do "$bin/lab1_histogram" --variant best --threads $t --data "$data/lab1/uniform_2p25.bin" | tail -1; done
-    for b in 132 264 396; do "$bin/lab1_histogram" --variant best --blocks $b --data "$data/lab1/uniform_2p25.bin" | tail -1; done
-  } >"$out/lab1-tables.txt" 2>&1
-fi
-for extra in "$root"/labs/lab*_*/gpu-suite-extra.sh; do
-  [ -f "$extra" ] && BIN=$bin DATA=$data bash "$extra" >>"$out/lab-tables.txt" 2>&1
+# The lab programs' tables (the seed-style rows) for the reference solutions:
+# each lab's tables.sh, given BIN (the programs) and DATA (its generated cases).
+for lab in $labs; do
+  for script in "$root"/labs/${lab}_*/tables.sh; do
+    [ -f "$script" ] || continue
+    BIN=$root/build/gpu-solutions/bin DATA=$root/build/gpu-solutions/datasets/$lab \
+      timeout 300 bash "$script" >"$out/$lab-tables.txt" 2>&1 || echo "$lab tables.sh failed" >&2
+  done
 done
 
 python3 "$root/scripts/suite_summary.py" "$out" || status=1

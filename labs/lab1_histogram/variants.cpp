@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "labs/named.hpp"
+
 namespace lab1 {
 
 const std::vector<Variant>& variants() {
@@ -20,12 +22,7 @@ const std::vector<Variant>& variants() {
 }
 
 const Variant& find_variant(const std::string& name) {
-  std::string known;
-  for (const Variant& v : variants()) {
-    if (name == v.name) return v;
-    known += std::string(known.empty() ? "" : ", ") + v.name;
-  }
-  throw std::invalid_argument("unknown variant '" + name + "'; known: " + known);
+  return harness::find_by_name(variants(), name);
 }
 
 Launch resolve_launch(const Variant& v, long long n, Launch requested) {

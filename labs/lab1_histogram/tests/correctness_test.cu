@@ -38,7 +38,7 @@ TEST_P(Histogram, MatchesTheCpuHistogramExactly) {
   HistogramBench bench(load_samples(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v.run, launch);
-  EXPECT_EQ(wrong, "") << "variant " << v.name << " (" << v.letter << ") on " << data.name
+  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
                        << " (n = " << data.n << ", " << data.distribution << "), launched with "
                        << launch << ":\n"
                        << wrong;

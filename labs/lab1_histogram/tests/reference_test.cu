@@ -25,7 +25,7 @@ struct Fast {
 
 TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   Fast fast(kTimedCase);
-  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "");
+  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "") << "best gives a wrong histogram";
   const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCopyShare, [&] {
     const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
     const harness::TimingStats t = fast.bench.time(histogram_best, fast.launch);
@@ -44,8 +44,8 @@ class BeatsCub : public testing::TestWithParam<const char*> {};
 
 TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
   Fast fast(GetParam());
-  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "");
-  ASSERT_EQ(fast.bench.check_cub(), "");
+  ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "") << "best gives a wrong histogram";
+  ASSERT_EQ(fast.bench.check_cub(), "") << "CUB gives a wrong histogram";
   const harness::RatioVerdict verdict = harness::ratio_at_least(1.0, [&] {
     const harness::TimingStats cub = fast.bench.time_cub();
     const harness::TimingStats best = fast.bench.time(histogram_best, fast.launch);

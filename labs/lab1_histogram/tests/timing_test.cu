@@ -23,7 +23,7 @@ TEST(Timing, SharedVariantIsAtLeast5xFasterThanTheSeedGlobalAtomics) {
   const Variant& shared = find_variant("shared");
   const Launch launch = resolve_launch(shared, bench.n(), shared.defaults);
   const std::string wrong = bench.check(shared.run, launch);
-  ASSERT_EQ(wrong, "") << "the shared variant gives a wrong histogram, so its time means "
+  ASSERT_TRUE(wrong.empty()) << "the shared variant gives a wrong histogram, so its time means "
                           "nothing; fix the correctness tests first:\n"
                        << wrong;
   const harness::RatioVerdict verdict = harness::ratio_at_least(kSharedSpeedup, [&] {

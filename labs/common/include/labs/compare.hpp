@@ -38,3 +38,43 @@ std::string describe_mismatches(const std::vector<T>& expected, const std::vecto
 }
 
 }  // namespace harness
+
+namespace harness {
+
+// ||got - ref|| / ||ref|| in double precision (the grading model's float check).
+// NaN or infinity anywhere in `got` gives +infinity: NaN never passes.
+template <class T>
+double relative_error(const std::vector<double>& ref, const std::vector<T>& got) {
+  if (ref.size() != got.size()) return INFINITY;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double g = static_cast<double>(got[i]);
+    if (!std::isfinite(g)) return INFINITY;
+    diff += (g - ref[i]) * (g - ref[i]);
+    norm += ref[i] * ref[i];
+  }
+  return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
+}
+
+// The first `shown` elements whose relative error exceeds `tolerance`
+// (|got - ref| > tolerance * max(|ref|, 1)), for failure messages.
+template <class T>
+std::string describe_float_mismatches(const std::vector<double>& ref, const std::vector<T>& got,
+                                      double tolerance, const char* what = "element",
+                                      int shown = 5) {
+  std::ostringstream o;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < ref.size() && i < got.size(); ++i) {
+    const double g = static_cast<double>(got[i]);
+    const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tolerance * std::fmax(std::fabs(ref[i]), 1.0);
+    if (bad && wrong++ < static_cast<std::size_t>(shown)) {
+      o << "\n  " << what << " " << i << ": expected " << ref[i] << ", got " << g
+        << (std::isnan(g) ? " (NaN: never written?)" : "");
+    }
+  }
+  if (wrong == 0) return "";
+  return std::to_string(wrong) + " of " + std::to_string(ref.size()) + " " + what +
+         "s off by more than " + std::to_string(tolerance) + " (relative); first:" + o.str();
+}
+
+}  // namespace harness
