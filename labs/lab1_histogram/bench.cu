@@ -1,5 +1,4 @@
 #include "bench.hpp"
-
 #include "cpu_reference.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
@@ -36,7 +35,7 @@ std::string HistogramBench::check_cub() {
 }
 
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
-                                       const harness::TimingOptions& options) {
+                                          const harness::TimingOptions& options) {
   return harness::time_gpu(
       [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); }, options);
 }

@@ -26,7 +26,8 @@ class HistogramBench {
   const std::vector<int>& last_result() const { return last_; }
 
   // Times a launcher (check it first: a wrong histogram has no meaningful time).
-  harness::TimingStats time(Launcher run, Launch launch, const harness::TimingOptions& options = {});
+  harness::TimingStats time(Launcher run, Launch launch,
+                            const harness::TimingOptions& options = {});
   harness::TimingStats time_seed_global(const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
 

@@ -14,8 +14,8 @@ void check_samples_in_range(const std::vector<int>& samples, const std::string& 
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (samples[i] < 0 || samples[i] >= kBins) {
       throw harness::DatasetError(path + ": sample " + std::to_string(i) + " is " +
-                               std::to_string(samples[i]) + ", outside 0.." +
-                               std::to_string(kBins - 1) + ": not a 10-bit dataset");
+                                  std::to_string(samples[i]) + ", outside 0.." +
+                                  std::to_string(kBins - 1) + ": not a 10-bit dataset");
     }
   }
 }

@@ -65,14 +65,15 @@ bool run_variant(lab1::HistogramBench& bench, const lab1::Variant& v, lab1::Laun
 int main(int argc, char** argv) {
   try {
     harness::Args args(argc, argv,
-                    {{"variant", "global, global_unroll, global_ilp4, one_per_thread, shared, "
-                                 "inverse, banks, best, or all (default shared)"},
-                     {"data", "dataset file, raw int32 samples 0..1023 (default data.bin)"},
-                     {"n", "expected number of samples (default: the file's size)"},
-                     {"blocks", "grid size (default: just enough to cover n)"},
-                     {"threads", "threads per block (default: the variant's)"},
-                     {"slice", "samples per thread, or per block for inverse/banks"},
-                     {"reps", "timed repetitions (default 20)"}});
+                       {{"variant",
+                         "global, global_unroll, global_ilp4, one_per_thread, shared, "
+                         "inverse, banks, best, or all (default shared)"},
+                        {"data", "dataset file, raw int32 samples 0..1023 (default data.bin)"},
+                        {"n", "expected number of samples (default: the file's size)"},
+                        {"blocks", "grid size (default: just enough to cover n)"},
+                        {"threads", "threads per block (default: the variant's)"},
+                        {"slice", "samples per thread, or per block for inverse/banks"},
+                        {"reps", "timed repetitions (default 20)"}});
     if (args.has("help")) {
       std::printf("%s", args.usage().c_str());
       return 0;
@@ -116,7 +117,8 @@ int main(int argc, char** argv) {
       const std::string cub_wrong = bench.check_cub();
       const harness::TimingStats cub = bench.time_cub(options);
       print_row("cub*", "", "", "", "DeviceHistogram::HistogramEven", cub.median_ms,
-                harness::gbps(bench.bytes_moved(), cub.median_ms), cub_wrong.empty() ? "ok" : "WRONG");
+                harness::gbps(bench.bytes_moved(), cub.median_ms),
+                cub_wrong.empty() ? "ok" : "WRONG");
       const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
       std::printf("* harness yardsticks. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
                   ceiling.gbps);

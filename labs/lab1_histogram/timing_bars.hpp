@@ -5,7 +5,7 @@
 
 namespace lab1 {
 
-inline constexpr const char* kTimedCase = "uniform_2p25";        // the seed's 2^25 samples
+inline constexpr const char* kTimedCase = "uniform_2p25";          // the seed's 2^25 samples
 inline constexpr const char* kContentionCase = "contention_2p25";  // 90% in one bin
 
 // Students: shared-memory variant vs the seed's global-atomics kernel (the seed's

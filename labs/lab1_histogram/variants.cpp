@@ -35,8 +35,10 @@ Launch resolve_launch(const Variant& v, long long n, Launch requested) {
   if (v.name == std::string("one_per_thread")) l.slice = 1;
   if (l.slice < 1) throw std::invalid_argument("slice must be at least 1");
   if (v.work == Work::ChunkPerBlock && l.slice > 10240) {
-    throw std::invalid_argument("slice (samples per block) must be at most 10240 to fit in "
-                                "40 KiB of shared memory, not " + std::to_string(l.slice));
+    throw std::invalid_argument(
+        "slice (samples per block) must be at most 10240 to fit in "
+        "40 KiB of shared memory, not " +
+        std::to_string(l.slice));
   }
   const long long per_block =
       v.work == Work::SlicePerThread ? static_cast<long long>(l.threads) * l.slice : l.slice;
@@ -45,11 +47,11 @@ Launch resolve_launch(const Variant& v, long long n, Launch requested) {
     if (needed > 0x7fffffffLL) throw std::invalid_argument("grid too large: raise slice");
     l.blocks = static_cast<int>(needed);
   } else if (l.blocks < needed) {
-    throw std::invalid_argument(std::to_string(l.blocks) + " blocks x " +
-                                std::to_string(per_block) + " samples per block cover " +
-                                std::to_string(l.blocks * per_block) + " samples, fewer than n = " +
-                                std::to_string(n) + ": use at least " + std::to_string(needed) +
-                                " blocks, or leave --blocks out");
+    throw std::invalid_argument(
+        std::to_string(l.blocks) + " blocks x " + std::to_string(per_block) +
+        " samples per block cover " + std::to_string(l.blocks * per_block) +
+        " samples, fewer than n = " + std::to_string(n) + ": use at least " +
+        std::to_string(needed) + " blocks, or leave --blocks out");
   }
   return l;
 }

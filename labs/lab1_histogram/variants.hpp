@@ -22,7 +22,7 @@ struct Variant {
   const char* letter;  // the exercise's item: (a), (b), ...
   Launcher run;
   Work work;
-  Launch defaults;     // the seed's configuration for 2^25 samples
+  Launch defaults;  // the seed's configuration for 2^25 samples
 };
 
 const std::vector<Variant>& variants();

@@ -18,8 +18,8 @@ __global__ void seed_global_kernel(const int* t, int n, int* h, int slice) {
 
 void seed_global_histogram(const int* samples, int n, int* hist) {
   constexpr int threads = 512, slice = 1024;
-  const int blocks = static_cast<int>((static_cast<long long>(n) + threads * slice - 1) /
-                                      (threads * slice));
+  const int blocks =
+      static_cast<int>((static_cast<long long>(n) + threads * slice - 1) / (threads * slice));
   LAB_CUDA_CHECK(cudaMemsetAsync(hist, 0, kBins * sizeof(int)));
   seed_global_kernel<<<blocks, threads>>>(samples, n, hist, slice);
   LAB_CHECK_LAUNCH();
@@ -27,8 +27,9 @@ void seed_global_histogram(const int* samples, int n, int* hist) {
 
 std::size_t cub_histogram_temp_bytes(int n) {
   std::size_t bytes = 0;
-  LAB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const int*>(nullptr),
-                                                     static_cast<int*>(nullptr), kBins + 1, 0, kBins, n));
+  LAB_CUDA_CHECK(
+      cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const int*>(nullptr),
+                                          static_cast<int*>(nullptr), kBins + 1, 0, kBins, n));
   return bytes;
 }
 

@@ -86,13 +86,13 @@ void histogram_shared(const int* samples, int n, int* hist, Launch launch) {
 void histogram_inverse(const int* samples, int n, int* hist, Launch launch) {
   // TODO: zero hist. The third launch parameter sizes extern __shared__ memory.
   inverse_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
-                                                                               launch.slice);
+                                                                                launch.slice);
 }
 
 void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
   // TODO: zero hist
   banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
-                                                                             launch.slice);
+                                                                              launch.slice);
 }
 
 // (h) Your fastest histogram. Start from (e); then read the README's hints

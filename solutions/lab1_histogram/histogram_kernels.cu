@@ -191,13 +191,13 @@ void histogram_shared(const int* samples, int n, int* hist, Launch launch) {
 void histogram_inverse(const int* samples, int n, int* hist, Launch launch) {
   zero(hist);
   inverse_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
-                                                                               launch.slice);
+                                                                                launch.slice);
 }
 
 void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
   zero(hist);
   banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
-                                                                             launch.slice);
+                                                                              launch.slice);
 }
 
 void histogram_best(const int* samples, int n, int* hist, Launch launch) {

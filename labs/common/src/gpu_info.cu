@@ -58,8 +58,9 @@ std::string to_json(const GpuInfo& i) {
     << "\", \"sm_count\": " << i.sm_count << ", \"memory_gb\": " << i.memory_gb
     << ", \"l2_bytes\": " << i.l2_bytes << ", \"sm_clock_mhz\": " << i.sm_clock_mhz
     << ", \"mem_clock_mhz\": " << i.mem_clock_mhz << ", \"memory_bus_bits\": " << i.memory_bus_bits
-    << ", \"shared_per_block\": " << i.shared_per_block << ", \"shared_per_sm\": "
-    << i.shared_per_sm << ", \"registers_per_sm\": " << i.registers_per_sm
+    << ", \"shared_per_block\": " << i.shared_per_block
+    << ", \"shared_per_sm\": " << i.shared_per_sm
+    << ", \"registers_per_sm\": " << i.registers_per_sm
     << ", \"max_threads_per_sm\": " << i.max_threads_per_sm << "}";
   return o.str();
 }

@@ -6,13 +6,13 @@ namespace harness {
 
 std::string RatioVerdict::message() const {
   char text[160];
-  std::snprintf(text, sizeof text, "%.3g (needed >= %.3g), %d measurement%s, noise %.1f%%: ",
-                ratio.value, threshold, attempts, attempts > 1 ? "s" : "", 100 * ratio.noise);
+  std::snprintf(text, sizeof text,
+                "%.3g (needed >= %.3g), %d measurement%s, noise %.1f%%: ", ratio.value, threshold,
+                attempts, attempts > 1 ? "s" : "", 100 * ratio.noise);
   return text + ratio.detail;
 }
 
-RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& measure,
-                            int attempts) {
+RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& measure, int attempts) {
   RatioVerdict verdict;
   verdict.threshold = threshold;
   for (int i = 0; i < attempts; ++i) {

@@ -21,9 +21,12 @@ enum class Config { Seed, Odd };
 Launch launch_for(const Variant& v, Config c) {
   if (c == Config::Seed) return v.defaults;
   switch (v.work) {
-    case Work::SlicePerThread: return Launch{0, 96, 7};
-    case Work::ChunkPerBlock: return Launch{0, 160, 3000};
-    case Work::Free: return Launch{0, 96, 0};
+    case Work::SlicePerThread:
+      return Launch{0, 96, 7};
+    case Work::ChunkPerBlock:
+      return Launch{0, 160, 3000};
+    case Work::Free:
+      return Launch{0, 96, 0};
   }
   return v.defaults;
 }
@@ -39,9 +42,9 @@ TEST_P(Histogram, MatchesTheCpuHistogramExactly) {
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v.run, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
-                       << " (n = " << data.n << ", " << data.distribution << "), launched with "
-                       << launch << ":\n"
-                       << wrong;
+                             << " (n = " << data.n << ", " << data.distribution
+                             << "), launched with " << launch << ":\n"
+                             << wrong;
 }
 
 std::vector<const char*> variant_names() {
@@ -50,16 +53,18 @@ std::vector<const char*> variant_names() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Correctness, Histogram,
-    testing::Combine(testing::ValuesIn(variant_names()), testing::ValuesIn(k_cases),
-                     testing::Values(Config::Seed, Config::Odd)),
-    [](const testing::TestParamInfo<Param>& info) {
-      std::ostringstream name;
-      name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name << "__"
-           << (std::get<2>(info.param) == Config::Seed ? "seed_launch" : "odd_launch");
-      return name.str();
-    });
+INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
+                         testing::Combine(testing::ValuesIn(variant_names()),
+                                          testing::ValuesIn(k_cases),
+                                          testing::Values(Config::Seed, Config::Odd)),
+                         [](const testing::TestParamInfo<Param>& info) {
+                           std::ostringstream name;
+                           name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name
+                                << "__"
+                                << (std::get<2>(info.param) == Config::Seed ? "seed_launch"
+                                                                            : "odd_launch");
+                           return name.str();
+                         });
 
 }  // namespace
 }  // namespace lab1

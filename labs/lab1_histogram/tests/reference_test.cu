@@ -50,8 +50,8 @@ TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
     const harness::TimingStats cub = fast.bench.time_cub();
     const harness::TimingStats best = fast.bench.time(histogram_best, fast.launch);
     char detail[200];
-    std::snprintf(detail, sizeof detail, "%s: best %.4f ms, CUB HistogramEven %.4f ms",
-                  GetParam(), best.median_ms, cub.median_ms);
+    std::snprintf(detail, sizeof detail, "%s: best %.4f ms, CUB HistogramEven %.4f ms", GetParam(),
+                  best.median_ms, cub.median_ms);
     return harness::Ratio{cub.median_ms / best.median_ms, cub.cv + best.cv, detail};
   });
   harness::report_timing("lab1 reference speedup over CUB: " + verdict.message());

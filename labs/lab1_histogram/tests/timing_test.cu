@@ -24,15 +24,15 @@ TEST(Timing, SharedVariantIsAtLeast5xFasterThanTheSeedGlobalAtomics) {
   const Launch launch = resolve_launch(shared, bench.n(), shared.defaults);
   const std::string wrong = bench.check(shared.run, launch);
   ASSERT_TRUE(wrong.empty()) << "the shared variant gives a wrong histogram, so its time means "
-                          "nothing; fix the correctness tests first:\n"
-                       << wrong;
+                                "nothing; fix the correctness tests first:\n"
+                             << wrong;
   const harness::RatioVerdict verdict = harness::ratio_at_least(kSharedSpeedup, [&] {
     const harness::TimingStats seed = bench.time_seed_global();
     const harness::TimingStats mine = bench.time(shared.run, launch);
     char detail[200];
     std::snprintf(detail, sizeof detail,
-                  "shared %.3f ms vs the seed's global-atomics kernel %.3f ms (%s)",
-                  mine.median_ms, seed.median_ms, "2^25 uniform samples");
+                  "shared %.3f ms vs the seed's global-atomics kernel %.3f ms (%s)", mine.median_ms,
+                  seed.median_ms, "2^25 uniform samples");
     return harness::Ratio{seed.median_ms / mine.median_ms, seed.cv + mine.cv, detail};
   });
   harness::report_timing("lab1 shared speedup over seed global: " + verdict.message());
@@ -68,13 +68,13 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
     std::snprintf(detail, sizeof detail,
                   "fastest variant %s: %.3f ms, %.0f GB/s = %.0f%% of this GPU's measured copy "
                   "bandwidth (%.0f GB/s); %.0f%% needed",
-                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps,
-                  ceiling.gbps, 100 * kStudentCopyShare);
+                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
+                  100 * kStudentCopyShare);
     return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
   });
   harness::report_timing("lab1 fastest share of copy bandwidth: " + verdict.message());
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at the seed configurations:"
-                              << notes;
+  EXPECT_TRUE(verdict.passed) << verdict.message()
+                              << "\nmedians at the seed configurations:" << notes;
 }
 
 }  // namespace

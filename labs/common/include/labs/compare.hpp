@@ -66,7 +66,8 @@ std::string describe_float_mismatches(const std::vector<double>& ref, const std:
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < ref.size() && i < got.size(); ++i) {
     const double g = static_cast<double>(got[i]);
-    const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tolerance * std::fmax(std::fabs(ref[i]), 1.0);
+    const bool bad =
+        !std::isfinite(g) || std::fabs(g - ref[i]) > tolerance * std::fmax(std::fabs(ref[i]), 1.0);
     if (bad && wrong++ < static_cast<std::size_t>(shown)) {
       o << "\n  " << what << " " << i << ": expected " << ref[i] << ", got " << g
         << (std::isnan(g) ? " (NaN: never written?)" : "");

@@ -11,8 +11,8 @@ namespace harness {
 class CudaError : public std::runtime_error {
  public:
   CudaError(cudaError_t code, const std::string& where)
-      : std::runtime_error(where + ": " + cudaGetErrorName(code) + " (" +
-                           cudaGetErrorString(code) + ")"),
+      : std::runtime_error(where + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                           ")"),
         code_(code) {}
   cudaError_t code() const { return code_; }
 
@@ -30,4 +30,5 @@ inline void cuda_check(cudaError_t code, const char* expr, const char* file, int
 
 #define LAB_CUDA_CHECK(expr) ::harness::cuda_check((expr), #expr, __FILE__, __LINE__)
 // After a kernel launch: reports a bad launch configuration at once.
-#define LAB_CHECK_LAUNCH() ::harness::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+#define LAB_CHECK_LAUNCH() \
+  ::harness::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

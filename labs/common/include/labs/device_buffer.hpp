@@ -41,7 +41,9 @@ class DeviceBuffer {
     return host;
   }
   void fill_bytes(unsigned char byte) { LAB_CUDA_CHECK(cudaMemset(ptr_, byte, bytes())); }
-  void poison() { fill_bytes(std::is_floating_point<T>::value ? kPoisonFloatByte : kPoisonIntByte); }
+  void poison() {
+    fill_bytes(std::is_floating_point<T>::value ? kPoisonFloatByte : kPoisonIntByte);
+  }
 
  private:
   T* ptr_ = nullptr;

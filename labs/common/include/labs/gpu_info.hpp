@@ -6,13 +6,13 @@ namespace harness {
 
 struct GpuInfo {
   std::string name;
-  int driver_version = 0;   // e.g. 13000 for CUDA 13.0
+  int driver_version = 0;  // e.g. 13000 for CUDA 13.0
   int runtime_version = 0;
-  int major = 0, minor = 0; // compute capability
+  int major = 0, minor = 0;  // compute capability
   int sm_count = 0;
   double memory_gb = 0;
   int l2_bytes = 0;
-  int sm_clock_mhz = 0;     // maximum clocks as reported by the driver
+  int sm_clock_mhz = 0;  // maximum clocks as reported by the driver
   int mem_clock_mhz = 0;
   int memory_bus_bits = 0;
   int shared_per_block = 0;

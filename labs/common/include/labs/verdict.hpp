@@ -10,14 +10,14 @@
 namespace harness {
 
 struct Ratio {
-  double value = 0;      // e.g. baseline time / student time, or achieved / ceiling bandwidth
-  double noise = 0;      // relative spread of the measurements behind it (sum of cvs)
-  std::string detail;    // what was measured, for the failure message
+  double value = 0;    // e.g. baseline time / student time, or achieved / ceiling bandwidth
+  double noise = 0;    // relative spread of the measurements behind it (sum of cvs)
+  std::string detail;  // what was measured, for the failure message
 };
 
 struct RatioVerdict {
   bool passed = false;
-  Ratio ratio;           // the measurement the verdict rests on
+  Ratio ratio;  // the measurement the verdict rests on
   int attempts = 0;
   std::string message() const;  // "4.9x (needed >= 5x); 2 measurements; <detail>"
   double threshold = 0;

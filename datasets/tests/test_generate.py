@@ -1,0 +1,112 @@
+"""The dataset generator: deterministic bytes, the distributions it promises,
+and clear errors for bad manifests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import generate
+
+MANIFEST = {
+    "lab": "labX",
+    "dtype": "int32",
+    "defaults": {"low": 0, "high": 1024},
+    "cases": [
+        {"name": "u", "distribution": "uniform", "n": 10007, "seed": 1},
+        {"name": "hot", "distribution": "contention", "n": 20000, "seed": 2, "hot_fraction": 0.9},
+        {"name": "same", "distribution": "constant", "n": 50, "seed": 3, "value": 777},
+    ],
+}
+
+
+@pytest.fixture()
+def manifest(tmp_path: Path) -> Path:
+    path = tmp_path / "labX.json"
+    path.write_text(json.dumps(MANIFEST))
+    return path
+
+
+def read(path: Path) -> np.ndarray:
+    return np.fromfile(path, dtype="<i4")
+
+
+def test_same_seed_gives_same_bytes(manifest: Path, tmp_path: Path) -> None:
+    assert generate.main(["--manifest", str(manifest), "--out", str(tmp_path / "a")]) == 0
+    assert generate.main(["--manifest", str(manifest), "--out", str(tmp_path / "b")]) == 0
+    for case in ("u", "hot", "same"):
+        assert (tmp_path / "a" / f"{case}.bin").read_bytes() == (tmp_path / "b" / f"{case}.bin").read_bytes()
+
+
+def test_distributions_have_the_promised_shape(manifest: Path, tmp_path: Path) -> None:
+    generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
+    uniform = read(tmp_path / "u.bin")
+    assert uniform.size == 10007 and uniform.min() >= 0 and uniform.max() <= 1023
+    assert len(np.unique(uniform)) > 900  # random, not constant
+    hot = read(tmp_path / "hot.bin")
+    assert np.bincount(hot).max() / hot.size > 0.88
+    assert set(read(tmp_path / "same.bin")) == {777}
+
+
+def test_up_to_date_files_are_kept_and_changed_entries_rewritten(manifest: Path, tmp_path: Path,
+                                                                capsys) -> None:
+    generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
+    generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
+    assert capsys.readouterr().out.count("up to date") == 3
+    changed = json.loads(manifest.read_text())
+    changed["cases"][0]["seed"] = 99
+    manifest.write_text(json.dumps(changed))
+    generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
+    assert "u.bin (10007 values): written" in capsys.readouterr().out
+
+
+def test_a_single_case_to_a_file(manifest: Path, tmp_path: Path) -> None:
+    out = tmp_path / "data.bin"
+    assert generate.main(["--manifest", str(manifest), "--case", "u", "--out", str(out)]) == 0
+    assert read(out).size == 10007
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda m: m["cases"][0].update(distribution="zipf"), "unknown distribution 'zipf'"),
+        (lambda m: m.pop("dtype"), "missing key 'dtype'"),
+    ],
+)
+def test_bad_manifests_are_named(tmp_path: Path, capsys, change, message) -> None:
+    bad = json.loads(json.dumps(MANIFEST))
+    change(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert generate.main(["--manifest", str(path), "--out", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_case_and_missing_manifest(manifest: Path, tmp_path: Path, capsys) -> None:
+    assert generate.main(["--manifest", str(manifest), "--case", "nope", "--out", str(tmp_path)]) == 2
+    assert "unknown case 'nope'; known: u, hot, same" in capsys.readouterr().err
+    assert generate.main(["--manifest", str(tmp_path / "none.json"), "--out", str(tmp_path)]) == 2
+    assert "no such manifest" in capsys.readouterr().err
+
+
+def test_every_lab_manifest_is_valid() -> None:
+    for path in sorted(Path(__file__).parents[1].glob("lab*.json")):
+        manifest = generate.load_manifest(path)
+        names = [c["name"] for c in manifest["cases"]]
+        assert len(names) == len(set(names)), f"{path}: duplicate case names"
+
+
+def test_the_seed_size_is_generated_in_under_two_seconds(tmp_path: Path) -> None:
+    import time
+
+    big = {**MANIFEST, "cases": [
+        {"name": "big", "distribution": "contention", "n": 2**25, "seed": 5, "hot_fraction": 0.9}]}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big))
+    start = time.perf_counter()
+    assert generate.main(["--manifest", str(path), "--out", str(tmp_path)]) == 0
+    assert time.perf_counter() - start < 2.0
+    assert (tmp_path / "big.bin").stat().st_size == 4 * 2**25

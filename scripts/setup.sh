@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what cuda-labs needs on a Debian/Ubuntu machine that already has the
+# CUDA toolkit (nvcc): CMake, Ninja, GoogleTest, Python's numpy and pytest.
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: nvcc not found: install the CUDA Toolkit first (https://developer.nvidia.com/cuda-downloads)" >&2
+  exit 1
+fi
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v ninja >/dev/null || missing+=(ninja-build)
+command -v clang-format >/dev/null || missing+=(clang-format)
+[ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+command -v python3 >/dev/null || missing+=(python3 python3-pip)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+python3 -m pip install -q -r "$root/requirements.txt" 2>/dev/null ||
+  python3 -m pip install -q --break-system-packages -r "$root/requirements.txt"
+echo "setup: ready ($(cmake --version | head -1), $(nvcc --version | tail -1))"
