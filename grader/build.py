@@ -1,0 +1,91 @@
+"""Configuring and building a lab tree for `grade --impl`, and explaining failures.
+
+A student's compile error must come back as a failed lab with the compiler's
+first error lines, not as a traceback, so this module never raises on a failed
+build: it returns what went wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from grader.errors import GraderUsageError
+
+IMPL_WORDS = ("skeletons", "solutions")
+_BUILD_TIMEOUT_S = 3600
+_ERROR_LINES = 8
+_ERROR = re.compile(r"\berror\b|CMake Error|undefined reference", re.IGNORECASE)
+# Lines that mention "error" but teach nothing: compiler command lines, build tool chatter.
+_NOISE = re.compile(r"^(FAILED:|ninja:|\[\d+/\d+\]|make(\[\d+\])?:|gmake)"
+                    r"|\s-o\s.*\s-c\s|\s-c\s.*\s-o\s")
+
+
+@dataclass(frozen=True)
+class BuildFailure:
+    """A failed configure or build step and its full log."""
+
+    stage: str
+    log: str
+
+    def errors_for(self, lab: str | None = None) -> str:
+        """The first error lines, those naming `lab`'s folders first."""
+        lines = self.log.splitlines()
+        hits = [i for i, line in enumerate(lines)
+                if _ERROR.search(line) and not _NOISE.search(line)]
+        if lab is not None:
+            own = re.compile(rf"\b{re.escape(lab)}_")
+            hits = [i for i in hits if own.search(lines[i])] or hits
+        if not hits:
+            tail = [line for line in lines if line.strip()][-_ERROR_LINES:]
+            return "\n".join(tail) or f"the {self.stage} step failed without output"
+        picked = [line for line in lines[hits[0]:] if not _NOISE.search(line)][:_ERROR_LINES]
+        return "\n".join(line[:300] for line in picked)
+
+
+def impl_argument(impl: str) -> str:
+    """`skeletons`/`solutions` pass through as words; a folder becomes absolute."""
+    if impl in IMPL_WORDS:
+        return impl
+    path = Path(impl).expanduser().resolve()
+    if not path.is_dir():
+        raise GraderUsageError(f"--impl {impl}: no such folder (use skeletons, solutions, or a "
+                               "folder laid out like skeletons/)")
+    return str(path)
+
+
+def configure_and_build(repo: Path, impl: str, build_dir: Path,
+                        cmake_args: Sequence[str] = ()) -> tuple[str, BuildFailure | None]:
+    """Configure with Ninja in Release and build everything that compiles.
+
+    `cmake_args` are extra configure arguments, e.g. `-DLAB_GTEST_SOURCE_DIR=...`.
+
+    `-k 0` keeps Ninja going past a failing lab so the others still get graded.
+    Returns the combined log and the failure, if any.
+    """
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        raise GraderUsageError("cmake not found on PATH (CMake 3.25 or newer is needed)")
+    steps = (
+        ("configure", [cmake, "-S", str(repo), "-B", str(build_dir), "-G", "Ninja",
+                       "-DCMAKE_BUILD_TYPE=Release", f"-DLAB_IMPL={impl_argument(impl)}",
+                       *cmake_args]),
+        ("build", [cmake, "--build", str(build_dir), "--", "-k", "0"]),
+    )
+    log: list[str] = []
+    for stage, argv in steps:
+        log.append(f"$ {' '.join(argv)}")
+        try:
+            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  errors="replace", timeout=_BUILD_TIMEOUT_S, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            log.append(str(exc))
+            return "\n".join(log), BuildFailure(stage, str(exc))
+        log.append(proc.stdout)
+        if proc.returncode != 0:
+            return "\n".join(log), BuildFailure(stage, proc.stdout)
+    return "\n".join(log), None

@@ -1,0 +1,51 @@
+"""The instructor's command line: `python3 -m grader COMMAND ...`.
+
+Commands live in `grader/commands/`, one module each exposing `COMMAND`; the
+list in `grader/commands/__init__.py` is the registry, so adding `batch` or
+`export` means adding a module and its name, nothing here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from grader.errors import EXIT_USAGE, GraderUsageError
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, one-line help, its arguments and what it does."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
+    """One subparser per registered command."""
+    parser = argparse.ArgumentParser(
+        prog="python3 -m grader",
+        description="Grade cuda-labs builds: run each test alone, score it, write reports.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in commands:
+        sub_parser = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(sub_parser)
+        sub_parser.set_defaults(handler=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse, dispatch, and turn usage errors into one line and exit status 2."""
+    from grader.commands import load_commands
+
+    args = build_parser(load_commands()).parse_args(argv)
+    try:
+        status: int = args.handler(args)
+        return status
+    except GraderUsageError as exc:
+        print(f"grader: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE

@@ -1,0 +1,135 @@
+"""`grade`: build (optionally), run the chosen labs' tests as a pytest session, report.
+
+Exit status: 0 every selected test passed; 1 any failed (a failed build
+included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
+--allow-skips).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from grader.build import IMPL_WORDS, configure_and_build
+from grader.cli import Command
+from grader.discovery import parse_lab_list, repo_root
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.model import Status
+from grader.scoring import Grade
+from grader.session import GradingSession
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+# The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
+# (which only builds one from command-line options) is not needed here.
+_PYTEST_ARGS = ("-c", str(_PACKAGE / "grading.ini"), "-p", "no:cacheprovider",
+                "-v", "-rfEs", "--tb=short")
+_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--build", type=Path, metavar="BUILD",
+                        help="an already built CMake build directory")
+    source.add_argument("--impl", metavar="DIR",
+                        help="configure and build the labs against DIR "
+                             f"({' or '.join(IMPL_WORDS)}, or a student's folder)")
+    parser.add_argument("--build-dir", type=Path, metavar="B",
+                        help="build directory for --impl (default: ./build-grade-<name>)")
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                        help="extra configure argument for --impl, e.g. "
+                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
+    parser.add_argument("--labs", metavar="LABS",
+                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)")
+    parser.add_argument("--report", type=Path, default=Path("grading-report"), metavar="OUT",
+                        help="folder for junit.xml, results.json, summary.md "
+                             "(default: %(default)s)")
+    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+                        help="multiply every test's TIMEOUT by X (default: 1)")
+    parser.add_argument("--allow-skips", action="store_true",
+                        help="exit 0 when tests were skipped for lack of a GPU")
+    parser.add_argument("--repo", type=Path, metavar="REPO",
+                        help="repository holding CMakeLists.txt and labs/ (default: this one)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
+        raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
+    labs = parse_lab_list(args.labs) if args.labs else None
+    report = writable_dir(args.report)
+    repo = (args.repo or repo_root()).resolve()
+    build, failure = args.build, None
+    if args.impl is not None:
+        build = args.build_dir or default_build_dir(args.impl)
+        print(f"grader: building the labs against {args.impl} in {build}", flush=True)
+        log, failure = configure_and_build(repo, args.impl, build, args.cmake_arg)
+        (report / "build.log").write_text(log, encoding="utf-8")
+        if failure is not None:
+            print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
+                  f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
+    session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
+                                  build_failure=failure)
+    grade = _run_pytest(session, report)
+    if grade is None:
+        print("grader: error: the grading session did not finish", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"grader: reports in {report}")
+    return exit_status(grade, args.allow_skips)
+
+
+def _run_pytest(session: GradingSession, report: Path) -> Grade | None:
+    """The grading run is a pytest session over grading_suite.py."""
+    import pytest
+
+    from grader.plugin import GradingPlugin
+
+    plugin = GradingPlugin(session, report)
+    # Plugins installed on the runner (timeouts, xdist, ...) must not change the run.
+    saved = os.environ.get(_NO_AUTOLOAD)
+    os.environ[_NO_AUTOLOAD] = "1"
+    try:
+        pytest.main([str(_PACKAGE / "grading_suite.py"), *_PYTEST_ARGS], plugins=[plugin])
+    finally:
+        if saved is None:
+            del os.environ[_NO_AUTOLOAD]
+        else:
+            os.environ[_NO_AUTOLOAD] = saved
+    return plugin.grade
+
+
+def exit_status(grade: Grade, allow_skips: bool) -> int:
+    """0 all passed, 1 any failed, 3 skipped for lack of a GPU (unless allowed)."""
+    if grade.count(Status.FAILED) or grade.count(Status.ERROR):
+        return EXIT_FAILED
+    skipped = grade.count(Status.SKIPPED)
+    if skipped and not allow_skips:
+        passed = grade.count(Status.PASSED)
+        tail = "nothing graded" if not passed else f"only {passed} graded"
+        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
+        return EXIT_NO_GPU
+    return EXIT_OK
+
+
+def writable_dir(path: Path) -> Path:
+    """Create the report folder and prove it is writable before any test runs."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise GraderUsageError(f"cannot write reports to {path}: "
+                               f"{exc.strerror or exc}") from exc
+    return path
+
+
+def default_build_dir(impl: str) -> Path:
+    """./build-grade-<name>: one build per implementation graded."""
+    name = impl if impl in IMPL_WORDS else Path(impl).resolve().name
+    return Path.cwd() / f"build-grade-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'impl'}"
+
+
+COMMAND = Command("grade", "build (optional), run and score the labs' tests, write reports",
+                  _add_arguments, _run)

@@ -1,0 +1,29 @@
+"""`probe`: print the GPU the build's `lab_gpu_info` program sees."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from grader.cli import Command
+from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.gpu import probe
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--build", type=Path, required=True, metavar="BUILD",
+                        help="CMake build directory holding bin/lab_gpu_info")
+    parser.add_argument("--json", action="store_true", help="print the probe's record as JSON")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if not args.build.is_dir():
+        raise GraderUsageError(f"build directory {args.build} does not exist")
+    info = probe(args.build)
+    print(json.dumps(info.as_json(), indent=2) if args.json else f"GPU: {info.describe()}")
+    return EXIT_OK if info.present else EXIT_NO_GPU
+
+
+COMMAND = Command("probe", "print the GPU this build's probe sees (exit 3 when none)",
+                  _add_arguments, _run)

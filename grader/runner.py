@@ -1,0 +1,164 @@
+"""Running one lab test in its own process, under its timeout, after its fixtures.
+
+Each test gets a new session (process group), so a hung kernel and anything it
+spawned are killed together. Output goes to a file, not a pipe, so a leftover
+child holding it open cannot stall the grader.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Mapping, Sequence
+
+from grader.gtest_xml import read_cases
+from grader.model import LabTest, Outcome, Status
+from grader.verdict import ProcessResult, classify
+
+DEFAULT_TIMEOUT_S = 60.0
+OUTPUT_KEEP_BYTES = 20_000
+OUTPUT_LIMIT_BYTES = 64 << 20
+_POLL_S = 0.05
+
+
+def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None,
+                timeout_s: float, keep_bytes: int = OUTPUT_KEEP_BYTES,
+                limit_bytes: int = OUTPUT_LIMIT_BYTES) -> ProcessResult:
+    """Run `argv` in a new process group; kill the whole group when it ends or hangs."""
+    if not argv:
+        return ProcessResult(None, not_built=True)
+    if cwd is not None and not Path(cwd).is_dir():
+        return ProcessResult(None, launch_error=f"working directory {cwd} does not exist")
+    with tempfile.TemporaryFile() as out:
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(list(argv), cwd=cwd, env=dict(env) if env is not None else None,
+                                    stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+        except FileNotFoundError as exc:
+            if exc.filename in (argv[0], None):
+                return ProcessResult(None, not_built=True)
+            return ProcessResult(None, launch_error=str(exc))
+        except OSError as exc:
+            return ProcessResult(None, launch_error=str(exc))
+        timed_out = overflow = False
+        try:
+            timed_out, overflow = _wait(proc, out, start + timeout_s, limit_bytes)
+        finally:
+            _kill_group(proc.pid)
+            proc.wait()
+        return ProcessResult(
+            returncode=proc.returncode,
+            output=_tail(out, keep_bytes),
+            duration_s=time.monotonic() - start,
+            timeout_s=timeout_s,
+            timed_out=timed_out,
+            output_overflow=overflow,
+        )
+
+
+def _wait(proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float,
+          limit_bytes: int) -> tuple[bool, bool]:
+    """Wait for the process; (timed_out, output_overflow) say why we stopped early."""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return True, False
+        try:
+            proc.wait(timeout=min(_POLL_S, remaining))
+            return False, False
+        except subprocess.TimeoutExpired:
+            if os.fstat(out.fileno()).st_size > limit_bytes:
+                return False, True
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL the test's process group: the test itself and whatever it left behind."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tail(out: IO[bytes], keep_bytes: int) -> str:
+    size = out.seek(0, os.SEEK_END)
+    out.seek(max(0, size - keep_bytes))
+    text = out.read().decode("utf-8", errors="replace")
+    return text if size <= keep_bytes else "[... earlier output cut ...]\n" + text
+
+
+class Runner:
+    """Runs tests one at a time (timing tests must have the GPU alone).
+
+    Fixture setup tests run once, the first time a test needs them; their
+    outcome is remembered so a failed dataset fails its dependents, once each.
+    """
+
+    def __init__(self, *, gpu_present: bool, setups: Mapping[str, Sequence[LabTest]] | None = None,
+                 timeout_scale: float = 1.0, default_timeout_s: float = DEFAULT_TIMEOUT_S,
+                 keep_bytes: int = OUTPUT_KEEP_BYTES) -> None:
+        self.gpu_present = gpu_present
+        self.setups = dict(setups or {})
+        self.timeout_scale = timeout_scale
+        self.default_timeout_s = default_timeout_s
+        self.keep_bytes = keep_bytes
+        self._setup_outcomes: dict[str, Outcome] = {}
+        self._in_progress: set[str] = set()
+
+    def timeout_for(self, test: LabTest) -> float:
+        """The test's TIMEOUT (or the default), times the scale."""
+        return (test.timeout or self.default_timeout_s) * self.timeout_scale
+
+    def run(self, test: LabTest) -> Outcome:
+        """Run `test` after the setup tests it needs; a failed setup fails it."""
+        blocked = self._ensure_fixtures(test)
+        if blocked is not None:
+            return blocked
+        return self.execute(test)
+
+    def execute(self, test: LabTest) -> Outcome:
+        """Run `test` alone, ignoring fixtures, and judge it."""
+        env = {**os.environ, **test.env}
+        with tempfile.TemporaryDirectory(prefix="grader-") as tmp:
+            xml_path = Path(tmp) / "gtest.xml"
+            argv = list(test.command)
+            if test.is_gtest:
+                argv.append(f"--gtest_output=xml:{xml_path}")
+            result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
+                                 keep_bytes=self.keep_bytes)
+            cases = read_cases(xml_path) if test.is_gtest else None
+        status, reason = classify(test, result, cases, self.gpu_present)
+        return Outcome(status, reason, result.output, result.duration_s, result.returncode)
+
+    def _ensure_fixtures(self, test: LabTest) -> Outcome | None:
+        """None when every fixture is ready, else the outcome its failure gives `test`."""
+        for fixture in test.fixtures_required:
+            for setup in self.setups.get(fixture, ()):
+                if setup.name == test.name or setup.name in self._in_progress:
+                    continue  # a setup does not wait for itself (or a cycle)
+                outcome = self._setup_outcome(setup)
+                if outcome.status is Status.SKIPPED:
+                    return Outcome(Status.SKIPPED, f"dataset setup skipped: {outcome.reason}")
+                if outcome.status is not Status.PASSED:
+                    return Outcome(Status.FAILED,
+                                   f"dataset setup failed: {setup.name}: {outcome.reason}",
+                                   outcome.output)
+        return None
+
+    def _setup_outcome(self, setup: LabTest) -> Outcome:
+        if setup.name not in self._setup_outcomes:
+            self._in_progress.add(setup.name)
+            try:
+                self._setup_outcomes[setup.name] = self.run(setup)
+            finally:
+                self._in_progress.discard(setup.name)
+        return self._setup_outcomes[setup.name]
+
+    @property
+    def setup_outcomes(self) -> dict[str, Outcome]:
+        """Setup tests run so far, for the reports."""
+        return dict(self._setup_outcomes)

@@ -1,0 +1,103 @@
+"""One grading run: the chosen labs' tests, the GPU, the runner and the outcomes.
+
+The pytest plugin and the command line both drive this object, so what is
+graded and how it is scored does not depend on which of them started it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Sequence
+
+from grader.build import BuildFailure
+from grader.discovery import (lab_dirs, parse_tests, read_ctest_json, repo_root, resolve_labs,
+                              setups_by_fixture, select_tests)
+from grader.errors import GraderUsageError
+from grader.gpu import GpuInfo, probe
+from grader.model import BUILD_KIND, LabTest, Outcome, Status
+from grader.runner import Runner
+from grader.scoring import Grade, LabPolicy, load_policy, score_lab
+
+NOT_RUN = "not run: the grading session stopped early or the test was deselected"
+
+
+class GradingSession:
+    """The tests to grade, in order, and what became of each one run so far."""
+
+    def __init__(self, *, tests: Sequence[LabTest], policies: dict[str, LabPolicy],
+                 gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
+                 notes: Sequence[str] = ()) -> None:
+        self.tests = list(tests)
+        self.policies = policies
+        self.gpu = gpu
+        self.runner = runner
+        self.build_failure = build_failure
+        self.notes = list(notes)
+        self.outcomes: dict[str, Outcome] = {}
+
+    @classmethod
+    def open(cls, build: Path, *, labs: Sequence[str] | None = None, repo: Path | None = None,
+             timeout_scale: float = 1.0, build_failure: BuildFailure | None = None,
+             gpu: GpuInfo | None = None) -> GradingSession:
+        """Discover, select and check everything before the first test runs.
+
+        Raises GraderUsageError for what the caller got wrong.
+        """
+        if timeout_scale <= 0:
+            raise GraderUsageError(f"--timeout-scale must be positive, got {timeout_scale:g}")
+        repo = repo or repo_root()
+        try:
+            all_tests = parse_tests(read_ctest_json(build))
+        except GraderUsageError:
+            if build_failure is None:
+                raise
+            all_tests = []  # configure failed: there is nothing to list yet
+        dirs = lab_dirs(repo)
+        chosen = resolve_labs(labs, all_tests, dirs, build, build_failed=build_failure is not None)
+        tests = select_tests(all_tests, chosen)
+        with_tests = {t.lab for t in tests}
+        tests += [LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
+                  for lab in chosen if lab not in with_tests]
+        policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
+        gpu = gpu or probe(build)
+        notes = []
+        if gpu.state == "unknown":
+            notes.append(f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
+                         "counted as skipped.")
+        if timeout_scale != 1:
+            notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
+        runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(all_tests),
+                        timeout_scale=timeout_scale)
+        return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
+                   build_failure=build_failure, notes=notes)
+
+    def run(self, test: LabTest) -> Outcome:
+        """Run one test (its setups first) and remember the outcome."""
+        if test.kind == BUILD_KIND:
+            outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
+        else:
+            outcome = self.runner.run(test)
+            if outcome.reason.startswith("the test program was not built"):
+                reason = f"{outcome.reason}\n{self._build_reason(test.lab)}"
+                outcome = Outcome(outcome.status, reason, outcome.output, outcome.duration_s,
+                                  outcome.returncode)
+        self.outcomes[test.name] = outcome
+        return outcome
+
+    def _build_reason(self, lab: str) -> str:
+        """The compiler's first errors for `lab`, or a reminder to build."""
+        if self.build_failure is None:
+            return f"{lab} was not built: build the project first (cmake --build BUILD)"
+        errors = self.build_failure.errors_for(lab)
+        return f"{lab} did not build ({self.build_failure.stage} step failed):\n{errors}"
+
+    def grade(self) -> Grade:
+        """Score every selected test; one that never ran counts as failed."""
+        by_lab: dict[str, list[tuple[LabTest, Outcome]]] = {lab: [] for lab in self.policies}
+        for test in self.tests:
+            outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
+            by_lab[test.lab].append((test, outcome))
+        labs = tuple(score_lab(self.policies[lab], results) for lab, results in by_lab.items())
+        stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(self.notes))

@@ -1,0 +1,136 @@
+"""A stand-in for a lab's GoogleTest program, one behaviour per MODE.
+
+    fake_gtest.py MODE [--gtest_filter=Suite.Test] [--gtest_output=xml:PATH]
+
+It writes the XML report the way GoogleTest does, so the grader can be tested
+on every way a student's test can end, without a GPU or a compiler.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from xml.sax.saxutils import quoteattr
+
+NO_DEVICE = ("cuda-labs: skipped: no CUDA device (cudaErrorNoDevice: no CUDA-capable device "
+             "is detected)")
+CUDA_EXCEPTION = ("unknown file\nC++ exception with description \"histogram.cu:88 "
+                  "cudaDeviceSynchronize(): cudaErrorIllegalAddress (an illegal memory access "
+                  "was encountered)\" thrown in the test body.")
+
+
+def _args() -> tuple[str, str, str | None]:
+    mode, name, xml = sys.argv[1], "Suite.Test", None
+    for arg in sys.argv[2:]:
+        if arg.startswith("--gtest_filter="):
+            name = arg.split("=", 1)[1]
+        elif arg.startswith("--gtest_output=xml:"):
+            xml = arg.split(":", 1)[1]
+    return mode, name, xml
+
+
+def write_xml(path: str | None, name: str, *, failure: str | None = None,
+              skipped: str | None = None) -> None:
+    """A GoogleTest-style report with one test case."""
+    if path is None:
+        return
+    suite, _, test = name.partition(".")
+    result = "skipped" if skipped is not None else "completed"
+    inner = ""
+    if failure is not None:
+        inner = f"<failure message={quoteattr(failure)} type=\"\"><![CDATA[{failure}]]></failure>"
+    if skipped is not None:
+        inner = f"<skipped message={quoteattr(skipped)}/>"
+    failures = 1 if failure is not None else 0
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f"""<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="1" failures="{failures}" disabled="0" errors="0" name="AllTests">
+  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0" skipped="0" errors="0">
+    <testcase name="{test}" status="run" result="{result}" time="0.01"
+              classname="{suite}">{inner}</testcase>
+  </testsuite>
+</testsuites>
+""")
+
+
+def _spawn_sleeper() -> None:
+    """A child that would outlive us; its pid goes where the test can check it."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    with open(os.environ["FAKE_PID_FILE"], "w", encoding="utf-8") as out:
+        out.write(str(child.pid))
+
+
+def main() -> int:
+    mode, name, xml = _args()
+    print(f"[ RUN      ] {name}", flush=True)
+    if mode == "pass":
+        write_xml(xml, name)
+        print(f"[       OK ] {name}\n[  PASSED  ] 1 test.")
+        return 0
+    if mode == "fail":
+        write_xml(xml, name, failure="histogram_test.cu:42\nbin 17: expected 1024, got 0\n"
+                                     "bin 18: expected 977, got 0")
+        print(f"[  FAILED  ] {name}")
+        return 1
+    if mode == "cuda_exception":
+        write_xml(xml, name, failure=CUDA_EXCEPTION)
+        print(f"[  FAILED  ] {name}")
+        return 1
+    if mode == "cuda_crash":
+        print("histogram.cu:88: an illegal memory access was encountered", flush=True)
+        return 1
+    if mode == "hang":
+        time.sleep(120)
+    if mode == "hang_with_child":
+        _spawn_sleeper()
+        time.sleep(120)
+    if mode == "pass_leaving_child":
+        _spawn_sleeper()
+        write_xml(xml, name)
+        return 0
+    if mode in ("segv", "abort"):
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGSEGV if mode == "segv" else signal.SIGABRT)
+        time.sleep(5)
+    if mode == "passed_text_exit1":
+        print("[  PASSED  ] 1 test.")
+        return 1
+    if mode == "skipped_text":
+        print(f"[  SKIPPED ] {name}")
+        return 0
+    if mode == "skipped_text_but_passed":
+        write_xml(xml, name)
+        print(f"[  SKIPPED ] {name} (a student's printf)\n[  PASSED  ] 1 test.")
+        return 0
+    if mode == "gtest_skip":
+        write_xml(xml, name, skipped="no data")
+        print(f"[  SKIPPED ] {name}")
+        return 0
+    if mode == "no_gpu":
+        print(NO_DEVICE)
+        return 77
+    if mode == "exit0_no_xml":
+        print("[  PASSED  ] 1 test.")
+        return 0
+    if mode == "wrong_test_xml":
+        write_xml(xml, "Other.Test")
+        return 0
+    if mode == "control_chars":
+        write_xml(xml, name, failure="bin 3: expected 1, got 0")
+        sys.stdout.write("ansi \x1b[31mred\x1b[0m nul \x00 bell \x07\n")
+        return 1
+    if mode == "flood":
+        line = "x" * 1023 + "\n"
+        for _ in range(4096):
+            sys.stdout.write(line)
+        write_xml(xml, name)
+        return 0
+    print(f"fake_gtest.py: unknown mode {mode}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

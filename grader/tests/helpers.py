@@ -1,0 +1,120 @@
+"""Shared helpers: fake tests, fake build trees and fake repositories.
+
+Everything here runs without a GPU or a compiler: test programs are Python
+scripts in `fakes/`, and a build tree is a hand-written CTestTestfile.cmake
+that ctest reads like one CMake generated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+
+from grader.model import LabTest
+
+FAKES = Path(__file__).resolve().parent / "fakes"
+DATA = Path(__file__).resolve().parent / "data"
+FAKE_GTEST = FAKES / "fake_gtest.py"
+FAKE_SETUP = FAKES / "fake_setup.py"
+FAKE_PROBE = FAKES / "fake_probe.py"
+
+needs_ctest = pytest.mark.skipif(shutil.which("ctest") is None, reason="ctest not installed")
+
+
+def fake_command(mode: str, name: str = "Suite.Test") -> tuple[str, ...]:
+    """The argv of a fake GoogleTest program behaving as `mode`."""
+    return (sys.executable, str(FAKE_GTEST), mode, f"--gtest_filter={name}")
+
+
+def fake_test(mode: str, name: str = "Suite.Test", *, lab: str = "lab1",
+              kind: str = "correctness", **fields: Any) -> LabTest:
+    """A LabTest running the fake program in `mode`."""
+    return LabTest(name=f"{lab}.{name}", lab=lab, kind=kind, command=fake_command(mode, name),
+                   labels=(lab, f"{lab}.{kind}"), skip_return_codes=(77,),
+                   skip_patterns=("cuda-labs: skipped: no CUDA device",), **fields)
+
+
+@dataclass(frozen=True)
+class FakeSpec:
+    """One test of a fake build tree."""
+
+    name: str
+    labels: Sequence[str]
+    command: Sequence[str]
+    timeout: float = 10
+    fixtures_setup: str = ""
+    fixtures_required: str = ""
+
+
+def gtest_spec(lab: str, kind: str, mode: str, test: str, timeout: float = 10) -> FakeSpec:
+    """A lab test of a fake build, named as gtest_discover_tests names them."""
+    return FakeSpec(f"{lab}.{test}", (lab, f"{lab}.{kind}"), fake_command(mode, test), timeout,
+                    fixtures_required=f"{lab}_data")
+
+
+def _cmake_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def make_build(root: Path, specs: Sequence[FakeSpec], probe: str | None = "present") -> Path:
+    """A build tree ctest can list: CTestTestfile.cmake plus bin/lab_gpu_info."""
+    build = root / "build"
+    (build / "bin").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for spec in specs:
+        argv = " ".join(_cmake_quote(a) for a in spec.command)
+        lines.append(f"add_test({spec.name} {argv})")
+        props = [f"LABELS {_cmake_quote(';'.join(spec.labels))}", f"TIMEOUT {spec.timeout:g}",
+                 "SKIP_RETURN_CODE 77", f"WORKING_DIRECTORY {_cmake_quote(str(build))}"]
+        if spec.fixtures_setup:
+            props.append(f"FIXTURES_SETUP {spec.fixtures_setup}")
+        if spec.fixtures_required:
+            props.append(f"FIXTURES_REQUIRED {spec.fixtures_required}")
+        lines.append(f"set_tests_properties({spec.name} PROPERTIES {' '.join(props)})")
+    (build / "CTestTestfile.cmake").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if probe is not None:
+        program = build / "bin" / "lab_gpu_info"
+        program.write_text(f"#!/bin/sh\nexec {sys.executable!s} {FAKE_PROBE!s} {probe}\n",
+                           encoding="utf-8")
+        program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    return build
+
+
+def setup_spec(lab: str, mode: str, count_file: Path) -> FakeSpec:
+    """The dataset setup step of a fake build."""
+    return FakeSpec(f"{lab}.datasets", (lab, f"{lab}.data"),
+                    (sys.executable, str(FAKE_SETUP), mode, str(count_file)),
+                    fixtures_setup=f"{lab}_data")
+
+
+def make_repo(root: Path, grading: dict[str, dict[str, Any] | None]) -> Path:
+    """A repository with labs/<dir>/ folders; a dict value becomes its grading.json."""
+    repo = root / "repo"
+    for lab_dir, doc in grading.items():
+        folder = repo / "labs" / lab_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        if doc is not None:
+            (folder / "grading.json").write_text(json.dumps(doc), encoding="utf-8")
+    (repo / "labs" / "common").mkdir(parents=True, exist_ok=True)
+    return repo
+
+
+def process_alive(pid: int) -> bool:
+    """True while `pid` runs; a zombie waiting for its reaper counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")

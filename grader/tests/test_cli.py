@@ -1,0 +1,231 @@
+"""`python3 -m grader`: exit statuses, messages and reports, on fake build trees."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.tests.helpers import (FakeSpec, gtest_spec, make_build, make_repo, needs_ctest,
+                                  setup_spec)
+
+pytestmark = needs_ctest
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+GRADING = {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
+                              "points": {"correctness": 1, "timing": 4}},
+           "lab10_scan": None}
+
+
+def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def _grade(tmp_path: Path, specs: list[FakeSpec], *extra: str,
+           probe: str | None = "present") -> subprocess.CompletedProcess[str]:
+    build = make_build(tmp_path, specs, probe=probe)
+    repo = make_repo(tmp_path, GRADING)
+    return _grader("grade", "--build", str(build), "--repo", str(repo),
+                   "--report", str(tmp_path / "out"), *extra, cwd=tmp_path)
+
+
+def _results(tmp_path: Path) -> dict:
+    return json.loads((tmp_path / "out" / "results.json").read_text())
+
+
+def _lab1(count_file: Path, *modes: tuple[str, str, str]) -> list[FakeSpec]:
+    return [setup_spec("lab1", "ok", count_file)] + [
+        gtest_spec("lab1", kind, mode, name) for kind, mode, name in modes]
+
+
+def test_all_passing_exits_0_and_writes_three_reports(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
+                  ("timing", "pass", "Hist.Fast"))
+    specs.append(gtest_spec("lab10", "correctness", "fail", "Scan.Small"))
+    proc = _grade(tmp_path, specs, "--labs", "lab1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {
+        "junit.xml", "results.json", "summary.md"}
+    doc = _results(tmp_path)
+    assert (doc["score"], doc["max_score"]) == (5, 5)
+    assert [t["name"] for t in doc["tests"]] == ["lab1.Hist.Uniform (correctness)",
+                                                 "lab1.Hist.Fast (timing)"]  # lab10 not graded
+    assert (tmp_path / "count").read_text().count("ran") == 1
+    assert "lab1 Histogram: 5/5" in proc.stdout
+
+
+def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
+                  ("correctness", "fail", "Hist.Skewed"), ("timing", "hang", "Hist.Fast"))
+    specs[-1] = gtest_spec("lab1", "timing", "hang", "Hist.Fast", timeout=1)
+    proc = _grade(tmp_path, specs)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    doc = _results(tmp_path)
+    assert (doc["score"], doc["max_score"]) == (1, 6)
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "bin 17: expected 1024, got 0" in summary
+    assert "timed out after 1 s: possible deadlock" in summary
+    assert "timed out after 1 s" in (tmp_path / "out" / "junit.xml").read_text()
+    assert "bin 17: expected 1024, got 0" in proc.stdout  # pytest's own failure line
+
+
+def test_no_gpu_exits_3_unless_skips_are_allowed(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "no_gpu", "Hist.Uniform"),
+                  ("timing", "no_gpu", "Hist.Fast"))
+    proc = _grade(tmp_path, specs, probe="absent")
+    assert proc.returncode == 3
+    assert "no GPU: 2 tests skipped, nothing graded" in proc.stderr
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "2 tests were skipped because no GPU was available" in summary
+    assert _results(tmp_path)["score"] == 0
+    allowed = _grade(tmp_path, specs, "--allow-skips", probe="absent")
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_exit_77_with_a_gpu_present_is_a_failure(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "no_gpu", "Hist.Uniform"))
+    proc = _grade(tmp_path, specs, probe="present")
+    assert proc.returncode == 1
+    assert "reported itself skipped although a GPU is present" in (
+        tmp_path / "out" / "summary.md").read_text()
+
+
+def test_a_missing_probe_is_said_and_treated_as_no_gpu(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "no_gpu", "Hist.Uniform"))
+    proc = _grade(tmp_path, specs, "--allow-skips", probe=None)
+    assert proc.returncode == 0
+    doc = _results(tmp_path)
+    assert doc["gpu"]["state"] == "unknown"
+    assert any("lab_gpu_info not found" in note for note in doc["notes"])
+
+
+def test_a_failed_dataset_setup_fails_the_lab(tmp_path: Path) -> None:
+    specs = [setup_spec("lab1", "fail", tmp_path / "count"),
+             gtest_spec("lab1", "correctness", "pass", "Hist.Uniform")]
+    proc = _grade(tmp_path, specs)
+    assert proc.returncode == 1
+    assert "dataset setup failed: lab1.datasets" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_an_unknown_lab_exits_2_listing_the_known_labs(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"))
+    proc = _grade(tmp_path, specs, "--labs", "lab7")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "grader: error: unknown lab 'lab7': known labs are lab1, lab10"
+
+
+def test_a_build_dir_with_no_tests_exits_2(tmp_path: Path) -> None:
+    proc = _grade(tmp_path, [])
+    assert proc.returncode == 2
+    assert "has no lab tests" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_a_missing_build_dir_exits_2(tmp_path: Path) -> None:
+    proc = _grader("grade", "--build", str(tmp_path / "nope"), "--report", str(tmp_path / "o"),
+                   cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith("does not exist")
+
+
+def test_an_unwritable_report_dir_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"))
+    build = make_build(tmp_path, specs)
+    proc = _grader("grade", "--build", str(build), "--report", str(blocker / "out"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"grader: error: cannot write reports to {blocker / 'out'}")
+
+
+def test_usage_errors_of_the_arguments_exit_2(tmp_path: Path) -> None:
+    assert _grader("grade", cwd=tmp_path).returncode == 2
+    both = _grader("grade", "--build", "b", "--impl", "skeletons", cwd=tmp_path)
+    assert both.returncode == 2
+    stray = _grader("grade", "--build", str(tmp_path), "--build-dir", "x", cwd=tmp_path)
+    assert stray.returncode == 2 and "--build-dir and --cmake-arg go with --impl" in stray.stderr
+    bad_labs = _grader("grade", "--build", str(tmp_path), "--labs", "one", cwd=tmp_path)
+    assert bad_labs.returncode == 2 and "lab ids such as" in bad_labs.stderr
+
+
+def test_probe_prints_the_gpu(tmp_path: Path) -> None:
+    build = make_build(tmp_path, [], probe="present")
+    proc = _grader("probe", "--build", str(build), cwd=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("GPU: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs")
+    as_json = _grader("probe", "--build", str(build), "--json", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["sm_count"] == 132
+    absent = make_build(tmp_path / "b", [], probe="absent")
+    proc = _grader("probe", "--build", str(absent), cwd=tmp_path)
+    assert proc.returncode == 3 and "no GPU: no CUDA device" in proc.stdout
+
+
+def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
+    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
+                  ("correctness", "fail", "Hist.Skewed"))
+    build = make_build(tmp_path, specs)
+    repo = make_repo(tmp_path, GRADING)
+    suite = Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider",
+         str(suite), "--build", str(build), "--repo", str(repo), "--labs", "lab1",
+         "--report", str(tmp_path / "out"), "--timeout-scale", "2", "-q"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "1 failed, 1 passed" in proc.stdout
+    assert "lab1 Histogram: 1/2" in proc.stdout
+    doc = _results(tmp_path)
+    assert (doc["score"], doc["max_score"]) == (1, 2)
+    assert "Test timeouts were scaled by 2." in doc["notes"]
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
+                    reason="cmake and ninja needed")
+def test_impl_build_failure_is_a_failed_lab_with_the_compiler_errors(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, GRADING)
+    student = tmp_path / "alice"
+    student.mkdir()
+    (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
+project(fake NONE)
+message(STATUS "impl=${LAB_IMPL}")
+enable_testing()
+add_custom_target(lab1_tests ALL COMMAND sh ${CMAKE_SOURCE_DIR}/compile.sh)
+add_test(NAME lab1.Hist.Uniform
+         COMMAND ${CMAKE_BINARY_DIR}/bin/lab1_tests --gtest_filter=Hist.Uniform)
+set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")
+""")
+    (repo / "compile.sh").write_text(
+        "echo 'skeletons/lab1_histogram/histogram.cu(12): error: identifier \"bins\" is "
+        "undefined'\necho '1 error detected in the compilation of histogram.cu.'\nexit 1\n")
+    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--report",
+                   str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"impl={student}" in (tmp_path / "out" / "build.log").read_text()
+    assert (tmp_path / "build-grade-alice").is_dir()
+    (test,) = _results(tmp_path)["tests"]  # lab10 builds nothing: not a failed lab
+    assert test["status"] == "failed" and test["max_score"] == 1
+    assert "the test program was not built" in test["output"]
+    assert 'identifier "bins" is undefined' in test["output"]
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake needed")
+def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, GRADING)
+    for lab_dir in ("lab1_histogram", "lab10_scan"):
+        (repo / "labs" / lab_dir / "CMakeLists.txt").write_text("# a lab\n")
+    (repo / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(f NONE)\n"
+                                         "message(FATAL_ERROR \"lab1: histogram.cu is missing\")\n")
+    proc = _grader("grade", "--impl", "skeletons", "--build-dir", str(tmp_path / "b"),
+                   "--cmake-arg=-DLAB_EXTRA=1", "--repo", str(repo),
+                   "--report", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    doc = _results(tmp_path)
+    assert [t["name"] for t in doc["tests"]] == ["lab1.build (build)", "lab10.build (build)"]
+    assert "lab1: histogram.cu is missing" in doc["tests"][0]["output"]
+    assert "-DLAB_EXTRA=1" in (tmp_path / "out" / "build.log").read_text()

@@ -1,0 +1,56 @@
+"""Reading GoogleTest's XML report and matching its filter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.gtest_xml import filter_matches, matching, read_cases
+
+REPORT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="4" name="AllTests">
+  <testsuite name="Histogram" tests="3">
+    <testcase name="Uniform" status="run" result="completed" classname="Histogram"/>
+    <testcase name="Skewed" status="run" result="completed" classname="Histogram">
+      <failure message="h.cu:9&#x0A;bin 0: expected 5, got 4" type=""><![CDATA[h.cu:9
+bin 0: expected 5, got 4]]></failure>
+    </testcase>
+    <testcase name="DISABLED_Big" status="notrun" result="suppressed" classname="Histogram"/>
+  </testsuite>
+  <testsuite name="Sizes/Reduce">
+    <testcase name="Sum/3" status="run" result="skipped" classname="Sizes/Reduce">
+      <skipped message="no device"/>
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+
+def test_cases_are_read_with_their_results(tmp_path: Path) -> None:
+    path = tmp_path / "r.xml"
+    path.write_text(REPORT)
+    cases = {c.name: c for c in read_cases(path) or []}
+    assert cases["Histogram.Uniform"].ran and not cases["Histogram.Uniform"].failures
+    assert cases["Histogram.Skewed"].failures == ("h.cu:9\nbin 0: expected 5, got 4",)
+    assert not cases["Histogram.DISABLED_Big"].ran
+    assert cases["Sizes/Reduce.Sum/3"].skipped
+    assert cases["Sizes/Reduce.Sum/3"].skip_message == "no device"
+    assert [c.name for c in matching(list(cases.values()), "Histogram.Uniform")] == [
+        "Histogram.Uniform"]
+
+
+def test_missing_or_broken_reports_read_as_none(tmp_path: Path) -> None:
+    assert read_cases(tmp_path / "missing.xml") is None
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<testsuites><testcase")
+    assert read_cases(broken) is None
+
+
+def test_filter_syntax() -> None:
+    assert filter_matches("Histogram.Uniform", "Histogram.Uniform")
+    assert not filter_matches("Histogram.Uniform2", "Histogram.Uniform")
+    assert filter_matches("Sizes/Reduce.Sum/3", "Sizes/Reduce.Sum/3")
+    assert filter_matches("A.B", "A.*:C.D")
+    assert not filter_matches("A.B", "A.*-A.B")
+    assert filter_matches("A.C", "-A.B")
+    assert filter_matches("A.B", "A.?")
+    assert not filter_matches("A[1].B", "A?1?.C")

@@ -1,0 +1,98 @@
+"""The three reports, parsed back and checked for content."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from grader.gpu import GpuInfo
+from grader.model import LabTest, Outcome, Status
+from grader.reports import write_all
+from grader.scoring import Grade, LabPolicy, score_lab
+
+H100 = GpuInfo("present", {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0",
+                           "sm_count": 132})
+NO_GPU = GpuInfo("absent", reason="no CUDA device (cudaErrorNoDevice)")
+POLICY = LabPolicy("lab1", "Histogram", {"correctness": 1, "timing": 4})
+
+
+def _grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
+    kinds = {"Hist.Uniform": "correctness", "Hist.Skewed": "correctness", "Hist.Fast": "timing"}
+    results = [(LabTest(name=f"lab1.{n}", lab="lab1", kind=kinds[n]), o)
+               for n, o in outcomes.items()]
+    lab2 = score_lab(LabPolicy("lab2", "Divergence", {"correctness": 1, "timing": 2}),
+                     [(LabTest(name="lab2.Div.Even", lab="lab2", kind="correctness"),
+                       outcomes.get("Hist.Uniform", Outcome(Status.PASSED)))])
+    return Grade((score_lab(POLICY, results), lab2), gpu, "2025-01-01T00:00:00+00:00")
+
+
+def _graded_with_a_failure() -> Grade:
+    return _grade(H100, {
+        "Hist.Uniform": Outcome(Status.PASSED, output="ok", duration_s=0.5),
+        "Hist.Skewed": Outcome(Status.FAILED, "bin 17: expected 1024, got 0\nbin 18: expected 3",
+                               output="ansi \x1b[31m nul \x00 | pipe"),
+        "Hist.Fast": Outcome(Status.FAILED, "timed out after 10 s: possible deadlock (...)"),
+    })
+
+
+def test_junit_has_one_suite_per_lab_with_reasons(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _graded_with_a_failure())
+    root = ET.parse(paths["junit.xml"]).getroot()
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
+    assert set(suites) == {"lab1", "lab2"}
+    lab1 = suites["lab1"]
+    assert (lab1.get("tests"), lab1.get("failures"), lab1.get("skipped")) == ("3", "2", "0")
+    props = {p.get("name"): p.get("value") for p in lab1.iter("property")}
+    assert props["score"] == "1" and props["max_score"] == "6"
+    failure = lab1.find("testcase[@name='lab1.Hist.Skewed']/failure")
+    assert failure is not None
+    assert failure.get("message", "").startswith("bin 17: expected 1024, got 0")
+    out = lab1.find("testcase[@name='lab1.Hist.Skewed']/system-out")
+    assert out is not None and "nul \ufffd" in (out.text or "")
+    uniform = lab1.find("testcase[@name='lab1.Hist.Uniform']")
+    assert uniform is not None and uniform.get("classname") == "lab1.correctness"
+
+
+def test_results_json_is_gradescope_shaped(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _graded_with_a_failure())
+    doc = json.loads(paths["results.json"].read_text())
+    assert (doc["score"], doc["max_score"]) == (2, 7)
+    assert doc["timestamp"] == "2025-01-01T00:00:00+00:00"
+    assert doc["gpu"]["name"] == "NVIDIA H100 80GB HBM3" and doc["gpu"]["state"] == "present"
+    tests = {t["name"]: t for t in doc["tests"]}
+    skewed = tests["lab1.Hist.Skewed (correctness)"]
+    assert (skewed["score"], skewed["max_score"], skewed["status"]) == (0, 1, "failed")
+    assert skewed["output"].startswith("FAILED: bin 17: expected 1024, got 0")
+    fast = tests["lab1.Hist.Fast (timing)"]
+    assert (fast["score"], fast["max_score"]) == (0, 4)
+    assert tests["lab1.Hist.Uniform (correctness)"]["status"] == "passed"
+    assert {t["status"] for t in doc["tests"]} <= {"passed", "failed"}
+    assert [lab["lab"] for lab in doc["labs"]] == ["lab1", "lab2"]
+
+
+def test_summary_has_the_table_the_failures_and_the_gpu(tmp_path: Path) -> None:
+    text = write_all(tmp_path, _graded_with_a_failure())["summary.md"].read_text()
+    assert "| lab | score | max | passed | failed | skipped |" in text
+    assert "| lab1 Histogram | 1 | 6 | 1 | 2 | 0 |" in text
+    assert "| **total** | **2** | **7** | 2 | 2 | 0 |" in text
+    assert "- **lab1.Hist.Skewed** (correctness, -1): bin 17: expected 1024, got 0" in text
+    assert "  bin 18: expected 3" in text
+    assert "timed out after 10 s: possible deadlock" in text
+    assert "GPU: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs" in text
+
+
+def test_skipped_tests_are_never_shown_as_passed(tmp_path: Path) -> None:
+    skip = Outcome(Status.SKIPPED, "no CUDA device (cudaErrorNoDevice)")
+    grade = _grade(NO_GPU, {"Hist.Uniform": skip, "Hist.Fast": skip})
+    paths = write_all(tmp_path, grade)
+    text = paths["summary.md"].read_text()
+    assert "| lab1 Histogram | 0 | 5 | 0 | 0 | 2 |" in text
+    assert "3 tests were skipped because no GPU was available" in text
+    assert "Skipped tests score 0; they did not pass." in text
+    doc = json.loads(paths["results.json"].read_text())
+    assert doc["score"] == 0
+    assert all(t["status"] == "failed" and t["output"].startswith("SKIPPED") for t in doc["tests"])
+    root = ET.parse(paths["junit.xml"]).getroot()
+    assert root.get("skipped") == "3" and root.get("failures") == "0"
+    assert len(list(root.iter("skipped"))) == 3
