@@ -1,0 +1,55 @@
+// Runs, checks and times lab3 reductions on one input: used by the lab program
+// and by the tests, so both judge a variant the same way.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "labs/device_buffer.hpp"
+#include "labs/timing.hpp"
+#include "reduction.cuh"
+#include "variants.hpp"
+
+namespace lab3 {
+
+class ReductionBench {
+ public:
+  explicit ReductionBench(std::vector<int> values);
+
+  long long n() const { return static_cast<long long>(values_.size()); }
+  double bytes_moved() const { return 4.0 * n(); }  // every input read once
+  int expected_sum() const { return expected_sum_; }
+  // The GPU's sum from the last check (partials added on the host when per-block).
+  long long last_sum() const { return last_sum_; }
+
+  // Restores the input, poisons the partial sums, runs once, waits (with the
+  // deadline) and compares with the CPU reference: every partial[b] for the
+  // per-block variants, partial[0] for shuffle. "" when right, else the first
+  // mismatches.
+  std::string check(const Variant& v, Launch launch);
+  std::string check_cub();
+
+  // Times a launcher (check it first: a wrong sum has no meaningful time). The
+  // input is restored before every run, outside the timed region.
+  harness::TimingStats time(const Variant& v, Launch launch,
+                            const harness::TimingOptions& options = {});
+  harness::TimingStats time_cub(const harness::TimingOptions& options = {});
+
+ private:
+  void restore();
+  std::vector<int> values_;
+  int expected_sum_;
+  long long last_sum_ = 0;
+  harness::DeviceBuffer<int> d_pristine_;  // the input plus poisoned padding
+  harness::DeviceBuffer<int> d_data_;      // what the kernels get (and may overwrite)
+  harness::DeviceBuffer<int> d_partial_;
+  harness::DeviceBuffer<char> d_cub_temp_;
+};
+
+// harness::time_gpu with a `prepare` step before every run (warm-ups included),
+// outside the events and before the L2 flush: lab3 restores in-place inputs there.
+harness::TimingStats time_gpu_prepared(const std::function<void()>& prepare,
+                                       const std::function<void()>& launch,
+                                       const harness::TimingOptions& options = {});
+
+}  // namespace lab3

@@ -1,0 +1,79 @@
+#include "cpu_reference.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <thread>
+
+#include "labs/dataset.hpp"
+
+namespace lab3 {
+
+int recursiveReduce(int* data, int size) {
+  // terminate
+  if (size == 1) return data[0];
+  // renew the stride
+  const int stride = size / 2;
+  // in-place reduction
+  for (int i = 0; i < stride; i++) data[i] += data[i + stride];
+  // an odd size leaves its last element unpaired: fold it into data[0]
+  if (size % 2 == 1) data[0] += data[size - 1];
+  // recursive call
+  return recursiveReduce(data, stride);
+}
+
+int reduce_cpu(const std::vector<int>& values) {
+  std::vector<int> copy = values;
+  return recursiveReduce(copy.data(), static_cast<int>(copy.size()));
+}
+
+std::vector<int> block_sums_cpu(const std::vector<int>& values, long long chunk) {
+  const long long n = static_cast<long long>(values.size());
+  std::vector<int> sums((n + chunk - 1) / chunk, 0);
+  for (long long i = 0; i < n; ++i) sums[i / chunk] += values[i];
+  return sums;
+}
+
+void check_no_overflow(const std::vector<int>& values, const std::string& path) {
+  long long total = 0;
+  for (int v : values) {
+    total += std::llabs(static_cast<long long>(v));
+    if (total > INT_MAX) {
+      throw harness::DatasetError(
+          path + ": the sum of |values| exceeds 2^31 - 1, so an int sum could overflow; lab3 "
+                 "datasets must keep n x max|value| below 2^31 (e.g. values 0..127 up to 2^24 "
+                 "elements)");
+    }
+  }
+}
+
+std::vector<int> load_values(const std::string& path, long long expected_count) {
+  std::vector<int> values = harness::read_binary_file<int>(path, expected_count);
+  if (values.empty()) throw harness::DatasetError(path + ": holds no values; n must be >= 1");
+  check_no_overflow(values, path);
+  return values;
+}
+
+std::vector<int> random_values(long long n, unsigned long long seed) {
+  std::vector<int> values(static_cast<std::size_t>(n));
+  // splitmix64 of (seed, index): the same values whatever the number of threads.
+  auto fill = [&](long long begin, long long end) {
+    for (long long i = begin; i < end; ++i) {
+      std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      values[i] = static_cast<int>(z >> 61);  // 0..7
+    }
+  };
+  const int workers = static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> pool;
+  for (int w = 0; w < workers; ++w) {
+    pool.emplace_back(fill, n * w / workers, n * (w + 1) / workers);
+  }
+  for (std::thread& t : pool) t.join();
+  return values;
+}
+
+}  // namespace lab3
