@@ -1,0 +1,102 @@
+#include "bench.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "cpu_reference.hpp"
+#include "labs/cuda_check.hpp"
+#include "labs/sync.hpp"
+#include "yardsticks.hpp"
+
+namespace lab4 {
+
+PowerBench::PowerBench(std::vector<float> x) : x_(std::move(x)), d_in_(x_), d_out_(x_.size()) {}
+
+harness::TimingOptions PowerBench::timing_options(harness::TimingOptions base) const {
+  int device = 0, l2 = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  base.flush_l2 = bytes_moved() <= 2.0 * l2;
+  return base;
+}
+
+std::string PowerBench::finish_power(int k, bool from_symbol) {
+  harness::synchronize_or_die();
+  if (from_symbol) {
+    last_.assign(x_.size(), std::numeric_limits<float>::quiet_NaN());
+    LAB_CUDA_CHECK(symbol_download(last_.data(), size()));
+    LAB_CUDA_CHECK(cudaGetLastError());
+  } else {
+    last_ = d_out_.download();
+  }
+  return describe_power_mismatches(x_, power_cpu(x_, k), last_, k);
+}
+
+std::string PowerBench::finish_window(int radius) {
+  harness::synchronize_or_die();
+  last_ = d_out_.download();
+  return describe_window_mismatches(window_cpu(x_, radius), last_, radius);
+}
+
+std::string PowerBench::check(const PowerVariant& v, int k, Launch launch) {
+  check_fits_symbol(v, n());
+  if (v.storage == Storage::Symbol) {
+    LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
+    LAB_CUDA_CHECK(cudaGetLastError());
+    v.symbol(size(), k, launch);
+  } else {
+    d_out_.poison();
+    v.pointer(d_in_.get(), d_out_.get(), size(), k, launch);
+  }
+  LAB_CHECK_LAUNCH();
+  return finish_power(k, v.storage == Storage::Symbol);
+}
+
+std::string PowerBench::check(const WindowVariant& v, int radius, Launch launch) {
+  d_out_.poison();
+  v.run(d_in_.get(), d_out_.get(), size(), radius, launch);
+  LAB_CHECK_LAUNCH();
+  return finish_window(radius);
+}
+
+std::string PowerBench::check_window_yardstick(int radius) {
+  d_out_.poison();
+  window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius);
+  return finish_window(radius);
+}
+
+std::string PowerBench::check_volatile(int k) {
+  d_out_.poison();
+  power_volatile_reads(d_in_.get(), d_out_.get(), size(), k);
+  return finish_power(k, false);
+}
+
+harness::TimingStats PowerBench::time(const PowerVariant& v, int k, Launch launch,
+                                      const harness::TimingOptions& options) {
+  check_fits_symbol(v, n());
+  if (v.storage == Storage::Symbol) {
+    LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
+    return harness::time_gpu([&] { v.symbol(size(), k, launch); }, options);
+  }
+  return harness::time_gpu([&] { v.pointer(d_in_.get(), d_out_.get(), size(), k, launch); },
+                           options);
+}
+
+harness::TimingStats PowerBench::time(const WindowVariant& v, int radius, Launch launch,
+                                      const harness::TimingOptions& options) {
+  return harness::time_gpu([&] { v.run(d_in_.get(), d_out_.get(), size(), radius, launch); },
+                           options);
+}
+
+harness::TimingStats PowerBench::time_window_yardstick(int radius,
+                                                       const harness::TimingOptions& options) {
+  return harness::time_gpu(
+      [&] { window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius); }, options);
+}
+
+harness::TimingStats PowerBench::time_volatile(int k, const harness::TimingOptions& options) {
+  return harness::time_gpu([&] { power_volatile_reads(d_in_.get(), d_out_.get(), size(), k); },
+                           options);
+}
+
+}  // namespace lab4

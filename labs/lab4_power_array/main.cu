@@ -1,0 +1,227 @@
+// lab4_power_array: runs the power-array variants (A[i] = A[i]^k) and the window
+// variants on a dataset and prints one row per variant like the seed's examples;
+// --memory prints the seed's memory table beside this GPU's own numbers.
+// Exits 1 when a result is wrong.
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "bench.hpp"
+#include "cpu_reference.hpp"
+#include "labs/bandwidth.hpp"
+#include "labs/cli.hpp"
+#include "labs/cuda_check.hpp"
+#include "labs/dataset.hpp"
+#include "labs/gpu_info.hpp"
+#include "variants.hpp"
+#include "yardsticks.hpp"
+
+namespace {
+
+struct Settings {
+  int k = 4;
+  int radius = 16;
+  int reps = 20;
+  double ceiling_gbps = 0;
+};
+
+void print_header() {
+  std::printf("%-17s %-8s %7s %8s %7s %10s %8s %6s  %s\n", "variant", "array", "k|r", "blocks",
+              "threads", "time_ms", "GB/s", "%copy", "check");
+}
+
+void print_row(const char* name, const char* storage, int param, const std::string& blocks,
+               const std::string& threads, double ms, double gbps, double ceiling,
+               const std::string& check) {
+  std::printf("%-17s %-8s %7d %8s %7s %10.4f %8.1f %6.1f  %s\n", name, storage, param,
+              blocks.c_str(), threads.c_str(), ms, gbps, 100 * gbps / ceiling, check.c_str());
+}
+
+std::string blocks_text(int b) { return b ? std::to_string(b) : std::string("auto"); }
+
+harness::TimingOptions options_for(const lab4::PowerBench& bench, int reps) {
+  harness::TimingOptions o = bench.timing_options();
+  o.min_reps = o.max_reps = reps;
+  return o;
+}
+
+bool report(const char* name, const std::string& wrong) {
+  if (!wrong.empty()) std::printf("  %s: %s\n", name, wrong.c_str());
+  return wrong.empty();
+}
+
+bool run_power(lab4::PowerBench& bench, const lab4::PowerVariant& v, lab4::Launch requested,
+               const Settings& s) {
+  const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
+  const std::string wrong = bench.check(v, s.k, l);
+  const harness::TimingStats t = bench.time(v, s.k, l, options_for(bench, s.reps));
+  print_row(v.name, v.storage == lab4::Storage::Symbol ? "dA[]" : "pointer", s.k,
+            blocks_text(l.blocks), std::to_string(l.threads), t.median_ms,
+            harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
+            wrong.empty() ? "ok" : "WRONG");
+  return report(v.name, wrong);
+}
+
+bool run_window(lab4::PowerBench& bench, const lab4::WindowVariant& v, lab4::Launch requested,
+                const Settings& s) {
+  const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
+  const std::string wrong = bench.check(v, s.radius, l);
+  const harness::TimingStats t = bench.time(v, s.radius, l, options_for(bench, s.reps));
+  print_row(v.name, "pointer", s.radius, blocks_text(l.blocks), std::to_string(l.threads),
+            t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
+            wrong.empty() ? "ok" : "WRONG");
+  return report(v.name, wrong);
+}
+
+// The seed's table (global memory, registers, L1, L2, shared memory) beside what
+// this GPU reports, and load latencies measured by pointer chasing.
+void print_memory_table() {
+  cudaDeviceProp p{};
+  int device = 0, mem_khz = 0, sm_khz = 0, l1_shared = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
+  LAB_CUDA_CHECK(
+      cudaDeviceGetAttribute(&l1_shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  const double peak_gbps = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;  // DDR
+  const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+  std::printf("# memory: the seed's numbers | this GPU (%s, %d SMs, SM clock %d MHz)\n", p.name,
+              p.multiProcessorCount, sm_khz / 1000);
+  std::printf("global memory  | 8-48 GB, 500-2000 GB/s, 300-400 cycles | %.1f GB, %d-bit bus at "
+              "%d MHz: %.0f GB/s peak, %.0f GB/s measured copy (read+write)\n",
+              p.totalGlobalMem / 1e9, p.memoryBusWidth, mem_khz / 1000, peak_gbps, ceiling.gbps);
+  std::printf("registers      | 65536/SM, 1 per cycle | %d per SM, %d per block, %d threads per SM "
+              "(%d registers each at full occupancy)\n",
+              p.regsPerMultiprocessor, p.regsPerBlock, p.maxThreadsPerMultiProcessor,
+              p.regsPerMultiprocessor / p.maxThreadsPerMultiProcessor);
+  std::printf("L1 cache       | 64-192 KB/SM, ~4 cycles | unified with shared memory: the part "
+              "not given to shared memory (not reported separately)\n");
+  std::printf("L2 cache       | 8-40 MB | %.1f MB (up to %.1f MB can be set aside for "
+              "persisting accesses)\n",
+              p.l2CacheSize / 1048576.0, p.persistingL2CacheMaxSize / 1048576.0);
+  std::printf("shared memory  | 32-128 KB/SM, ~4 cycles | %zu KB per SM, %zu KB per block by "
+              "default, %zu KB per block on request (opt-in)\n",
+              p.sharedMemPerMultiprocessor / 1024, p.sharedMemPerBlock / 1024,
+              p.sharedMemPerBlockOptin / 1024);
+  std::printf("constant memory| per-SM constant cache | %zu KB\n", p.totalConstMem / 1024);
+  std::printf("warp size %d, max %d threads per block, %d blocks per SM\n", p.warpSize,
+              p.maxThreadsPerBlock, p.maxBlocksPerMultiProcessor);
+  std::printf("# load latency, one thread chasing pointers (SM cycles per load)\n");
+  for (const lab4::Latency& row : lab4::measure_latencies()) {
+    std::printf("%-22s %7.1f cycles  (%s)\n", row.level.c_str(), row.cycles, row.how.c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    harness::Args args(argc, argv,
+                       {{"variant", "global, register, shared, symbol_global, symbol_register, "
+                                    "symbol_shared, best, window_global, window_shared, or all "
+                                    "(default all)"},
+                        {"data", "dataset file, raw float32 values (default data.bin)"},
+                        {"n", "expected number of values (default: the file's size)"},
+                        {"k", "power (default 4, the seed's)"},
+                        {"radius", "window radius for the window variants (default 16)"},
+                        {"blocks", "grid size (default: just enough to cover n)"},
+                        {"threads", "threads per block (default 128, the seed's BLOCKSIZE)"},
+                        {"reps", "timed repetitions (default 20)"},
+                        {"memory", "print the memory table and latencies, then stop"}},
+                       {"memory"});
+    if (args.has("help")) {
+      std::printf("%s", args.usage().c_str());
+      return 0;
+    }
+    Settings s;
+    // Everything that can be wrong with the input is reported before touching the GPU.
+    const bool memory_only = args.has("memory");
+    const std::string path = args.get("data", "data.bin");
+    const std::string name = args.get("variant", "all");
+    const long long k = args.get_int("k", 4), radius = args.get_int("radius", 16);
+    lab4::check_power_k(k);
+    lab4::check_radius(radius);
+    s.k = static_cast<int>(k);
+    s.radius = static_cast<int>(radius);
+    s.reps = static_cast<int>(args.get_int("reps", 20));
+    std::vector<float> values;
+    if (!memory_only) values = lab4::load_values(path, args.get_int("n", -1));
+    const long long n = static_cast<long long>(values.size());
+    lab4::Launch requested{static_cast<int>(args.get_int("blocks", 0)),
+                           static_cast<int>(args.get_int("threads", lab4::kBlockSize))};
+    const lab4::PowerVariant* power = nullptr;
+    const lab4::WindowVariant* window = nullptr;
+    if (!memory_only && name != "all") {
+      if (lab4::is_window_variant(name)) {
+        window = &lab4::find_window_variant(name);
+        lab4::resolve_launch(window->grid, n, requested);
+      } else {
+        try {
+          power = &lab4::find_power_variant(name);
+        } catch (const std::invalid_argument&) {
+          throw std::invalid_argument("unknown variant '" + name +
+                                      "'; known: global, register, shared, symbol_global, "
+                                      "symbol_register, symbol_shared, best, window_global, "
+                                      "window_shared, all");
+        }
+        lab4::check_fits_symbol(*power, n);
+        lab4::resolve_launch(power->grid, n, requested);
+      }
+    }
+    std::string why;
+    if (!harness::cuda_device_available(&why)) {
+      std::fprintf(stderr, "lab4_power_array: no CUDA device: %s\n", why.c_str());
+      return 77;
+    }
+    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+    if (memory_only) {
+      print_memory_table();
+      return 0;
+    }
+    std::printf("data: %s, %lld values\n", path.c_str(), n);
+    lab4::PowerBench bench(std::move(values));
+    s.ceiling_gbps = harness::measure_copy_ceiling().gbps;
+    print_header();
+    bool all_right = true;
+    if (power) {
+      all_right = run_power(bench, *power, requested, s);
+    } else if (window) {
+      all_right = run_window(bench, *window, requested, s);
+    } else {
+      for (const lab4::PowerVariant& v : lab4::power_variants()) {
+        if (v.storage == lab4::Storage::Symbol && n > lab4::kSymbolCapacity) continue;
+        all_right &= run_power(bench, v, v.defaults, s);
+      }
+      const harness::TimingStats vol = bench.time_volatile(s.k, options_for(bench, s.reps));
+      print_row("volatile_reads*", "pointer", s.k, "auto", "128", vol.median_ms,
+                harness::gbps(bench.bytes_moved(), vol.median_ms), s.ceiling_gbps,
+                bench.check_volatile(s.k).empty() ? "ok" : "WRONG");
+      for (const lab4::WindowVariant& v : lab4::window_variants()) {
+        all_right &= run_window(bench, v, v.defaults, s);
+      }
+      const std::string wrong = bench.check_window_yardstick(s.radius);
+      const harness::TimingStats g =
+          bench.time_window_yardstick(s.radius, options_for(bench, s.reps));
+      print_row("window_yardstick*", "pointer", s.radius, "auto", "128", g.median_ms,
+                harness::gbps(bench.bytes_moved(), g.median_ms), s.ceiling_gbps,
+                wrong.empty() ? "ok" : "WRONG");
+      std::printf("* harness yardsticks. k|r: k for the power variants, the radius for the "
+                  "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
+                  s.ceiling_gbps);
+    }
+    return all_right ? 0 : 1;
+  } catch (const harness::UsageError& e) {
+    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
+    return 2;
+  } catch (const harness::DatasetError& e) {
+    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
+    return 2;
+  } catch (const harness::CudaError& e) {
+    std::fprintf(stderr, "lab4_power_array: CUDA error: %s\n", e.what());
+    return 3;
+  }
+}

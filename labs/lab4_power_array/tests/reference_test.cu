@@ -1,0 +1,92 @@
+// Bars only the reference solution must meet (registered for LAB_IMPL=solutions):
+// they set the standard the student bars are derived from, and test what the
+// README claims about this GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "bench.hpp"
+#include "cpu_reference.hpp"
+#include "labs/bandwidth.hpp"
+#include "labs/dataset.hpp"
+#include "labs/verdict.hpp"
+#include "timing_bars.hpp"
+#include "variants.hpp"
+
+namespace lab4 {
+namespace {
+
+PowerBench timed_bench() {
+  return PowerBench(load_values(harness::dataset_path(LAB_DATA_DIR, kTimedCase), kTimedN));
+}
+
+TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
+  PowerBench bench = timed_bench();
+  const PowerVariant& best = find_power_variant("best");
+  const Launch launch = resolve_launch(best.grid, bench.n(), best.defaults);
+  const std::string wrong = bench.check(best, kTimedK, launch);
+  ASSERT_TRUE(wrong.empty()) << "best gives a wrong result:\n" << wrong;
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCopyShare, [&] {
+    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+    const harness::TimingStats t = bench.time(best, kTimedK, launch, bench.timing_options());
+    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
+    char detail[200];
+    std::snprintf(detail, sizeof detail,
+                  "best %.4f ms, %.0f GB/s of a %.0f GB/s copy ceiling (%.1f%%)", t.median_ms,
+                  achieved, ceiling.gbps, 100 * achieved / ceiling.gbps);
+    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
+  });
+  harness::report_timing("lab4 reference share of copy bandwidth: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+TEST(Reference, SharedWindowBeatsTheGlobalMemoryWindow) {
+  PowerBench bench = timed_bench();
+  const WindowVariant& shared = find_window_variant("window_shared");
+  const Launch launch = resolve_launch(shared.grid, bench.n(), shared.defaults);
+  ASSERT_TRUE(bench.check(shared, kTimedRadius, launch).empty()) << "window_shared is wrong";
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceWindowSpeedup, [&] {
+    const harness::TimingStats global =
+        bench.time_window_yardstick(kTimedRadius, bench.timing_options());
+    const harness::TimingStats mine = bench.time(shared, kTimedRadius, launch,
+                                                 bench.timing_options());
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "window_shared %.4f ms vs global window %.4f ms",
+                  mine.median_ms, global.median_ms);
+    return harness::Ratio{global.median_ms / mine.median_ms, global.cv + mine.cv, detail};
+  });
+  harness::report_timing("lab4 reference window_shared speedup: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+// The README's claim: reading in[i] k times in the source costs nothing, because
+// the compiler loads it once. Checked for the seed's k = 4 and for k = 64.
+class GlobalMatchesRegister : public testing::TestWithParam<int> {};
+
+TEST_P(GlobalMatchesRegister, SeedKernelTimesLikeTheRegisterOne) {
+  const int k = GetParam();
+  PowerBench bench = timed_bench();
+  const PowerVariant& global = find_power_variant("global");
+  const PowerVariant& reg = find_power_variant("register");
+  const Launch launch = resolve_launch(global.grid, bench.n(), global.defaults);
+  ASSERT_TRUE(bench.check(global, k, launch).empty()) << "global is wrong";
+  ASSERT_TRUE(bench.check(reg, k, launch).empty()) << "register is wrong";
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kGlobalMatchesRegister, [&] {
+    const harness::TimingStats g = bench.time(global, k, launch, bench.timing_options());
+    const harness::TimingStats r = bench.time(reg, k, launch, bench.timing_options());
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "k = %d: global %.4f ms, register %.4f ms", k,
+                  g.median_ms, r.median_ms);
+    return harness::Ratio{r.median_ms / g.median_ms, g.cv + r.cv, detail};
+  });
+  harness::report_timing("lab4 reference register/global time ratio: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, GlobalMatchesRegister, testing::Values(kTimedK, 64),
+                         [](const testing::TestParamInfo<int>& info) {
+                           return "k" + std::to_string(info.param);
+                         });
+
+}  // namespace
+}  // namespace lab4
