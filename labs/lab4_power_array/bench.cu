@@ -1,8 +1,7 @@
-#include "bench.hpp"
-
 #include <limits>
 #include <stdexcept>
 
+#include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/sync.hpp"

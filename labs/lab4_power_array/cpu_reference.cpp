@@ -19,8 +19,8 @@ std::string describe(std::size_t size, const char* tolerance_text, Bad bad, int 
   }
   if (wrong == 0) return "";
   std::ostringstream o;
-  o << wrong << " of " << size << " elements off by more than " << tolerance_text << "; first:"
-    << first.str();
+  o << wrong << " of " << size << " elements off by more than " << tolerance_text
+    << "; first:" << first.str();
   return o.str();
 }
 

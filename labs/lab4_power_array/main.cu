@@ -88,22 +88,27 @@ void print_memory_table() {
   const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
   std::printf("# memory: the seed's numbers | this GPU (%s, %d SMs, SM clock %d MHz)\n", p.name,
               p.multiProcessorCount, sm_khz / 1000);
-  std::printf("global memory  | 8-48 GB, 500-2000 GB/s, 300-400 cycles | %.1f GB, %d-bit bus at "
-              "%d MHz: %.0f GB/s peak, %.0f GB/s measured copy (read+write)\n",
-              p.totalGlobalMem / 1e9, p.memoryBusWidth, mem_khz / 1000, peak_gbps, ceiling.gbps);
-  std::printf("registers      | 65536/SM, 1 per cycle | %d per SM, %d per block, %d threads per SM "
-              "(%d registers each at full occupancy)\n",
-              p.regsPerMultiprocessor, p.regsPerBlock, p.maxThreadsPerMultiProcessor,
-              p.regsPerMultiprocessor / p.maxThreadsPerMultiProcessor);
-  std::printf("L1 cache       | 64-192 KB/SM, ~4 cycles | unified with shared memory: the part "
-              "not given to shared memory (not reported separately)\n");
-  std::printf("L2 cache       | 8-40 MB | %.1f MB (up to %.1f MB can be set aside for "
-              "persisting accesses)\n",
-              p.l2CacheSize / 1048576.0, p.persistingL2CacheMaxSize / 1048576.0);
-  std::printf("shared memory  | 32-128 KB/SM, ~4 cycles | %zu KB per SM, %zu KB per block by "
-              "default, %zu KB per block on request (opt-in)\n",
-              p.sharedMemPerMultiprocessor / 1024, p.sharedMemPerBlock / 1024,
-              p.sharedMemPerBlockOptin / 1024);
+  std::printf(
+      "global memory  | 8-48 GB, 500-2000 GB/s, 300-400 cycles | %.1f GB, %d-bit bus at "
+      "%d MHz: %.0f GB/s peak, %.0f GB/s measured copy (read+write)\n",
+      p.totalGlobalMem / 1e9, p.memoryBusWidth, mem_khz / 1000, peak_gbps, ceiling.gbps);
+  std::printf(
+      "registers      | 65536/SM, 1 per cycle | %d per SM, %d per block, %d threads per SM "
+      "(%d registers each at full occupancy)\n",
+      p.regsPerMultiprocessor, p.regsPerBlock, p.maxThreadsPerMultiProcessor,
+      p.regsPerMultiprocessor / p.maxThreadsPerMultiProcessor);
+  std::printf(
+      "L1 cache       | 64-192 KB/SM, ~4 cycles | unified with shared memory: the part "
+      "not given to shared memory (not reported separately)\n");
+  std::printf(
+      "L2 cache       | 8-40 MB | %.1f MB (up to %.1f MB can be set aside for "
+      "persisting accesses)\n",
+      p.l2CacheSize / 1048576.0, p.persistingL2CacheMaxSize / 1048576.0);
+  std::printf(
+      "shared memory  | 32-128 KB/SM, ~4 cycles | %zu KB per SM, %zu KB per block by "
+      "default, %zu KB per block on request (opt-in)\n",
+      p.sharedMemPerMultiprocessor / 1024, p.sharedMemPerBlock / 1024,
+      p.sharedMemPerBlockOptin / 1024);
   std::printf("constant memory| per-SM constant cache | %zu KB\n", p.totalConstMem / 1024);
   std::printf("warp size %d, max %d threads per block, %d blocks per SM\n", p.warpSize,
               p.maxThreadsPerBlock, p.maxBlocksPerMultiProcessor);
@@ -118,9 +123,10 @@ void print_memory_table() {
 int main(int argc, char** argv) {
   try {
     harness::Args args(argc, argv,
-                       {{"variant", "global, register, shared, symbol_global, symbol_register, "
-                                    "symbol_shared, best, window_global, window_shared, or all "
-                                    "(default all)"},
+                       {{"variant",
+                         "global, register, shared, symbol_global, symbol_register, "
+                         "symbol_shared, best, window_global, window_shared, or all "
+                         "(default all)"},
                         {"data", "dataset file, raw float32 values (default data.bin)"},
                         {"n", "expected number of values (default: the file's size)"},
                         {"k", "power (default 4, the seed's)"},
@@ -206,9 +212,10 @@ int main(int argc, char** argv) {
       print_row("window_yardstick*", "pointer", s.radius, "auto", "128", g.median_ms,
                 harness::gbps(bench.bytes_moved(), g.median_ms), s.ceiling_gbps,
                 wrong.empty() ? "ok" : "WRONG");
-      std::printf("* harness yardsticks. k|r: k for the power variants, the radius for the "
-                  "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
-                  s.ceiling_gbps);
+      std::printf(
+          "* harness yardsticks. k|r: k for the power variants, the radius for the "
+          "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
+          s.ceiling_gbps);
     }
     return all_right ? 0 : 1;
   } catch (const harness::UsageError& e) {

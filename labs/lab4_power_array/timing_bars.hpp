@@ -7,8 +7,8 @@ namespace lab4 {
 
 inline constexpr const char* kTimedCase = "big_2p24";  // 2^24 floats, 0.5 <= |x| < 1.5
 inline constexpr long long kTimedN = 1LL << 24;
-inline constexpr int kTimedK = 4;         // the seed's powerArray<<<...>>>(N, 4)
-inline constexpr int kTimedRadius = 16;   // window of 33 neighbours
+inline constexpr int kTimedK = 4;        // the seed's powerArray<<<...>>>(N, 4)
+inline constexpr int kTimedRadius = 16;  // window of 33 neighbours
 
 // Students: fastest correct Part 1 variant, as a share of the copy bandwidth
 // (n floats read + n written vs a 256 MiB device-to-device copy).

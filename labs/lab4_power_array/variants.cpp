@@ -12,11 +12,26 @@ const std::vector<PowerVariant>& power_variants() {
       {"global", "a", Storage::Pointer, power_global, nullptr, Grid::Cover, {0, kBlockSize}},
       {"register", "b", Storage::Pointer, power_register, nullptr, Grid::Cover, {0, kBlockSize}},
       {"shared", "c", Storage::Pointer, power_shared, nullptr, Grid::FixedBlock, {0, kBlockSize}},
-      {"symbol_global", "d", Storage::Symbol, nullptr, power_symbol_global, Grid::Cover,
+      {"symbol_global",
+       "d",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_global,
+       Grid::Cover,
        {0, kBlockSize}},
-      {"symbol_register", "e", Storage::Symbol, nullptr, power_symbol_register, Grid::Cover,
+      {"symbol_register",
+       "e",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_register,
+       Grid::Cover,
        {0, kBlockSize}},
-      {"symbol_shared", "f", Storage::Symbol, nullptr, power_symbol_shared, Grid::FixedBlock,
+      {"symbol_shared",
+       "f",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_shared,
+       Grid::FixedBlock,
        {0, kBlockSize}},
       {"best", "g", Storage::Pointer, power_best, nullptr, Grid::Free, {0, 256}},
   };
@@ -64,12 +79,11 @@ Launch resolve_launch(Grid grid, long long n, Launch requested) {
     if (needed > 0x7fffffffLL) throw std::invalid_argument("grid too large: raise threads");
     l.blocks = static_cast<int>(needed);
   } else if (l.blocks < needed) {
-    throw std::invalid_argument(std::to_string(l.blocks) + " blocks x " +
-                                std::to_string(l.threads) + " threads cover " +
-                                std::to_string(static_cast<long long>(l.blocks) * l.threads) +
-                                " elements, fewer than n = " + std::to_string(n) +
-                                ": use at least " + std::to_string(needed) +
-                                " blocks, or leave --blocks out");
+    throw std::invalid_argument(
+        std::to_string(l.blocks) + " blocks x " + std::to_string(l.threads) + " threads cover " +
+        std::to_string(static_cast<long long>(l.blocks) * l.threads) +
+        " elements, fewer than n = " + std::to_string(n) + ": use at least " +
+        std::to_string(needed) + " blocks, or leave --blocks out");
   }
   return l;
 }

@@ -110,8 +110,8 @@ std::vector<Latency> measure_latencies() {
     auto big = random_cycle(std::size_t{256} << 20);  // 256 MiB: 5x the largest L2
     chase_global<true><<<1, 1>>>(big.get(), 0, sink.get(), cycles.get());
     LAB_CHECK_LAUNCH();
-    rows.push_back({"global memory (DRAM)", "256 MiB, random lines, cold (TLB misses included)",
-                    result()});
+    rows.push_back(
+        {"global memory (DRAM)", "256 MiB, random lines, cold (TLB misses included)", result()});
   }
   return rows;
 }

@@ -50,8 +50,8 @@ TEST_P(Power, MatchesTheFloat64Reference) {
   const Launch launch = resolve_launch(v.grid, bench.n(), v.defaults);
   const std::string wrong = bench.check(v, k, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
-                             << " (n = " << data.n << "), k = " << k << ", launched with "
-                             << launch << ":\n"
+                             << " (n = " << data.n << "), k = " << k << ", launched with " << launch
+                             << ":\n"
                              << wrong;
 }
 
@@ -76,8 +76,8 @@ TEST_P(Window, MatchesTheFloat64Reference) {
   const Launch launch = resolve_launch(v.grid, bench.n(), v.defaults);
   const std::string wrong = bench.check(v, radius, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
-                             << " (n = " << data.n << "), radius " << radius
-                             << ", launched with " << launch << ":\n"
+                             << " (n = " << data.n << "), radius " << radius << ", launched with "
+                             << launch << ":\n"
                              << wrong;
 }
 

@@ -48,8 +48,8 @@ TEST(Reference, SharedWindowBeatsTheGlobalMemoryWindow) {
   const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceWindowSpeedup, [&] {
     const harness::TimingStats global =
         bench.time_window_yardstick(kTimedRadius, bench.timing_options());
-    const harness::TimingStats mine = bench.time(shared, kTimedRadius, launch,
-                                                 bench.timing_options());
+    const harness::TimingStats mine =
+        bench.time(shared, kTimedRadius, launch, bench.timing_options());
     char detail[200];
     std::snprintf(detail, sizeof detail, "window_shared %.4f ms vs global window %.4f ms",
                   mine.median_ms, global.median_ms);
@@ -75,8 +75,8 @@ TEST_P(GlobalMatchesRegister, SeedKernelTimesLikeTheRegisterOne) {
     const harness::TimingStats g = bench.time(global, k, launch, bench.timing_options());
     const harness::TimingStats r = bench.time(reg, k, launch, bench.timing_options());
     char detail[200];
-    std::snprintf(detail, sizeof detail, "k = %d: global %.4f ms, register %.4f ms", k,
-                  g.median_ms, r.median_ms);
+    std::snprintf(detail, sizeof detail, "k = %d: global %.4f ms, register %.4f ms", k, g.median_ms,
+                  r.median_ms);
     return harness::Ratio{r.median_ms / g.median_ms, g.cv + r.cv, detail};
   });
   harness::report_timing("lab4 reference register/global time ratio: " + verdict.message());

@@ -51,13 +51,12 @@ TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
     std::snprintf(detail, sizeof detail,
                   "fastest variant %s: %.4f ms, %.0f GB/s = %.0f%% of this GPU's measured copy "
                   "bandwidth (%.0f GB/s); %.0f%% needed",
-                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps,
-                  ceiling.gbps, 100 * kStudentCopyShare);
+                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
+                  100 * kStudentCopyShare);
     return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
   });
   harness::report_timing("lab4 fastest share of copy bandwidth: " + verdict.message());
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":"
-                              << notes;
+  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":" << notes;
 }
 
 TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
@@ -71,8 +70,8 @@ TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
   const harness::RatioVerdict verdict = harness::ratio_at_least(kWindowSharedSpeedup, [&] {
     const harness::TimingStats global =
         bench.time_window_yardstick(kTimedRadius, bench.timing_options());
-    const harness::TimingStats mine = bench.time(shared, kTimedRadius, launch,
-                                                 bench.timing_options());
+    const harness::TimingStats mine =
+        bench.time(shared, kTimedRadius, launch, bench.timing_options());
     char detail[220];
     std::snprintf(detail, sizeof detail,
                   "window_shared %.4f ms vs the harness's global-memory window %.4f ms "
