@@ -17,8 +17,8 @@ import pytest
 
 from grader.discovery import parse_lab_list
 from grader.errors import GraderUsageError
-from grader.reports import number, write_all
-from grader.scoring import Grade
+from grader.reports import write_all
+from grader.scoring import Grade, number
 from grader.session import GradingSession
 
 

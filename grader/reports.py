@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from grader.model import Status
-from grader.scoring import Grade, LabScore, ScoredTest
+from grader.scoring import Grade, LabScore, ScoredTest, number
 
 JUNIT_NAME = "junit.xml"
 RESULTS_NAME = "results.json"
@@ -35,11 +35,6 @@ def write_all(out_dir: Path, grade: Grade) -> dict[str, Path]:
                                    encoding="utf-8")
     paths[SUMMARY_NAME].write_text(summary_markdown(grade), encoding="utf-8")
     return paths
-
-
-def number(value: float) -> int | float:
-    """3.0 -> 3 so reports read like the grading.json they came from."""
-    return int(value) if float(value).is_integer() else round(value, 4)
 
 
 # --- JUnit XML -------------------------------------------------------------------------

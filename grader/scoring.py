@@ -48,7 +48,7 @@ def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
     path = lab_dir / "grading.json" if lab_dir else None
     if path is None or not path.is_file():
         where = f"labs/{lab_dir.name}/grading.json" if lab_dir else f"labs/{lab}_* folder"
-        weights = ", ".join(f"{k} {_number(v)}" for k, v in DEFAULT_POINTS.items())
+        weights = ", ".join(f"{k} {number(v)}" for k, v in DEFAULT_POINTS.items())
         return LabPolicy(lab, default_title, DEFAULT_POINTS,
                          notes=(f"{lab} has no {where}: default weights used ({weights}).",))
     try:
@@ -152,10 +152,11 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
         notes.append(f"{policy.lab} did not build, so its tests could not be listed: its maximum "
                      "is unknown (a max_score in its grading.json would give it).")
     elif policy.expected_max is not None and policy.expected_max != built_max:
-        notes.append(f"{policy.lab}: grading.json expects max_score {_number(policy.expected_max)}"
-                     f" but the build's tests are worth {_number(built_max)}.")
+        notes.append(f"{policy.lab}: grading.json expects max_score {number(policy.expected_max)}"
+                     f" but the build's tests are worth {number(built_max)}.")
     return LabScore(policy, tuple(scores), tuple(notes))
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+def number(value: float) -> int | float:
+    """3.0 -> 3 so notes and reports read like the grading.json they came from."""
+    return int(value) if float(value).is_integer() else round(value, 4)
