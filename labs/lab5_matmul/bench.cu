@@ -1,0 +1,153 @@
+#include "bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "labs/compare.hpp"
+#include "labs/cuda_check.hpp"
+#include "labs/sync.hpp"
+#include "yardsticks.hpp"
+
+namespace lab5 {
+
+MatmulBench::MatmulBench(int n, int k, int m, std::uint64_t seed)
+    : n_(n),
+      k_(k),
+      m_(m),
+      a_(random_matrix(static_cast<std::size_t>(n) * k, seed)),
+      b_(random_matrix(static_cast<std::size_t>(k) * m, seed + 1000003)),
+      d_a_(a_),
+      d_b_(b_),
+      d_c_(static_cast<std::size_t>(n) * m) {
+  if (exact_check()) expected_ = matmul_cpu(a_, b_, n, k, m);
+}
+
+std::string MatmulBench::compare() {
+  harness::synchronize_or_die();
+  const std::vector<float> got = d_c_.download();
+  if (exact_check()) {
+    return harness::describe_float_mismatches(expected_, got, kElementTolerance, "element");
+  }
+  return freivalds_mismatches(a_, b_, got, n_, k_, m_, kFreivaldsVectors, 77, kFreivaldsTolerance);
+}
+
+std::string MatmulBench::check(Launcher run, Launch launch) {
+  d_c_.poison();
+  run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch);
+  LAB_CHECK_LAUNCH();
+  return compare();
+}
+
+namespace {
+CublasSgemm& cublas_of(std::shared_ptr<void>& slot) {
+  if (!slot) slot = std::make_shared<CublasSgemm>();
+  return *static_cast<CublasSgemm*>(slot.get());
+}
+}  // namespace
+
+std::string MatmulBench::check_cublas() {
+  d_c_.poison();
+  cublas_of(cublas_).run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_);
+  return compare();
+}
+
+std::string MatmulBench::check_seed_naive() {
+  d_c_.poison();
+  seed_naive_product(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_);
+  return compare();
+}
+
+harness::TimingStats MatmulBench::time(Launcher run, Launch launch,
+                                       const harness::TimingOptions& options) {
+  return harness::time_gpu([&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); },
+                           options);
+}
+
+harness::TimingStats MatmulBench::time_cublas(const harness::TimingOptions& options) {
+  CublasSgemm& blas = cublas_of(cublas_);
+  return harness::time_gpu([&] { blas.run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_); },
+                           options);
+}
+
+harness::TimingStats MatmulBench::time_seed_naive(const harness::TimingOptions& options) {
+  return harness::time_gpu(
+      [&] { seed_naive_product(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_); }, options);
+}
+
+MqdbBench::MqdbBench(int n, int k, std::uint64_t seed)
+    : pair_(make_mqdb_pair(n, k, seed)),
+      offsets_(pair_.a.offsets()),
+      d_offsets_(offsets_),
+      d_a_(pair_.a.elem),
+      d_b_(pair_.b.elem),
+      d_c_(pair_.a.elem.size()) {}
+
+MqdbDevice MqdbBench::view(harness::DeviceBuffer<float>& elem) {
+  return MqdbDevice{n(), static_cast<int>(pair_.a.block_size.size()), d_offsets_.get(),
+                    offsets_.data(), pair_.a.max_block(), elem.get()};
+}
+
+std::string MqdbBench::compare() {
+  harness::synchronize_or_die();
+  const std::vector<float> got = d_c_.download();
+  std::string wrong = mqdb_structure_mismatches(pair_.a, got);
+  if (!wrong.empty()) return wrong;
+  if (mqdb_flops(pair_.a.block_size) <= 2 * kExactLimit) {
+    return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got,
+                                              kElementTolerance, "element");
+  }
+  return freivalds_mismatches(pair_.a.elem, pair_.b.elem, got, n(), n(), n(), kFreivaldsVectors,
+                              77, kFreivaldsTolerance);
+}
+
+std::string MqdbBench::check(bool naive, Launch launch) {
+  d_c_.poison();
+  const MqdbDevice A = view(d_a_), B = view(d_b_);
+  MqdbDevice C = view(d_c_);
+  if (naive) {
+    mqdb_naive(A, B, C, launch);
+  } else {
+    mqdb_best(A, B, C);
+  }
+  LAB_CHECK_LAUNCH();
+  return compare();
+}
+
+std::string MqdbBench::check_dense_best() {
+  d_c_.poison();
+  matmul_best(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n());
+  LAB_CHECK_LAUNCH();
+  return compare();
+}
+
+harness::TimingStats MqdbBench::time(bool naive, Launch launch,
+                                     const harness::TimingOptions& options) {
+  const MqdbDevice A = view(d_a_), B = view(d_b_);
+  MqdbDevice C = view(d_c_);
+  return harness::time_gpu(
+      [&] {
+        if (naive) {
+          mqdb_naive(A, B, C, launch);
+        } else {
+          mqdb_best(A, B, C);
+        }
+      },
+      options);
+}
+
+harness::TimingStats MqdbBench::time_dense_best(const harness::TimingOptions& options) {
+  return harness::time_gpu([&] { matmul_best(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n()); },
+                           options);
+}
+
+double MqdbBench::time_host_ms() {
+  const auto start = std::chrono::steady_clock::now();
+  const Mqdb c = mqdb_product_host(pair_.a, pair_.b);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  volatile float sink = c.elem[0];
+  (void)sink;
+  return ms;
+}
+
+}  // namespace lab5

@@ -1,0 +1,193 @@
+#include "cpu_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace lab5 {
+
+std::vector<float> random_matrix(std::size_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<float> v(count);
+  for (float& x : v) x = rng.uniform();
+  return v;
+}
+
+std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<float>& B, int n,
+                               int k, int m) {
+  std::vector<double> C(static_cast<std::size_t>(n) * m, 0.0);
+  for (int i = 0; i < n; ++i) {
+    double* c = &C[static_cast<std::size_t>(i) * m];
+    for (int l = 0; l < k; ++l) {
+      const double a = A[static_cast<std::size_t>(i) * k + l];
+      const float* b = &B[static_cast<std::size_t>(l) * m];
+      for (int j = 0; j < m; ++j) c[j] += a * b[j];
+    }
+  }
+  return C;
+}
+
+std::string freivalds_mismatches(const std::vector<float>& A, const std::vector<float>& B,
+                                 const std::vector<float>& C, int n, int k, int m, int vectors,
+                                 std::uint64_t seed, double tolerance) {
+  Rng rng(seed);
+  std::vector<double> x(m), bx(k);
+  std::ostringstream first;
+  long long bad_rows = 0;
+  double worst = 0;
+  for (int v = 0; v < vectors; ++v) {
+    for (double& e : x) e = rng.uniform();
+    for (int l = 0; l < k; ++l) {
+      const float* b = &B[static_cast<std::size_t>(l) * m];
+      double s = 0;
+      for (int j = 0; j < m; ++j) s += b[j] * x[j];
+      bx[l] = s;
+    }
+    for (int i = 0; i < n; ++i) {
+      const float* a = &A[static_cast<std::size_t>(i) * k];
+      const float* c = &C[static_cast<std::size_t>(i) * m];
+      double abx = 0, scale = 0, cx = 0;
+      for (int l = 0; l < k; ++l) {
+        const double t = a[l] * bx[l];
+        abx += t;
+        scale += t * t;
+      }
+      for (int j = 0; j < m; ++j) cx += c[j] * x[j];
+      const double allowed = tolerance * std::sqrt(scale);
+      const double off = std::fabs(cx - abx);
+      if (std::isfinite(cx) && allowed > 0) worst = std::max(worst, off / std::sqrt(scale));
+      if (!std::isfinite(cx) || !(off <= allowed)) {
+        if (bad_rows++ < 5) {
+          first << "\n  vector " << v << ", row " << i << ": (C x)_i = " << cx
+                << ", (A (B x))_i = " << abx << ", off by " << off << " (allowed " << allowed
+                << ")" << (std::isnan(cx) ? ": NaN, an element of this row was never written?" : "");
+        }
+      }
+    }
+  }
+  if (bad_rows == 0) return "";
+  std::ostringstream o;
+  o << "Freivalds check: " << bad_rows << " of " << static_cast<long long>(n) * vectors
+    << " rows of C x (over " << vectors << " random vectors) differ from A (B x) by more than "
+    << tolerance << " relative; first:" << first.str();
+  return o.str();
+}
+
+std::vector<int> Mqdb::offsets() const {
+  std::vector<int> off(block_size.size() + 1, 0);
+  for (std::size_t b = 0; b < block_size.size(); ++b) off[b + 1] = off[b] + block_size[b];
+  return off;
+}
+
+int Mqdb::max_block() const {
+  return block_size.empty() ? 0 : *std::max_element(block_size.begin(), block_size.end());
+}
+
+namespace {
+
+void fill_blocks(Mqdb& q, Rng& rng) {
+  const std::vector<int> off = q.offsets();
+  q.elem.assign(static_cast<std::size_t>(q.n) * q.n, 0.0f);
+  for (std::size_t b = 0; b < q.block_size.size(); ++b) {
+    for (int i = off[b]; i < off[b + 1]; ++i) {
+      for (int j = off[b]; j < off[b + 1]; ++j) {
+        q.elem[static_cast<std::size_t>(i) * q.n + j] = rng.uniform();
+      }
+    }
+  }
+}
+
+}  // namespace
+
+MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed) {
+  if (k < 1 || k > n) {
+    throw std::invalid_argument("an MQDB needs 1 <= k <= n diagonal blocks, not k = " +
+                                std::to_string(k) + " for n = " + std::to_string(n));
+  }
+  Rng rng(seed);
+  std::vector<double> w(k);
+  double total = 0;
+  for (double& x : w) total += (x = 0.5 + static_cast<double>(rng.next() >> 11) * 0x1p-53);
+  std::vector<int> d(k);
+  int used = 0;
+  for (int b = 0; b < k; ++b) used += (d[b] = 1 + static_cast<int>(std::floor((n - k) * w[b] / total)));
+  for (int b = 0; used < n; b = (b + 1) % k, ++used) ++d[b];
+  MqdbPair p;
+  for (Mqdb* q : {&p.a, &p.b}) {
+    q->n = n;
+    q->block_size = d;
+  }
+  p.a.desc = "A";
+  p.b.desc = "B";
+  fill_blocks(p.a, rng);
+  fill_blocks(p.b, rng);
+  return p;
+}
+
+Mqdb mqdb_product_host(const Mqdb& a, const Mqdb& b) {
+  Mqdb c;
+  c.desc = "C";
+  c.n = a.n;
+  c.block_size = a.block_size;
+  c.elem.assign(static_cast<std::size_t>(c.n) * c.n, 0.0f);
+  const std::vector<int> off = a.offsets();
+  const std::size_t n = c.n;
+  for (std::size_t blk = 0; blk < a.block_size.size(); ++blk) {
+    for (int i = off[blk]; i < off[blk + 1]; ++i) {
+      float* crow = &c.elem[i * n];
+      for (int l = off[blk]; l < off[blk + 1]; ++l) {
+        const float x = a.elem[i * n + l];
+        const float* brow = &b.elem[l * n];
+        for (int j = off[blk]; j < off[blk + 1]; ++j) crow[j] += x * brow[j];
+      }
+    }
+  }
+  return c;
+}
+
+std::vector<double> mqdb_product_double(const Mqdb& a, const Mqdb& b) {
+  const std::size_t n = a.n;
+  std::vector<double> c(n * n, 0.0);
+  const std::vector<int> off = a.offsets();
+  for (std::size_t blk = 0; blk < a.block_size.size(); ++blk) {
+    for (int i = off[blk]; i < off[blk + 1]; ++i) {
+      for (int l = off[blk]; l < off[blk + 1]; ++l) {
+        const double x = a.elem[i * n + l];
+        for (int j = off[blk]; j < off[blk + 1]; ++j) c[i * n + j] += x * b.elem[l * n + j];
+      }
+    }
+  }
+  return c;
+}
+
+double mqdb_flops(const std::vector<int>& block_size) {
+  double f = 0;
+  for (int d : block_size) f += 2.0 * d * d * static_cast<double>(d);
+  return f;
+}
+
+std::string mqdb_structure_mismatches(const Mqdb& shape, const std::vector<float>& c) {
+  const std::vector<int> off = shape.offsets();
+  const std::size_t n = shape.n;
+  std::ostringstream first;
+  long long bad = 0;
+  std::size_t blk = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (static_cast<int>(i) >= off[blk + 1]) ++blk;
+    for (std::size_t j = 0; j < n; ++j) {
+      const bool inside = static_cast<int>(j) >= off[blk] && static_cast<int>(j) < off[blk + 1];
+      if (!inside && c[i * n + j] != 0.0f) {
+        if (bad++ < 5) {
+          first << "\n  element (" << i << ", " << j << ") outside the diagonal blocks: expected 0, got "
+                << c[i * n + j] << (std::isnan(c[i * n + j]) ? " (never written)" : "");
+        }
+      }
+    }
+  }
+  if (bad == 0) return "";
+  return std::to_string(bad) + " elements outside the diagonal blocks are not 0; first:" +
+         first.str();
+}
+
+}  // namespace lab5

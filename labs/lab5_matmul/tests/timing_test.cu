@@ -1,0 +1,158 @@
+// lab5 timing bars for students: ratios measured in this process, on this GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "bench.hpp"
+#include "labs/verdict.hpp"
+#include "timing_bars.hpp"
+#include "variants.hpp"
+
+namespace lab5 {
+namespace {
+
+MatmulBench timed_bench() { return MatmulBench(kTimedSize, kTimedSize, kTimedSize, 1); }
+
+// Checks `name` first: a wrong product has no meaningful time.
+const Variant& checked(MatmulBench& bench, const char* name) {
+  const Variant& v = find_variant(name);
+  const std::string wrong = bench.check(v.run, v.defaults);
+  if (!wrong.empty()) {
+    ADD_FAILURE() << "variant " << name << " gives a wrong product at " << kTimedSize
+                  << ", so its time means nothing; fix correctness first:\n"
+                  << wrong;
+    throw std::runtime_error("fix correctness first");
+  }
+  return v;
+}
+
+// The faster of the two tiled instantiations (both must be right).
+const Variant& faster_tiled(MatmulBench& bench, harness::TimingOptions quick) {
+  const Variant& t16 = checked(bench, "tiled16");
+  const Variant& t32 = checked(bench, "tiled32");
+  return bench.time(t16.run, t16.defaults, quick).median_ms <
+                 bench.time(t32.run, t32.defaults, quick).median_ms
+             ? t16
+             : t32;
+}
+
+harness::TimingOptions quick() {
+  harness::TimingOptions o;
+  o.min_reps = 5;
+  o.max_total_ms = 400;
+  return o;
+}
+
+TEST(Timing, TiledIsAtLeast1_5xFasterThanTheSeedNaiveKernelAt4096) {
+  MatmulBench bench = timed_bench();
+  const Variant& tiled = faster_tiled(bench, quick());
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kTiledSpeedup, [&] {
+    const harness::TimingStats seed = bench.time_seed_naive();
+    const harness::TimingStats mine = bench.time(tiled.run, tiled.defaults);
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "%s %.3f ms vs the seed's naive kernel (16 x 16) %.3f ms",
+                  tiled.name, mine.median_ms, seed.median_ms);
+    return harness::Ratio{seed.median_ms / mine.median_ms, seed.cv + mine.cv, detail};
+  });
+  harness::report_timing("lab5 tiled speedup over seed naive: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << "tiled speedup over the seed's naive kernel at 4096: "
+                              << verdict.message();
+}
+
+TEST(Timing, RegisterBlockedIsAtLeast1_5xFasterThanTiledAt4096) {
+  MatmulBench bench = timed_bench();
+  const Variant& reg = checked(bench, "regblock");
+  const Variant& tiled = faster_tiled(bench, quick());
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kRegblockSpeedup, [&] {
+    const harness::TimingStats t = bench.time(tiled.run, tiled.defaults);
+    const harness::TimingStats r = bench.time(reg.run, reg.defaults);
+    char detail[200];
+    std::snprintf(detail, sizeof detail, "regblock %.3f ms vs %s %.3f ms", r.median_ms, tiled.name,
+                  t.median_ms);
+    return harness::Ratio{t.median_ms / r.median_ms, t.cv + r.cv, detail};
+  });
+  harness::report_timing("lab5 regblock speedup over tiled: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << "register-blocked speedup over tiled at 4096: "
+                              << verdict.message();
+}
+
+TEST(Timing, FastestVariantReachesItsShareOfCublasFp32At4096) {
+  MatmulBench bench = timed_bench();
+  ASSERT_EQ(bench.check_cublas(), "") << "cuBLAS gives a wrong product: the harness is broken";
+  std::string notes;
+  const Variant* fastest = nullptr;
+  double fastest_ms = 0;
+  for (const Variant& v : variants()) {
+    if (v.name == std::string("fine") || v.name == std::string("naive")) continue;  // slow
+    if (!bench.check(v.run, v.defaults).empty()) {
+      notes += std::string("\n  ") + v.name + ": wrong product, not timed";
+      continue;
+    }
+    const double ms = bench.time(v.run, v.defaults, quick()).median_ms;
+    notes += std::string("\n  ") + v.name + ": " + std::to_string(ms) + " ms";
+    if (!fastest || ms < fastest_ms) fastest = &v, fastest_ms = ms;
+  }
+  ASSERT_NE(fastest, nullptr) << "no tiled variant gives a correct product; fix correctness first:"
+                              << notes;
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kStudentCublasShare, [&] {
+    const harness::TimingStats blas = bench.time_cublas();
+    const harness::TimingStats t = bench.time(fastest->run, fastest->defaults);
+    char detail[240];
+    std::snprintf(detail, sizeof detail,
+                  "fastest variant %s: %.3f ms (%.1f TFLOP/s) vs cuBLAS SGEMM FP32 %.3f ms "
+                  "(%.1f TFLOP/s) = %.0f%%; %.0f%% needed",
+                  fastest->name, t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
+                  bench.flops() / blas.median_ms / 1e9, 100 * blas.median_ms / t.median_ms,
+                  100 * kStudentCublasShare);
+    return harness::Ratio{blas.median_ms / t.median_ms, blas.cv + t.cv, detail};
+  });
+  harness::report_timing("lab5 fastest share of cuBLAS FP32: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at 4096:" << notes;
+}
+
+struct MqdbTimed {
+  const char* name;
+  int n, k, seed;
+};
+
+class MqdbTiming : public testing::TestWithParam<MqdbTimed> {};
+
+TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByHalfTheFlopRatio) {
+  const MqdbTimed& c = GetParam();
+  MqdbBench bench(c.n, c.k, c.seed);
+  const std::string wrong = bench.check(false);
+  ASSERT_TRUE(wrong.empty()) << "mqdb_best gives a wrong product, so its time means nothing; fix "
+                                "correctness first:\n"
+                             << wrong;
+  const std::string dense_wrong = bench.check_dense_best();
+  ASSERT_TRUE(dense_wrong.empty()) << "matmul_best gives a wrong product on the dense " << c.n
+                                   << " x " << c.n << " matrices; fix correctness first:\n"
+                                   << dense_wrong;
+  const double flop_ratio = bench.dense_flops() / bench.flops();
+  const harness::RatioVerdict verdict =
+      harness::ratio_at_least(kMqdbFlopRatioShare * flop_ratio, [&] {
+        harness::TimingOptions dense_options;
+        dense_options.min_reps = 5;
+        const harness::TimingStats dense = bench.time_dense_best(dense_options);
+        const harness::TimingStats mine = bench.time(false);
+        char detail[240];
+        std::snprintf(detail, sizeof detail,
+                      "%s: mqdb_best %.3f ms vs dense matmul_best %.3f ms; flop ratio %.1f, "
+                      "half of it needed",
+                      c.name, mine.median_ms, dense.median_ms, flop_ratio);
+        return harness::Ratio{dense.median_ms / mine.median_ms, dense.cv + mine.cv, detail};
+      });
+  harness::report_timing("lab5 MQDB speedup over dense: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Timing, MqdbTiming,
+                         testing::Values(MqdbTimed{"seed1_n5000_k5", 5000, 5, 1},
+                                         MqdbTimed{"seed2_n10000_k10", 10000, 10, 2}),
+                         [](const testing::TestParamInfo<MqdbTimed>& info) {
+                           return std::string(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace lab5
