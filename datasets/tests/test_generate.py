@@ -106,7 +106,8 @@ def test_the_seed_size_is_generated_in_under_two_seconds(tmp_path: Path) -> None
         {"name": "big", "distribution": "contention", "n": 2**25, "seed": 5, "hot_fraction": 0.9}]}
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big))
-    start = time.perf_counter()
+    # CPU time of this process, so a busy machine (parallel compiles) does not count.
+    start = time.process_time()
     assert generate.main(["--manifest", str(path), "--out", str(tmp_path)]) == 0
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert (tmp_path / "big.bin").stat().st_size == 4 * 2**25
