@@ -1,0 +1,85 @@
+// lab2 timing bars: ratios measured in this process, on this GPU. The baselines
+// are the harness's own divergent kernels (the same even/odd branch and 32-way
+// switch as kernels (a) and (d)), so a slow (a) or (d) cannot lower the bar.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "bench.hpp"
+#include "labs/bandwidth.hpp"
+#include "labs/verdict.hpp"
+#include "timing_bars.hpp"
+#include "variants.hpp"
+
+namespace lab2 {
+namespace {
+
+// `fast` must be at least `bar` times faster than the harness's divergent kernel of
+// its family; both the student's divergent twin and `fast` must be correct first.
+void expect_speedup(const char* fast_name, const char* twin_name, double bar) {
+  ElementwiseBench bench(kTimedN, 1);
+  const Launch launch{kTimedThreads};
+  const Variant& fast = find_variant(fast_name);
+  const Variant& twin = find_variant(twin_name);
+  const std::string wrong = bench.check(fast, launch);
+  ASSERT_TRUE(wrong.empty()) << fast.name << " (" << fast.letter << ") gives a wrong output, so "
+                             << "its time means nothing; fix correctness first:\n"
+                             << wrong;
+  const std::string twin_wrong = bench.check(twin, launch);
+  ASSERT_TRUE(twin_wrong.empty()) << twin.name << " (" << twin.letter << ") gives a wrong output; "
+                                  << "fix correctness first:\n"
+                                  << twin_wrong;
+  const double twin_ms = bench.time(twin, launch).median_ms;
+  const harness::RatioVerdict verdict = harness::ratio_at_least(bar, [&] {
+    const harness::TimingStats base = bench.time_reference(fast.family);
+    const harness::TimingStats mine = bench.time(fast, launch);
+    char detail[300];
+    std::snprintf(detail, sizeof detail,
+                  "%s %.3f ms vs the harness's divergent kernel %.3f ms (your %s: %.3f ms); "
+                  "2^24 floats, %d threads per block",
+                  fast.name, mine.median_ms, base.median_ms, twin.name, twin_ms, kTimedThreads);
+    return harness::Ratio{base.median_ms / mine.median_ms, base.cv + mine.cv, detail};
+  });
+  harness::report_timing(std::string("lab2 ") + fast.name + " speedup over divergent " + twin.name +
+                         ": " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << fast.name << " speedup over the divergent " << twin.name << ": "
+                              << verdict.message();
+}
+
+TEST(Timing, WarpAlignedIsAtLeast1_5xFasterThanEvenOdd) {
+  expect_speedup("warp_aligned", "even_odd", kWarpAlignedSpeedup);
+}
+
+TEST(Timing, HalfBlockIsAtLeast1_5xFasterThanEvenOdd) {
+  expect_speedup("half_block", "even_odd", kHalfBlockSpeedup);
+}
+
+TEST(Timing, SwitchUniformIsMuchFasterThanSwitchDivergent) {
+  expect_speedup("switch_uniform", "switch_divergent", kSwitchSpeedup);
+}
+
+TEST(Timing, SumMatrixWithTheBestCourseShapeReachesHalfTheCopyBandwidth) {
+  MatrixBench bench(kTimedMatrix, kTimedMatrix, 11);
+  const Block2D block{32, 16};
+  const std::string wrong = bench.check(block);
+  ASSERT_TRUE(wrong.empty()) << "sum_matrix_2d (g) gives a wrong sum, so its time means nothing; "
+                                "fix correctness first:\n"
+                             << wrong;
+  const harness::RatioVerdict verdict = harness::ratio_at_least(kSumMatrixCopyShare, [&] {
+    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+    const harness::TimingStats t = bench.time(block);
+    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
+    char detail[240];
+    std::snprintf(detail, sizeof detail,
+                  "sum_matrix_2d (32,16) on 2^13 x 2^13: %.3f ms, %.0f GB/s = %.0f%% of this GPU's "
+                  "measured copy bandwidth (%.0f GB/s); %.0f%% needed",
+                  t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
+                  100 * kSumMatrixCopyShare);
+    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
+  });
+  harness::report_timing("lab2 sum_matrix_2d share of copy bandwidth: " + verdict.message());
+  EXPECT_TRUE(verdict.passed) << verdict.message();
+}
+
+}  // namespace
+}  // namespace lab2
