@@ -1,10 +1,9 @@
-#include "bench.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numeric>
 
+#include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
@@ -26,8 +25,8 @@ ReductionBench::ReductionBench(std::vector<int> values)
 }
 
 void ReductionBench::restore() {
-  LAB_CUDA_CHECK(cudaMemcpyAsync(d_data_.get(), d_pristine_.get(), d_data_.bytes(),
-                                 cudaMemcpyDeviceToDevice));
+  LAB_CUDA_CHECK(
+      cudaMemcpyAsync(d_data_.get(), d_pristine_.get(), d_data_.bytes(), cudaMemcpyDeviceToDevice));
 }
 
 std::string ReductionBench::check(const Variant& v, Launch launch) {
@@ -49,14 +48,13 @@ std::string ReductionBench::check(const Variant& v, Launch launch) {
   LAB_CUDA_CHECK(cudaMemcpy(partial.data(), d_partial_.get(), partial.size() * sizeof(int),
                             cudaMemcpyDeviceToHost));
   last_sum_ = std::accumulate(partial.begin(), partial.end(), 0LL);
-  std::string wrong =
-      harness::describe_mismatches(block_sums_cpu(values_, chunk_of(v, launch)), partial,
-                                   "partial sum of block");
+  std::string wrong = harness::describe_mismatches(block_sums_cpu(values_, chunk_of(v, launch)),
+                                                   partial, "partial sum of block");
   if (!wrong.empty()) {
     wrong += "\n  (block b sums elements [b x " + std::to_string(chunk_of(v, launch)) +
-             ", (b + 1) x " + std::to_string(chunk_of(v, launch)) + ") of n = " +
-             std::to_string(n()) + "; host total " + std::to_string(last_sum_) + ", expected " +
-             std::to_string(expected_sum_) + ")";
+             ", (b + 1) x " + std::to_string(chunk_of(v, launch)) +
+             ") of n = " + std::to_string(n()) + "; host total " + std::to_string(last_sum_) +
+             ", expected " + std::to_string(expected_sum_) + ")";
   }
   return wrong;
 }
@@ -74,9 +72,9 @@ std::string ReductionBench::check_cub() {
 
 harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
                                           const harness::TimingOptions& options) {
-  return time_gpu_prepared([&] { restore(); },
-                           [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); },
-                           options);
+  return time_gpu_prepared(
+      [&] { restore(); },
+      [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, options);
 }
 
 harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& options) {
@@ -128,7 +126,8 @@ harness::TimingStats time_gpu_prepared(const std::function<void()>& prepare,
   std::sort(sorted.begin(), sorted.end());
   const std::size_t count = sorted.size();
   stats.reps = static_cast<int>(count);
-  stats.median_ms = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+  stats.median_ms =
+      count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
   stats.min_ms = sorted.front();
   stats.max_ms = sorted.back();
   const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / count;

@@ -41,9 +41,10 @@ void check_no_overflow(const std::vector<int>& values, const std::string& path) 
     total += std::llabs(static_cast<long long>(v));
     if (total > INT_MAX) {
       throw harness::DatasetError(
-          path + ": the sum of |values| exceeds 2^31 - 1, so an int sum could overflow; lab3 "
-                 "datasets must keep n x max|value| below 2^31 (e.g. values 0..127 up to 2^24 "
-                 "elements)");
+          path +
+          ": the sum of |values| exceeds 2^31 - 1, so an int sum could overflow; lab3 "
+          "datasets must keep n x max|value| below 2^31 (e.g. values 0..127 up to 2^24 "
+          "elements)");
     }
   }
 }
@@ -67,7 +68,8 @@ std::vector<int> random_values(long long n, unsigned long long seed) {
       values[i] = static_cast<int>(z >> 61);  // 0..7
     }
   };
-  const int workers = static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  const int workers =
+      static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
   std::vector<std::thread> pool;
   for (int w = 0; w < workers; ++w) {
     pool.emplace_back(fill, n * w / workers, n * (w + 1) / workers);

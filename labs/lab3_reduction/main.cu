@@ -60,11 +60,13 @@ int main(int argc, char** argv) {
   try {
     harness::Args args(
         argc, argv,
-        {{"variant", "neighbored, neighbored_less, interleaved, unrolling2, unrolling4, "
-                     "unrolling8, unroll_warps8, complete_unroll8, complete_unroll_template, "
-                     "shuffle, or all (default all)"},
+        {{"variant",
+          "neighbored, neighbored_less, interleaved, unrolling2, unrolling4, "
+          "unrolling8, unroll_warps8, complete_unroll8, complete_unroll_template, "
+          "shuffle, or all (default all)"},
          {"data", "dataset file, raw int32 (default data.bin)"},
-         {"random", "instead of --data: this many values 0..7 generated in-process (e.g. 268435456)"},
+         {"random",
+          "instead of --data: this many values 0..7 generated in-process (e.g. 268435456)"},
          {"n", "expected number of values in --data (default: the file's size)"},
          {"threads", "threads per block, a power of two 64..1024 (default 512, the seeds')"},
          {"blocks", "shuffle only: grid size (default: its own choice)"},
@@ -141,8 +143,9 @@ int main(int argc, char** argv) {
       std::printf("* harness yardstick. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
                   ceiling.gbps);
     }
-    std::printf("time: kernel only (CUDA events; input restored and L2 flushed before each run); "
-                "GB/s: 4n bytes read / time\n");
+    std::printf(
+        "time: kernel only (CUDA events; input restored and L2 flushed before each run); "
+        "GB/s: 4n bytes read / time\n");
     return all_right ? 0 : 1;
   } catch (const harness::UsageError& e) {
     std::fprintf(stderr, "lab3_reduction: %s\n", e.what());

@@ -17,8 +17,8 @@ const std::vector<Variant>& variants() {
       {"unrolling8", "reduceUnrolling8", reduce_unrolling8, 8, 512},
       {"unroll_warps8", "reduceUnrollWarps8", reduce_unroll_warps8, 8, 512},
       {"complete_unroll8", "reduceCompleteUnrollWarps8", reduce_complete_unroll8, 8, 512},
-      {"complete_unroll_template", "reduceCompleteUnroll<512>", reduce_complete_unroll_template,
-       8, 512},
+      {"complete_unroll_template", "reduceCompleteUnroll<512>", reduce_complete_unroll_template, 8,
+       512},
       {"shuffle", "(grid-stride, warp shuffles)", reduce_shuffle, 0, 512},
   };
   return table;
@@ -41,9 +41,9 @@ Launch resolve_launch(const Variant& v, long long n, Launch requested) {
   if (!v.per_block()) {
     const long long slots = padded_size(n) / 64;
     if (l.blocks < 0 || l.blocks > slots) {
-      throw std::invalid_argument("shuffle: --blocks must be 0 (auto) .. " +
-                                  std::to_string(slots) + " (the partial buffer) for n = " +
-                                  std::to_string(n) + ", not " + std::to_string(l.blocks));
+      throw std::invalid_argument("shuffle: --blocks must be 0 (auto) .. " + std::to_string(slots) +
+                                  " (the partial buffer) for n = " + std::to_string(n) + ", not " +
+                                  std::to_string(l.blocks));
     }
     return l;
   }

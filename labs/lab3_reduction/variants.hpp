@@ -15,8 +15,8 @@ struct Variant {
   const char* name;
   const char* seed_name;  // the kernel's name in the seeds (reduceInteger.cu)
   Launcher run;
-  int unroll;             // data blocks per thread block; 0: the whole sum on the device
-  int threads;            // the seeds' block size
+  int unroll;   // data blocks per thread block; 0: the whole sum on the device
+  int threads;  // the seeds' block size
   bool per_block() const { return unroll > 0; }
 };
 

@@ -119,11 +119,21 @@ void reduce_complete_unroll8(int* data, int n, int* partial, Launch launch) {
 
 void reduce_complete_unroll_template(int* data, int n, int* partial, Launch launch) {
   switch (launch.threads) {
-    case 1024: complete_unroll_template_kernel<1024><<<launch.blocks, 1024>>>(data, n, partial); break;
-    case 512: complete_unroll_template_kernel<512><<<launch.blocks, 512>>>(data, n, partial); break;
-    case 256: complete_unroll_template_kernel<256><<<launch.blocks, 256>>>(data, n, partial); break;
-    case 128: complete_unroll_template_kernel<128><<<launch.blocks, 128>>>(data, n, partial); break;
-    case 64: complete_unroll_template_kernel<64><<<launch.blocks, 64>>>(data, n, partial); break;
+    case 1024:
+      complete_unroll_template_kernel<1024><<<launch.blocks, 1024>>>(data, n, partial);
+      break;
+    case 512:
+      complete_unroll_template_kernel<512><<<launch.blocks, 512>>>(data, n, partial);
+      break;
+    case 256:
+      complete_unroll_template_kernel<256><<<launch.blocks, 256>>>(data, n, partial);
+      break;
+    case 128:
+      complete_unroll_template_kernel<128><<<launch.blocks, 128>>>(data, n, partial);
+      break;
+    case 64:
+      complete_unroll_template_kernel<64><<<launch.blocks, 64>>>(data, n, partial);
+      break;
   }
 }
 

@@ -179,22 +179,23 @@ __global__ void shuffle_kernel(const int* __restrict__ data, int n, int* partial
   const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int4* vec = reinterpret_cast<const int4*>(data);
   const long long nvec = n / 4;
-  int s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  long long i = first;
-  for (; i + 3 * stride < nvec; i += 4 * stride) {  // four 16-byte loads in flight
-    const int4 a = __ldg(vec + i), b = __ldg(vec + i + stride);
-    const int4 c = __ldg(vec + i + 2 * stride), d = __ldg(vec + i + 3 * stride);
-    s0 += a.x + a.y + a.z + a.w;
-    s1 += b.x + b.y + b.z + b.w;
-    s2 += c.x + c.y + c.z + c.w;
-    s3 += d.x + d.y + d.z + d.w;
+  // kLoads 16-byte loads issued before any is used, the ones past the end
+  // predicated off: no load waits for another, even in the last iteration (a
+  // one-load remainder loop would pay the memory latency once per element).
+  constexpr int kLoads = 8;
+  int sum = 0;
+  for (long long i = first; i < nvec; i += kLoads * stride) {
+    int4 v[kLoads];
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) {
+      const long long j = i + k * stride;
+      v[k] = j < nvec ? __ldg(vec + j) : make_int4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) sum += (v[k].x + v[k].y) + (v[k].z + v[k].w);
   }
-  for (; i < nvec; i += stride) {
-    const int4 a = __ldg(vec + i);
-    s0 += a.x + a.y + a.z + a.w;
-  }
-  if (first < n % 4) s0 += data[nvec * 4 + first];  // the last n % 4 elements
-  int sum = block_sum(s0 + s1 + s2 + s3);
+  if (first < n % 4) sum += data[nvec * 4 + first];  // the last n % 4 elements
+  sum = block_sum(sum);
 
   __shared__ bool last;
   if (threadIdx.x == 0) {
@@ -256,11 +257,21 @@ void reduce_complete_unroll8(int* data, int n, int* partial, Launch launch) {
 
 void reduce_complete_unroll_template(int* data, int n, int* partial, Launch launch) {
   switch (launch.threads) {
-    case 1024: complete_unroll_template_kernel<1024><<<launch.blocks, 1024>>>(data, n, partial); break;
-    case 512: complete_unroll_template_kernel<512><<<launch.blocks, 512>>>(data, n, partial); break;
-    case 256: complete_unroll_template_kernel<256><<<launch.blocks, 256>>>(data, n, partial); break;
-    case 128: complete_unroll_template_kernel<128><<<launch.blocks, 128>>>(data, n, partial); break;
-    case 64: complete_unroll_template_kernel<64><<<launch.blocks, 64>>>(data, n, partial); break;
+    case 1024:
+      complete_unroll_template_kernel<1024><<<launch.blocks, 1024>>>(data, n, partial);
+      break;
+    case 512:
+      complete_unroll_template_kernel<512><<<launch.blocks, 512>>>(data, n, partial);
+      break;
+    case 256:
+      complete_unroll_template_kernel<256><<<launch.blocks, 256>>>(data, n, partial);
+      break;
+    case 128:
+      complete_unroll_template_kernel<128><<<launch.blocks, 128>>>(data, n, partial);
+      break;
+    case 64:
+      complete_unroll_template_kernel<64><<<launch.blocks, 64>>>(data, n, partial);
+      break;
   }
 }
 

@@ -20,9 +20,12 @@ enum class Config { Seed, Small, Large };
 // block: a grid-stride loop must cover any n with any grid.
 Launch launch_for(const Variant& v, Config c) {
   switch (c) {
-    case Config::Seed: return Launch{0, v.threads};
-    case Config::Small: return Launch{v.per_block() ? 0 : 7, 64};
-    case Config::Large: return Launch{0, 1024};
+    case Config::Seed:
+      return Launch{0, v.threads};
+    case Config::Small:
+      return Launch{v.per_block() ? 0 : 7, 64};
+    case Config::Large:
+      return Launch{0, 1024};
   }
   return Launch{0, v.threads};
 }
@@ -41,9 +44,8 @@ TEST_P(Reduction, GivesTheExactSum) {
   ReductionBench bench(load_values(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v, launch);
-  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.seed_name << ") on "
-                             << data.name << " (n = " << data.n << "), launched with " << launch
-                             << ":\n"
+  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.seed_name << ") on " << data.name
+                             << " (n = " << data.n << "), launched with " << launch << ":\n"
                              << wrong;
 }
 

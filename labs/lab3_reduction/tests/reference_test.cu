@@ -25,12 +25,11 @@ void expect_as_fast_as_cub(ReductionBench& bench, const char* what) {
     const harness::TimingStats cub = bench.time_cub();
     const harness::TimingStats mine = bench.time(best, launch);
     char detail[200];
-    std::snprintf(detail, sizeof detail, "%s: shuffle %.4f ms, CUB DeviceReduce::Sum %.4f ms",
-                  what, mine.median_ms, cub.median_ms);
+    std::snprintf(detail, sizeof detail, "%s: shuffle %.4f ms, CUB DeviceReduce::Sum %.4f ms", what,
+                  mine.median_ms, cub.median_ms);
     return harness::Ratio{cub.median_ms / mine.median_ms, cub.cv + mine.cv, detail};
   });
-  harness::report_timing(std::string("lab3 reference speed relative to CUB, ") +
-                         verdict.message());
+  harness::report_timing(std::string("lab3 reference speed relative to CUB, ") + verdict.message());
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -36,14 +36,13 @@ void expect_speedup(const char* faster, const char* slower, double threshold) {
     const harness::TimingStats s = bench.time(slow, slow_launch);
     const harness::TimingStats f = bench.time(fast, fast_launch);
     char detail[200];
-    std::snprintf(detail, sizeof detail, "%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)",
-                  faster, f.median_ms, slower, s.median_ms, fast_launch.threads);
+    std::snprintf(detail, sizeof detail, "%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)", faster,
+                  f.median_ms, slower, s.median_ms, fast_launch.threads);
     return harness::Ratio{s.median_ms / f.median_ms, s.cv + f.cv, detail};
   });
   harness::report_timing(std::string("lab3 ") + faster + " speedup over " + slower + ": " +
                          verdict.message());
-  EXPECT_TRUE(verdict.passed) << faster << " speedup over " << slower << ": "
-                              << verdict.message();
+  EXPECT_TRUE(verdict.passed) << faster << " speedup over " << slower << ": " << verdict.message();
 }
 
 TEST(Timing, InterleavedIsAtLeast1p5xFasterThanNeighbored) {
@@ -74,8 +73,7 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
     notes += std::string("\n  ") + v.name + ": " + std::to_string(ms) + " ms";
     if (!fastest || ms < fastest_ms) fastest = &v, fastest_launch = launch, fastest_ms = ms;
   }
-  ASSERT_NE(fastest, nullptr) << "no variant gives a correct sum; fix correctness first:"
-                              << notes;
+  ASSERT_NE(fastest, nullptr) << "no variant gives a correct sum; fix correctness first:" << notes;
   const harness::RatioVerdict verdict = harness::ratio_at_least(kStudentCopyShare, [&] {
     const harness::TimingStats t = bench.time(*fastest, fastest_launch);
     const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
@@ -83,8 +81,8 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
     std::snprintf(detail, sizeof detail,
                   "fastest variant %s: %.4f ms, %.0f GB/s = %.0f%% of this GPU's measured copy "
                   "bandwidth (%.0f GB/s); %.0f%% needed",
-                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps,
-                  ceiling.gbps, 100 * kStudentCopyShare);
+                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
+                  100 * kStudentCopyShare);
     return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
   });
   harness::report_timing("lab3 fastest share of copy bandwidth: " + verdict.message());
