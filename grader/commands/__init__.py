@@ -10,7 +10,7 @@ import importlib
 
 from grader.cli import Command
 
-COMMAND_MODULES = ("grade", "probe")
+COMMAND_MODULES = ("grade", "probe", "check")
 
 
 def load_commands() -> list[Command]:
