@@ -20,7 +20,7 @@ namespace {
 
 struct Settings {
   int k = 4;
-  int radius = 16;
+  int radius = 32;
   int reps = 20;
   double ceiling_gbps = 0;
 };
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                         {"data", "dataset file, raw float32 values (default data.bin)"},
                         {"n", "expected number of values (default: the file's size)"},
                         {"k", "power (default 4, the seed's)"},
-                        {"radius", "window radius for the window variants (default 16)"},
+                        {"radius", "window radius for the window variants (default 32)"},
                         {"blocks", "grid size (default: just enough to cover n)"},
                         {"threads", "threads per block (default 128, the seed's BLOCKSIZE)"},
                         {"reps", "timed repetitions (default 20)"},
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     const bool memory_only = args.has("memory");
     const std::string path = args.get("data", "data.bin");
     const std::string name = args.get("variant", "all");
-    const long long k = args.get_int("k", 4), radius = args.get_int("radius", 16);
+    const long long k = args.get_int("k", 4), radius = args.get_int("radius", 32);
     lab4::check_power_k(k);
     lab4::check_radius(radius);
     s.k = static_cast<int>(k);

@@ -11,17 +11,21 @@ inline constexpr int kTimedK = 4;        // the seed's powerArray<<<...>>>(N, 4)
 inline constexpr int kTimedRadius = 16;  // window of 33 neighbours
 
 // Students: fastest correct Part 1 variant, as a share of the copy bandwidth
-// (n floats read + n written vs a 256 MiB device-to-device copy).
+// (n floats read + n written vs a 256 MiB device-to-device copy). H100: the seed's
+// one-element-per-thread kernels all reach 53-55% (0.086 ms), float4 loads 86-89%.
 inline constexpr double kStudentCopyShare = 0.60;
-// Reference solution's power_best, as a share of the copy bandwidth.
+// Reference solution's power_best, as a share of the copy bandwidth (H100: 0.0525 to
+// 0.0541 ms, 85.5-89% in four measurements: this bar has little margin).
 inline constexpr double kReferenceCopyShare = 0.85;
 
-// Students: window_shared vs the harness's global-memory window (radius 16).
-inline constexpr double kWindowSharedSpeedup = 1.3;
-// Reference solution's window_shared vs the same yardstick.
-inline constexpr double kReferenceWindowSpeedup = 1.5;
+// Students: window_shared vs the harness's global-memory window at kTimedRadius
+// (H100: reference 0.1729 ms vs 0.2678 ms, 1.55x).
+inline constexpr double kWindowSharedSpeedup = 1.2;
+// Reference solution's window_shared vs the same yardstick (1.55x measured).
+inline constexpr double kReferenceWindowSpeedup = 1.35;
 // Reference: the seed's global-read kernel is as fast as the register one
 // (register time / global time at least this): the compiler keeps dA[i] in a register.
+// H100: 1.00 at k = 4 (0.0856 / 0.0858 ms), 0.995 at k = 64.
 inline constexpr double kGlobalMatchesRegister = 0.90;
 
 }  // namespace lab4
