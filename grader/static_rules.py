@@ -36,16 +36,16 @@ _LIBRARIES = r"cub|thrust|cutlass|cute|cublas(?:Lt)?|cudnn|cusparse(?:Lt)?|cufft
 
 RULES: tuple[Rule, ...] = (
     _rule("library-include",
-          rf"^\s*#\s*include\s*[<\"]\s*(?:{_LIBRARIES})[\w]*[/._>\"]",
+          rf"^[ \t]*#\s*include\s*[<\"]\s*(?:{_LIBRARIES})[\w]*[/._>\"]",
           "includes a library that computes the answer for you (CUB, Thrust, cuBLAS, cuDNN, "
           "cuSPARSE, CUTLASS, ...): write the kernel yourself", on_includes=True),
     _rule("harness-include",
-          r"^\s*#\s*include\s*[<\"][^>\"]*(?:labs/|harness|timer|bench|cpu_reference"
+          r"^[ \t]*#\s*include\s*[<\"][^>\"]*(?:labs/|harness|timer|bench|cpu_reference"
           r"|yardsticks|variants|dataset)[^>\"]*[>\"]",
           "includes the harness's own headers: a submission includes only its lab's contract "
           "header and standard headers", on_includes=True),
     _rule("io-include",
-          r"^\s*#\s*include\s*<\s*(?:fstream|chrono|sys/time\.h|ctime|time\.h|dlfcn\.h"
+          r"^[ \t]*#\s*include\s*<\s*(?:fstream|chrono|sys/time\.h|ctime|time\.h|dlfcn\.h"
           r"|unistd\.h|spawn\.h|sys/wait\.h|signal\.h|csignal|thread|filesystem)\s*>",
           "includes a header for files, timers, threads or processes, which a submission "
           "must not use", on_includes=True),
