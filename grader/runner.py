@@ -23,6 +23,9 @@ DEFAULT_TIMEOUT_S = 60.0
 OUTPUT_KEEP_BYTES = 20_000
 OUTPUT_LIMIT_BYTES = 64 << 20
 _POLL_S = 0.05
+SECRET_ENV = "LAB_SECRET_SEED"
+DATA_DIR_ENV = "LAB_DATA_DIR"
+HIDDEN_SUFFIX = "-hidden"
 
 
 def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None,
@@ -84,6 +87,21 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def hidden_dir(public: str) -> str:
+    """Where the hidden data of a public dataset folder goes: `DIR-hidden`."""
+    return public.rstrip("/") + HIDDEN_SUFFIX
+
+
+def _out_argument(argv: Sequence[str]) -> int | None:
+    """The index of the value of a `datasets.generate` command's `--out`, if any."""
+    if "datasets.generate" not in argv:
+        return None
+    for i, arg in enumerate(argv[:-1]):
+        if arg == "--out":
+            return i + 1
+    return None
+
+
 def _tail(out: IO[bytes], keep_bytes: int) -> str:
     size = out.seek(0, os.SEEK_END)
     out.seek(max(0, size - keep_bytes))
@@ -100,8 +118,11 @@ class Runner:
 
     def __init__(self, *, gpu_present: bool, setups: Mapping[str, Sequence[LabTest]] | None = None,
                  timeout_scale: float = 1.0, default_timeout_s: float = DEFAULT_TIMEOUT_S,
-                 keep_bytes: int = OUTPUT_KEEP_BYTES) -> None:
+                 keep_bytes: int = OUTPUT_KEEP_BYTES, secret: str | None = None,
+                 extra_env: Mapping[str, str] | None = None) -> None:
         self.gpu_present = gpu_present
+        self.secret = secret
+        self.extra_env = dict(extra_env or {})
         self.setups = dict(setups or {})
         self.timeout_scale = timeout_scale
         self.default_timeout_s = default_timeout_s
@@ -122,10 +143,9 @@ class Runner:
 
     def execute(self, test: LabTest) -> Outcome:
         """Run `test` alone, ignoring fixtures, and judge it."""
-        env = {**os.environ, **test.env}
+        argv, env = self.command_and_env(test)
         with tempfile.TemporaryDirectory(prefix="grader-") as tmp:
             xml_path = Path(tmp) / "gtest.xml"
-            argv = list(test.command)
             if test.is_gtest:
                 argv.append(f"--gtest_output=xml:{xml_path}")
             result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
@@ -133,6 +153,37 @@ class Runner:
             cases = read_cases(xml_path) if test.is_gtest else None
         status, reason = classify(test, result, cases, self.gpu_present)
         return Outcome(status, reason, result.output, result.duration_s, result.returncode)
+
+    def command_and_env(self, test: LabTest) -> tuple[list[str], dict[str, str]]:
+        """The argv and environment `test` runs with.
+
+        The secret never reaches a test program: only the dataset setup gets it,
+        and writes the hidden data next to the public folder (`--out DIR-hidden`);
+        every other test is pointed there with LAB_DATA_DIR.
+        """
+        env = {**os.environ, **test.env, **self.extra_env}
+        env.pop(SECRET_ENV, None)
+        argv = list(test.command)
+        if self.secret is None:
+            return argv, env
+        if test.is_setup:
+            out = _out_argument(argv)
+            if out is not None:
+                env[SECRET_ENV] = self.secret
+                argv[out] = hidden_dir(argv[out])
+        else:
+            data = self._hidden_data_dir(test)
+            if data is not None:
+                env[DATA_DIR_ENV] = data
+        return argv, env
+
+    def _hidden_data_dir(self, test: LabTest) -> str | None:
+        for fixture in test.fixtures_required:
+            for setup in self.setups.get(fixture, ()):
+                out = _out_argument(list(setup.command))
+                if out is not None:
+                    return hidden_dir(setup.command[out])
+        return None
 
     def _ensure_fixtures(self, test: LabTest) -> Outcome | None:
         """None when every fixture is ready, else the outcome its failure gives `test`."""

@@ -39,7 +39,8 @@ class GradingSession:
     @classmethod
     def open(cls, build: Path, *, labs: Sequence[str] | None = None, repo: Path | None = None,
              timeout_scale: float = 1.0, build_failure: BuildFailure | None = None,
-             gpu: GpuInfo | None = None) -> GradingSession:
+             gpu: GpuInfo | None = None, secret: str | None = None,
+             extra_env: dict[str, str] | None = None) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
         Raises GraderUsageError for what the caller got wrong.
@@ -67,8 +68,11 @@ class GradingSession:
                          "counted as skipped.")
         if timeout_scale != 1:
             notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
+        if secret is not None:
+            notes.append("Graded on hidden data drawn from the instructor's secret "
+                         "(the public cases' sizes and distributions, other values).")
         runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(all_tests),
-                        timeout_scale=timeout_scale)
+                        timeout_scale=timeout_scale, secret=secret, extra_env=extra_env)
         return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
                    build_failure=build_failure, notes=notes)
 

@@ -19,6 +19,7 @@ from grader.cli import Command
 from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status
+from grader.runner import SECRET_ENV
 from grader.scoring import Grade
 from grader.session import GradingSession
 
@@ -51,6 +52,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="multiply every test's TIMEOUT by X (default: 1)")
     parser.add_argument("--allow-skips", action="store_true",
                         help="exit 0 when tests were skipped for lack of a GPU")
+    parser.add_argument("--secret-file", type=Path, metavar="PATH",
+                        help="grade on hidden data drawn from the secret in PATH (keep it "
+                             "outside the students' tree; default: $LAB_SECRET_SEED, if set)")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding CMakeLists.txt and labs/ (default: this one)")
 
@@ -71,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
                   f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
     session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
-                                  build_failure=failure)
+                                  build_failure=failure, secret=read_secret(args.secret_file))
     grade = _run_pytest(session, report)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
@@ -111,6 +115,19 @@ def exit_status(grade: Grade, allow_skips: bool) -> int:
         print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
         return EXIT_NO_GPU
     return EXIT_OK
+
+
+def read_secret(path: Path | None) -> str | None:
+    """The instructor's secret: the file's content, else $LAB_SECRET_SEED, else None."""
+    if path is None:
+        return os.environ.get(SECRET_ENV) or None
+    try:
+        secret = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise GraderUsageError(f"--secret-file {path}: {exc.strerror or exc}") from exc
+    if not secret:
+        raise GraderUsageError(f"--secret-file {path} is empty")
+    return secret
 
 
 def writable_dir(path: Path) -> Path:
