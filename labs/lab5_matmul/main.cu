@@ -40,7 +40,7 @@ std::string percent(double x) {
 
 std::string ratio(double x) {
   char t[32];
-  std::snprintf(t, sizeof t, "%.2fx", x);
+  std::snprintf(t, sizeof t, x < 0.1 ? "%.2gx" : "%.2fx", x);
   return t;
 }
 
