@@ -1,8 +1,7 @@
-#include "bench.hpp"
-
 #include <algorithm>
 #include <chrono>
 
+#include "bench.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/sync.hpp"
@@ -83,8 +82,12 @@ MqdbBench::MqdbBench(int n, int k, std::uint64_t seed)
       d_c_(pair_.a.elem.size()) {}
 
 MqdbDevice MqdbBench::view(harness::DeviceBuffer<float>& elem) {
-  return MqdbDevice{n(), static_cast<int>(pair_.a.block_size.size()), d_offsets_.get(),
-                    offsets_.data(), pair_.a.max_block(), elem.get()};
+  return MqdbDevice{n(),
+                    static_cast<int>(pair_.a.block_size.size()),
+                    d_offsets_.get(),
+                    offsets_.data(),
+                    pair_.a.max_block(),
+                    elem.get()};
 }
 
 std::string MqdbBench::compare() {
@@ -96,8 +99,8 @@ std::string MqdbBench::compare() {
     return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got,
                                               kElementTolerance, "element");
   }
-  return freivalds_mismatches(pair_.a.elem, pair_.b.elem, got, n(), n(), n(), kFreivaldsVectors,
-                              77, kFreivaldsTolerance);
+  return freivalds_mismatches(pair_.a.elem, pair_.b.elem, got, n(), n(), n(), kFreivaldsVectors, 77,
+                              kFreivaldsTolerance);
 }
 
 std::string MqdbBench::check(bool naive, Launch launch) {

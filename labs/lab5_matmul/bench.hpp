@@ -39,7 +39,8 @@ class MatmulBench {
   std::string check_cublas();
   std::string check_seed_naive();
 
-  harness::TimingStats time(Launcher run, Launch launch, const harness::TimingOptions& options = {});
+  harness::TimingStats time(Launcher run, Launch launch,
+                            const harness::TimingOptions& options = {});
   harness::TimingStats time_cublas(const harness::TimingOptions& options = {});
   harness::TimingStats time_seed_naive(const harness::TimingOptions& options = {});
 

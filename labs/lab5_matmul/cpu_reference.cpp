@@ -73,8 +73,8 @@ std::string freivalds_mismatches(const std::vector<float>& A, const std::vector<
       if (!std::isfinite(cx) || !(off <= allowed)) {
         if (bad_rows++ < 5) {
           first << "\n  vector " << v << ", row " << i << ": (C x)_i = " << cx
-                << ", (A (B x))_i = " << abx << ", off by " << off << " (allowed " << allowed
-                << ")" << (std::isnan(cx) ? ": NaN, an element of this row was never written?" : "");
+                << ", (A (B x))_i = " << abx << ", off by " << off << " (allowed " << allowed << ")"
+                << (std::isnan(cx) ? ": NaN, an element of this row was never written?" : "");
         }
       }
     }
@@ -124,7 +124,8 @@ MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed) {
   for (double& x : w) total += (x = 0.5 + static_cast<double>(rng.next() >> 11) * 0x1p-53);
   std::vector<int> d(k);
   int used = 0;
-  for (int b = 0; b < k; ++b) used += (d[b] = 1 + static_cast<int>(std::floor((n - k) * w[b] / total)));
+  for (int b = 0; b < k; ++b)
+    used += (d[b] = 1 + static_cast<int>(std::floor((n - k) * w[b] / total)));
   for (int b = 0; used < n; b = (b + 1) % k, ++used) ++d[b];
   MqdbPair p;
   for (Mqdb* q : {&p.a, &p.b}) {
@@ -192,15 +193,16 @@ std::string mqdb_structure_mismatches(const Mqdb& shape, const std::vector<float
       const bool inside = static_cast<int>(j) >= off[blk] && static_cast<int>(j) < off[blk + 1];
       if (!inside && c[i * n + j] != 0.0f) {
         if (bad++ < 5) {
-          first << "\n  element (" << i << ", " << j << ") outside the diagonal blocks: expected 0, got "
-                << c[i * n + j] << (std::isnan(c[i * n + j]) ? " (never written)" : "");
+          first << "\n  element (" << i << ", " << j
+                << ") outside the diagonal blocks: expected 0, got " << c[i * n + j]
+                << (std::isnan(c[i * n + j]) ? " (never written)" : "");
         }
       }
     }
   }
   if (bad == 0) return "";
-  return std::to_string(bad) + " elements outside the diagonal blocks are not 0; first:" +
-         first.str();
+  return std::to_string(bad) +
+         " elements outside the diagonal blocks are not 0; first:" + first.str();
 }
 
 }  // namespace lab5

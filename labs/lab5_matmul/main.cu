@@ -80,8 +80,8 @@ int run_dense(const harness::Args& args, int n, int k, int m) {
     print_row("seed_naive*", "16x16", seed.median_ms, gflops(bench.flops(), seed.median_ms),
               percent(blas.median_ms / seed.median_ms), seed_wrong.empty() ? "ok" : "WRONG");
   }
-  print_row("cublas_sgemm*", "FP32 (pedantic)", blas.median_ms, gflops(bench.flops(), blas.median_ms),
-            "100.0%", blas_wrong.empty() ? "ok" : "WRONG");
+  print_row("cublas_sgemm*", "FP32 (pedantic)", blas.median_ms,
+            gflops(bench.flops(), blas.median_ms), "100.0%", blas_wrong.empty() ? "ok" : "WRONG");
   std::printf("* harness yardsticks\n");
   return all_right ? 0 : 1;
 }
@@ -127,8 +127,9 @@ int run_mqdb(const harness::Args& args, int n, int k, bool host) {
             ratio(dense.median_ms / t.median_ms), wrong.empty() ? "ok" : "WRONG");
   if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
   all_right &= wrong.empty();
-  print_row("dense best", "n x n x n", dense.median_ms, gflops(bench.dense_flops(), dense.median_ms),
-            "1.00x", dense_wrong.empty() ? "ok" : "WRONG");
+  print_row("dense best", "n x n x n", dense.median_ms,
+            gflops(bench.dense_flops(), dense.median_ms), "1.00x",
+            dense_wrong.empty() ? "ok" : "WRONG");
   return all_right ? 0 : 1;
 }
 
@@ -136,19 +137,20 @@ int run_mqdb(const harness::Args& args, int n, int k, bool host) {
 
 int main(int argc, char** argv) {
   try {
-    harness::Args args(argc, argv,
-                       {{"variant", "naive, fine, tiled16, tiled32, regblock, best, or all (default all)"},
-                        {"n", "rows of A and C (default 4096; with --mqdb the matrix size, default 1000)"},
-                        {"k", "columns of A, rows of B (default n)"},
-                        {"m", "columns of B and C (default n)"},
-                        {"block-x", "threads per block in x, for naive, fine, mqdb_naive"},
-                        {"block-y", "threads per block in y"},
-                        {"seed", "input seed (default 1; MQDB: 0)"},
-                        {"reps", "timed repetitions (default 10)"},
-                        {"mqdb", "the MQDB challenge instead of a dense product"},
-                        {"blocks", "MQDB: number k of diagonal blocks (default 3)"},
-                        {"host", "MQDB: also time the sequential host product"}},
-                       {"mqdb", "host"});
+    harness::Args args(
+        argc, argv,
+        {{"variant", "naive, fine, tiled16, tiled32, regblock, best, or all (default all)"},
+         {"n", "rows of A and C (default 4096; with --mqdb the matrix size, default 1000)"},
+         {"k", "columns of A, rows of B (default n)"},
+         {"m", "columns of B and C (default n)"},
+         {"block-x", "threads per block in x, for naive, fine, mqdb_naive"},
+         {"block-y", "threads per block in y"},
+         {"seed", "input seed (default 1; MQDB: 0)"},
+         {"reps", "timed repetitions (default 10)"},
+         {"mqdb", "the MQDB challenge instead of a dense product"},
+         {"blocks", "MQDB: number k of diagonal blocks (default 3)"},
+         {"host", "MQDB: also time the sequential host product"}},
+        {"mqdb", "host"});
     if (args.has("help")) {
       std::printf("%s", args.usage().c_str());
       return 0;
@@ -159,10 +161,12 @@ int main(int argc, char** argv) {
     const long long k = args.get_int("k", n), m = args.get_int("m", n);
     if (mqdb) {
       const long long blocks = args.get_int("blocks", 3);
-      if (n < 1 || n > 46340) throw std::invalid_argument("MQDB size n must be 1..46340, not " + std::to_string(n));
+      if (n < 1 || n > 46340)
+        throw std::invalid_argument("MQDB size n must be 1..46340, not " + std::to_string(n));
       if (blocks < 1 || blocks > n || blocks > 65535) {
-        throw std::invalid_argument("MQDB needs 1 <= k <= n (and k <= 65535) diagonal blocks, not k = " +
-                                    std::to_string(blocks) + " for n = " + std::to_string(n));
+        throw std::invalid_argument(
+            "MQDB needs 1 <= k <= n (and k <= 65535) diagonal blocks, not k = " +
+            std::to_string(blocks) + " for n = " + std::to_string(n));
       }
       if (args.has("block-x") || args.has("block-y")) {
         lab5::check_mqdb_launch({static_cast<int>(args.get_int("block-x", 16)),

@@ -10,26 +10,34 @@ const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = {
       {"naive", "a", matmul_naive, Block::Chosen, {16, 16}},
       {"fine", "b", matmul_fine, Block::Chosen, {16, 16}},
-      {"tiled16", "c",
+      {"tiled16",
+       "c",
        [](const float* A, const float* B, float* C, int n, int k, int m, Launch) {
          matmul_tiled<16>(A, B, C, n, k, m);
        },
-       Block::Fixed, {16, 16}},
-      {"tiled32", "c",
+       Block::Fixed,
+       {16, 16}},
+      {"tiled32",
+       "c",
        [](const float* A, const float* B, float* C, int n, int k, int m, Launch) {
          matmul_tiled<32>(A, B, C, n, k, m);
        },
-       Block::Fixed, {32, 32}},
-      {"regblock", "d",
+       Block::Fixed,
+       {32, 32}},
+      {"regblock",
+       "d",
        [](const float* A, const float* B, float* C, int n, int k, int m, Launch) {
          matmul_regblock(A, B, C, n, k, m);
        },
-       Block::Fixed, {0, 0}},
-      {"best", "e",
+       Block::Fixed,
+       {0, 0}},
+      {"best",
+       "e",
        [](const float* A, const float* B, float* C, int n, int k, int m, Launch) {
          matmul_best(A, B, C, n, k, m);
        },
-       Block::Fixed, {0, 0}},
+       Block::Fixed,
+       {0, 0}},
   };
   return table;
 }
@@ -61,7 +69,8 @@ void check_launch(const Variant& v, long long n, long long k, long long m, Launc
   if (v.block == Block::Fixed) return;
   check_block(launch);
   if ((n + launch.block_y - 1) / launch.block_y > 65535) {
-    throw std::invalid_argument("grid y = ceil(n / block_y) must be at most 65535: raise --block-y");
+    throw std::invalid_argument(
+        "grid y = ceil(n / block_y) must be at most 65535: raise --block-y");
   }
   if (v.name == std::string("fine") && k > 65535) {
     throw std::invalid_argument("fine uses grid z = k, at most 65535, not " + std::to_string(k));

@@ -45,8 +45,9 @@ CublasSgemm::~CublasSgemm() {
 void CublasSgemm::run(const float* A, const float* B, float* C, int n, int k, int m) {
   // Row-major C = A B is column-major C^T = B^T A^T.
   const float one = 1.0f, zero = 0.0f;
-  cublas_check(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C, m),
-               "cublasSgemm");
+  cublas_check(
+      cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C, m),
+      "cublasSgemm");
 }
 
 }  // namespace lab5

@@ -28,7 +28,8 @@ __global__ void fine_kernel(const float* __restrict__ A, const float* __restrict
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int l = blockIdx.z;
-  if (row < n && col < m) atomicAdd(C + (size_t)row * m + col, A[(size_t)row * k + l] * B[(size_t)l * m + col]);
+  if (row < n && col < m)
+    atomicAdd(C + (size_t)row * m + col, A[(size_t)row * k + l] * B[(size_t)l * m + col]);
 }
 
 // (c) Tile x Tile threads; each step loads one Tile x Tile tile of A and of B into
@@ -61,9 +62,9 @@ __global__ void tiled_kernel(const float* __restrict__ A, const float* __restric
 constexpr int RB = 64, RK = 16;
 
 __device__ __forceinline__ void regblock_tile(const float* __restrict__ A,
-                                              const float* __restrict__ B,
-                                              float* __restrict__ C, int n, int k, int m,
-                                              int lda, int ldb, int ldc, int row0, int col0) {
+                                              const float* __restrict__ B, float* __restrict__ C,
+                                              int n, int k, int m, int lda, int ldb, int ldc,
+                                              int row0, int col0) {
   __shared__ float As[RB][RK + 1];
   __shared__ float Bs[RK][RB];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -101,9 +102,9 @@ __device__ __forceinline__ void regblock_tile(const float* __restrict__ A,
     }
 }
 
-__global__ void __launch_bounds__(256) regblock_kernel(const float* __restrict__ A,
-                                                       const float* __restrict__ B,
-                                                       float* __restrict__ C, int n, int k, int m) {
+__global__ void __launch_bounds__(256)
+    regblock_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                    int n, int k, int m) {
   regblock_tile(A, B, C, n, k, m, k, m, m, blockIdx.y * RB, blockIdx.x * RB);
 }
 
@@ -203,8 +204,8 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int c = col0 + h * 64 + tx * 4;
-      const float4 v = make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2],
-                                   acc[i][4 * h + 3]);
+      const float4 v =
+          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
       if (!Checked) {
         *reinterpret_cast<float4*>(C + (size_t)r * ldc + c) = v;
       } else if (r < n) {
@@ -221,9 +222,9 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
 // Tiles visited in groups of 8 tile rows, column by column, so that the CTAs
 // running at the same time share panels of A and B in L2.
 template <bool Checked>
-__global__ void __launch_bounds__(256, 2) big_kernel(const float* __restrict__ A,
-                                                     const float* __restrict__ B,
-                                                     float* __restrict__ C, int n, int k, int m) {
+__global__ void __launch_bounds__(256, 2)
+    big_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+               int n, int k, int m) {
   constexpr int G = 8;
   const int bid = blockIdx.x;
   const int tiles_x = div_up(m, BN), tiles_y = div_up(n, BM);
@@ -255,10 +256,9 @@ __global__ void mqdb_naive_kernel(const float* __restrict__ A, const float* __re
 
 // (g) MQDB with the dense kernels' tiles: blockIdx.z picks the diagonal block,
 // (x, y) a tile inside it; tiles past the block's edge exit at once.
-__global__ void __launch_bounds__(256, 2) mqdb_big_kernel(const float* __restrict__ A,
-                                                          const float* __restrict__ B,
-                                                          float* __restrict__ C, int n,
-                                                          const int* __restrict__ offset) {
+__global__ void __launch_bounds__(256, 2)
+    mqdb_big_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                    int n, const int* __restrict__ offset) {
   const int off = offset[blockIdx.z], d = offset[blockIdx.z + 1] - off;
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   if (row0 >= d || col0 >= d) return;
@@ -266,10 +266,9 @@ __global__ void __launch_bounds__(256, 2) mqdb_big_kernel(const float* __restric
   big_tile<true>(A + corner, B + corner, C + corner, d, d, d, n, n, n, row0, col0);
 }
 
-__global__ void __launch_bounds__(256) mqdb_regblock_kernel(const float* __restrict__ A,
-                                                            const float* __restrict__ B,
-                                                            float* __restrict__ C, int n,
-                                                            const int* __restrict__ offset) {
+__global__ void __launch_bounds__(256)
+    mqdb_regblock_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                         float* __restrict__ C, int n, const int* __restrict__ offset) {
   const int off = offset[blockIdx.z], d = offset[blockIdx.z + 1] - off;
   const int row0 = blockIdx.y * RB, col0 = blockIdx.x * RB;
   if (row0 >= d || col0 >= d) return;
@@ -320,8 +319,8 @@ void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int
 
 void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {
   const int blocks = div_up(m, BN) * div_up(n, BM);
-  const bool fast = n % BM == 0 && m % BN == 0 && k % BK == 0 && aligned16(A) && aligned16(B) &&
-                    aligned16(C);
+  const bool fast =
+      n % BM == 0 && m % BN == 0 && k % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
   if (fast) {
     big_kernel<false><<<blocks, 256>>>(A, B, C, n, k, m);
   } else {

@@ -62,9 +62,9 @@ TEST_P(Dense, MatchesTheFloat64Product) {
   check_launch(v, c.shape.n, c.shape.k, c.shape.m, launch);
   MatmulBench bench(c.shape.n, c.shape.k, c.shape.m, 1);
   const std::string wrong = bench.check(v.run, launch);
-  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on "
-                             << c.shape.n << " x " << c.shape.k << " times " << c.shape.k << " x "
-                             << c.shape.m << " (inputs uniform in [-1, 1), seed 1)"
+  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << c.shape.n
+                             << " x " << c.shape.k << " times " << c.shape.k << " x " << c.shape.m
+                             << " (inputs uniform in [-1, 1), seed 1)"
                              << (v.block == Block::Chosen ? ", block " : "")
                              << (v.block == Block::Chosen ? std::to_string(launch.block_x) + " x " +
                                                                 std::to_string(launch.block_y)
@@ -89,9 +89,12 @@ struct MqdbCase {
 // The seed's three instances (seed s, n, k) and edge cases: one 1 x 1 block, k = n
 // (all blocks 1 x 1), k = 1 (a dense matrix), many small blocks.
 const MqdbCase kMqdbCases[] = {
-    {"seed0_n1000_k3", 1000, 3, 0},  {"seed1_n5000_k5", 5000, 5, 1},
-    {"seed2_n10000_k10", 10000, 10, 2}, {"n1_k1", 1, 1, 3},
-    {"n7_k7", 7, 7, 4},              {"n131_k1", 131, 1, 5},
+    {"seed0_n1000_k3", 1000, 3, 0},
+    {"seed1_n5000_k5", 5000, 5, 1},
+    {"seed2_n10000_k10", 10000, 10, 2},
+    {"n1_k1", 1, 1, 3},
+    {"n7_k7", 7, 7, 4},
+    {"n131_k1", 131, 1, 5},
     {"n257_k10", 257, 10, 6},
 };
 
