@@ -108,8 +108,9 @@ int main(int argc, char** argv) {
     barrier_in_branch<<<1, 32>>>(out.get());
     LAB_CHECK_LAUNCH();
     harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_in_branch");
+    const std::vector<int> got = out.download();
     print_result("barrier_in_branch <<<1, 32>>> (course's example, undefined behaviour) returned",
-                 std::vector<int>(out.download().begin(), out.download().begin() + 32));
+                 std::vector<int>(got.begin(), got.begin() + 32));
     std::printf(
         "  It returned on this GPU, but a barrier in a branch that not every thread of\n"
         "  the block takes is undefined behaviour: another GPU, compiler or block size\n"

@@ -21,8 +21,8 @@ ctest --test-dir "$BIN/.." -R '^harness\.lab2\.hung|SumMatrix.*block32x16__97x31
 if command -v ncu >/dev/null; then
   echo "# Nsight Compute: branch efficiency, warp efficiency, achieved occupancy (n = 2^20)"
   timeout 120 ncu --metrics smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio,sm__warps_active.avg.pct_of_peak_sustained_active \
-    "$BIN/lab2_divergence" --n 1048576 --reps 1 2>&1 | grep -E "^  [a-z_]+.*\(|branch_targets|thread_inst|warps_active|ERR" | head -60
+    "$BIN/lab2_divergence" --n 1048576 --reps 1 2>&1 | grep -E "^  .*\(|branch_targets|thread_inst|warps_active|ERR" | sed 's/, Context.*//' | awk '/^  [^ ]/{show = !seen[$0]++} show' 
   echo "# Nsight Compute: sumMatrixOnGPU2D occupancy, load efficiency and throughput (2^12 x 2^12)"
   timeout 120 ncu --metrics sm__warps_active.avg.pct_of_peak_sustained_active,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second \
-    "$BIN/lab2_sum_matrix" --nx 4096 --ny 4096 --reps 1 2>&1 | grep -E "sum_matrix|warps_active|bytes_per_sector|per_second|ERR" | head -40
+    "$BIN/lab2_sum_matrix" --nx 4096 --ny 4096 --reps 1 2>&1 | grep -E "^  .*\(|warps_active|bytes_per_sector|per_second|ERR" | sed 's/, Context.*//' | awk '/^  [^ ]/{show = !seen[$0]++} show' 
 fi
