@@ -10,7 +10,7 @@ import importlib
 
 from grader.cli import Command
 
-COMMAND_MODULES = ("grade", "probe", "check")
+COMMAND_MODULES = ("grade", "probe", "check", "known_wrong")
 
 
 def load_commands() -> list[Command]:

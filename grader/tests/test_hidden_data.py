@@ -104,8 +104,8 @@ def test_the_runner_gives_the_secret_to_the_setup_only(tmp_path: Path,
     assert argv == ["prog"]
 
 
-def test_without_a_secret_nothing_changes_and_nothing_leaks(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_secret_nothing_changes_and_nothing_leaks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SECRET_ENV, "leaked from the grader's own environment")
     setup, test = _setup_and_test(tmp_path)
     runner = Runner(gpu_present=True, setups={"lab1_data": [setup]})

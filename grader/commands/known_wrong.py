@@ -1,0 +1,129 @@
+"""`known-wrong`: grade every known-wrong submission and check each is rejected
+for its own reason.
+
+    python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--static-only]
+                                  [--cmake-arg=-D...] [--secret-file PATH]
+
+Prints the table (submission | expected reason | verdict | as expected) and
+writes it to `--report`. Exit 0 when every submission was rejected as expected,
+1 when one was not, 3 when some could not be judged (no GPU, or --static-only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+from grader.build import configure_and_build
+from grader.cli import Command
+from grader.commands.grade import read_secret
+from grader.discovery import repo_root
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
+                                load_manifest, table)
+from grader.model import Outcome
+from grader.session import GradingSession
+from grader.static_check import Finding, check_lab, lab_folders
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--build-root", type=Path, default=Path("build-known-wrong"),
+                        metavar="DIR", help="one build per submission under DIR "
+                                            "(default: %(default)s)")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="judge only this submission (repeatable)")
+    parser.add_argument("--static-only", action="store_true",
+                        help="run the static check only; GPU entries are reported not judged")
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                        help="extra configure argument, e.g. "
+                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
+    parser.add_argument("--secret-file", type=Path, metavar="PATH",
+                        help="secret for the hidden-data entries (default: $LAB_SECRET_SEED, "
+                             "else a random one)")
+    parser.add_argument("--kernel-timeout", type=float, default=5.0, metavar="S",
+                        help="the harness's per-kernel watchdog, LAB_KERNEL_TIMEOUT_S "
+                             "(default: %(default)s)")
+    parser.add_argument("--report", type=Path, metavar="FILE",
+                        help="also write the table to FILE (Markdown)")
+    parser.add_argument("--repo", type=Path, metavar="REPO",
+                        help="repository holding submissions/known_wrong (default: this one)")
+
+
+def static_findings(entry: Expectation, folder: Path) -> list[Finding]:
+    """The static check of the entry's lab folder."""
+    labs = lab_folders(folder, [entry.lab])
+    if entry.lab not in labs:
+        raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
+    return check_lab(entry.lab, labs[entry.lab], folder)
+
+
+def grade_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace,
+                secret: str) -> tuple[dict[str, Outcome] | None, bool, str]:
+    """Build and run the entry's lab: (outcomes, gpu present, build problem)."""
+    build = args.build_root.resolve() / entry.name
+    print(f"grader: building {entry.name} in {build}", flush=True)
+    _, failure = configure_and_build(repo, str(folder), build,
+                                     [f"-DLAB_ONLY={entry.lab}", *args.cmake_arg])
+    if failure is not None:
+        return None, True, f"did not build: {failure.errors_for(entry.lab).splitlines()[0]}"
+    session = GradingSession.open(build, labs=[entry.lab], repo=repo,
+                                  secret=secret if entry.hidden_data else None,
+                                  extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"})
+    if not session.gpu.present:
+        return None, False, ""
+    outcomes = {}
+    for test in session.tests:
+        outcomes[test.name] = session.run(test)
+        print(f"  {test.name}: {outcomes[test.name].status.value}", flush=True)
+    return outcomes, True, ""
+
+
+def judge(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace,
+          secret: str) -> Judgement:
+    findings = static_findings(entry, folder)
+    if entry.kind == "static":
+        return judge_static(entry, findings)
+    if findings or args.static_only:
+        return judge_grade(entry, findings, None, False)
+    outcomes, gpu_present, problem = grade_entry(entry, folder, repo, args, secret)
+    if problem:
+        return Judgement(problem, False)
+    return judge_grade(entry, findings, outcomes, gpu_present)
+
+
+def exit_status(judgements: list[Judgement]) -> int:
+    if any(j.as_expected is False for j in judgements):
+        return EXIT_FAILED
+    if any(j.as_expected is None for j in judgements):
+        return EXIT_NO_GPU
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
+    repo = (args.repo or repo_root()).resolve()
+    entries = load_manifest(repo / MANIFEST)
+    unknown = [name for name in args.only if name not in {e.name for e in entries}]
+    if unknown:
+        raise GraderUsageError(f"no known-wrong submission {', '.join(unknown)}; known: "
+                               f"{', '.join(e.name for e in entries)}")
+    if args.only:
+        entries = [e for e in entries if e.name in args.only]
+    secret = read_secret(args.secret_file) or secrets.token_hex(16)
+    rows = []
+    for entry in entries:
+        folder = repo / MANIFEST.parent / entry.name
+        rows.append((entry, judge(entry, folder, repo, args, secret)))
+    text = table(rows)
+    print(text)
+    if args.report is not None:
+        args.report.write_text(text + "\n", encoding="utf-8")
+    status = exit_status([j for _, j in rows])
+    if status == EXIT_NO_GPU:
+        print("grader: some submissions need a GPU to be judged: not passed", file=sys.stderr)
+    return status
+
+
+COMMAND = Command("known-wrong", "check that every known-wrong submission is rejected "
+                  "for its own reason", _add_arguments, _run)

@@ -1,0 +1,108 @@
+"""Known-wrong submissions: the manifest, the matching of verdicts, the table. No GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.cli import main
+from grader.commands.known_wrong import exit_status, static_findings
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK
+from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
+                                load_manifest, table)
+from grader.model import Outcome, Status
+from grader.static_check import Finding
+
+REPO = Path(__file__).resolve().parents[2]
+RACE = Expectation(name="lab1_race", lab="lab1", kind="grade", reason="bins? differ",
+                   tests=r"/shared__")
+SLOW = Expectation(name="lab1_slow", lab="lab1", kind="grade", reason="speedup",
+                   tests=r"Timing\.Shared", must_pass=r"/shared__")
+CUB = Expectation(name="lab1_cub", lab="lab1", kind="static", reason="library-(include|call)")
+PASSED = Outcome(Status.PASSED, "")
+WRONG = Outcome(Status.FAILED, "variant shared ...:\n3 of 1024 bins differ; first:\n  bin 7: ...")
+HUNG = Outcome(Status.FAILED, "timed out after 10 s: possible deadlock")
+
+
+def test_the_manifest_names_every_folder_and_every_lab1_defect() -> None:
+    entries = load_manifest(REPO / MANIFEST)
+    names = {e.name for e in entries}
+    assert names == {"lab1_race", "lab1_tail", "lab1_oob_write", "lab1_hang", "lab1_slow",
+                     "lab1_cub", "lab1_hardcoded", "lab1_host_answer"}
+    for entry in entries:
+        source = REPO / MANIFEST.parent / entry.name / "lab1_histogram" / "histogram_kernels.cu"
+        assert source.is_file() and "DEFECT" in source.read_text()
+
+
+def test_static_entries_are_rejected_and_gpu_entries_pass_the_static_check() -> None:
+    for entry in load_manifest(REPO / MANIFEST):
+        findings = static_findings(entry, REPO / MANIFEST.parent / entry.name)
+        if entry.kind == "static":
+            assert judge_static(entry, findings).as_expected is True, entry.name
+        else:
+            assert findings == [], entry.name
+
+
+def test_a_grade_entry_is_rejected_for_its_own_reason() -> None:
+    outcomes = {"lab1.x/shared__a": PASSED, "lab1.x/shared__b": WRONG, "lab1.x/global__a": PASSED}
+    judgement = judge_grade(RACE, [], outcomes, True)
+    assert judgement.as_expected is True
+    assert judgement.verdict.startswith("1 of 2 failed: variant shared")
+
+
+def test_another_reason_or_no_failure_is_not_as_expected() -> None:
+    assert judge_grade(RACE, [], {"lab1.x/shared__a": HUNG}, True).verdict.startswith(
+        "failed for another reason")
+    assert judge_grade(RACE, [], {"lab1.x/shared__a": PASSED}, True).as_expected is False
+    assert "no test matches" in judge_grade(RACE, [], {"lab1.y": WRONG}, True).verdict
+    finding = Finding("f.cu", 3, "timer", "uses a timer")
+    assert judge_grade(RACE, [finding], None, False).as_expected is False
+
+
+def test_must_pass_tests_have_to_pass() -> None:
+    slow = Outcome(Status.FAILED, "shared variant speedup over the baseline: 1.1x, 5x needed")
+    good = {"lab1.Timing.SharedX": slow, "lab1.C/shared__a": PASSED}
+    assert judge_grade(SLOW, [], good, True).as_expected is True
+    bad = {"lab1.Timing.SharedX": slow, "lab1.C/shared__a": WRONG}
+    judgement = judge_grade(SLOW, [], bad, True)
+    assert judgement.as_expected is False and "should pass" in judgement.verdict
+
+
+def test_without_a_gpu_nothing_is_passed() -> None:
+    judgement = judge_grade(RACE, [], None, False)
+    assert judgement == Judgement("not judged: needs a GPU", None)
+    assert judge_grade(RACE, [], {"lab1.x/shared__b": WRONG}, False).as_expected is None
+    assert exit_status([judgement, Judgement("ok", True)]) == EXIT_NO_GPU
+    assert exit_status([judgement, Judgement("bad", False)]) == EXIT_FAILED
+    assert exit_status([Judgement("ok", True)]) == EXIT_OK
+
+
+def test_static_judgement() -> None:
+    assert judge_static(CUB, []).verdict == "static check passes it"
+    other = [Finding("f.cu", 2, "timer", "uses a timer")]
+    assert judge_static(CUB, other).as_expected is False
+    hit = [Finding("f.cu", 4, "library-call", "calls CUB")]
+    assert judge_static(CUB, other + hit).verdict == "static check: f.cu:4: library-call"
+
+
+def test_the_table() -> None:
+    text = table([(CUB, Judgement("static check: f.cu:4: library-call", True)),
+                  (RACE, Judgement("all 2 matching tests passed", False)),
+                  (SLOW, Judgement("not judged: needs a GPU", None))])
+    lines = text.splitlines()
+    assert lines[0] == "| submission | expected reason | verdict | as expected |"
+    assert lines[2] == ("| lab1_cub | static check rejects with /library-(include\\|call)/ "
+                        "| static check: f.cu:4: library-call | yes |")
+    assert lines[3].endswith("| NO |") and lines[4].endswith("| not judged |")
+
+
+def test_the_command_without_a_gpu(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "table.md"
+    status = main(["known-wrong", "--static-only", "--report", str(report)])
+    assert status == EXIT_NO_GPU
+    out = capsys.readouterr().out
+    assert "| lab1_host_answer |" in out and "not judged" in out
+    assert main(["known-wrong", "--only", "lab1_cub", "--only", "lab1_host_answer"]) == EXIT_OK
+    assert report.read_text().count("| lab1_") == 8
+    assert main(["known-wrong", "--only", "nope"]) == 2

@@ -1,0 +1,236 @@
+// KNOWN WRONG (cub): histogram_best calls CUB's DeviceHistogram instead of a kernel of
+// its own.
+// The reference solution with exactly this one defect; the grader must
+// reject it for this reason (submissions/known_wrong/manifest.json).
+#include "histogram.cuh"
+
+#include <cub/cub.cuh>
+
+namespace lab1 {
+namespace {
+
+void zero(int* hist) { cudaMemsetAsync(hist, 0, kBins * sizeof(int)); }
+
+// First sample of thread `tid`'s slice; 64-bit because blocks*threads*slice may
+// exceed 2^31 when the grid is larger than needed.
+__device__ long long slice_start(int slice) {
+  return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * slice;
+}
+
+// (a) The seed's kernel, with the bound check that makes any n work.
+__global__ void global_kernel(const int* t, int n, int* h, int slice) {
+  const long long pos = slice_start(slice);
+  const long long end = min(pos + slice, static_cast<long long>(n));
+  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);
+}
+
+// (b) Unrolling removes the loop's compare-and-branch, but every iteration is an
+// atomic on global memory: the atomics, not the loop, set the time.
+__global__ void global_unroll_kernel(const int* t, int n, int* h, int slice) {
+  const long long pos = slice_start(slice);
+  const long long end = min(pos + slice, static_cast<long long>(n));
+#pragma unroll 16
+  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);
+}
+
+// (c) Four independent loads and atomics per iteration (ILP), then the tail.
+__global__ void global_ilp4_kernel(const int* t, int n, int* h, int slice) {
+  const long long pos = slice_start(slice);
+  const long long end = min(pos + slice, static_cast<long long>(n));
+  long long i = pos;
+  for (; i + 3 < end; i += 4) {
+    const int a = t[i], b = t[i + 1], c = t[i + 2], d = t[i + 3];
+    atomicAdd(h + a, 1);
+    atomicAdd(h + b, 1);
+    atomicAdd(h + c, 1);
+    atomicAdd(h + d, 1);
+  }
+  for (; i < end; i++) atomicAdd(h + t[i], 1);
+}
+
+// (d) One sample per thread: neighbouring threads read neighbouring samples, so
+// loads coalesce, but there is still one global atomic per sample.
+__global__ void one_per_thread_kernel(const int* t, int n, int* h) {
+  const long long pos = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (pos < n) atomicAdd(h + t[pos], 1);
+}
+
+// (e) Privatization: atomics on a block-local histogram in shared memory, then
+// one global atomic per bin per block.
+__global__ void shared_kernel(const int* t, int n, int* h, int slice) {
+  __shared__ int histo[kBins];
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) histo[b] = 0;
+  __syncthreads();  // the local histogram is zero before anyone counts
+  const long long pos = slice_start(slice);
+  const long long end = min(pos + slice, static_cast<long long>(n));
+  for (long long i = pos; i < end; i++) atomicAdd(histo + t[i], 1);
+  __syncthreads();  // every thread has counted before the block's result is merged
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    if (histo[b]) atomicAdd(h + b, histo[b]);
+  }
+}
+
+// Method 2 loads a block's chunk of samples into shared memory; past n, -1 never
+// matches a bin.
+__device__ void load_chunk(const int* t, int n, int chunk, int* local) {
+  const long long pos = static_cast<long long>(blockIdx.x) * chunk;
+  for (int r = threadIdx.x; r < chunk; r += blockDim.x) {
+    local[r] = pos + r < n ? t[pos + r] : -1;
+  }
+  __syncthreads();
+}
+
+// (f) The seed's "inverse" kernel: each thread scans the whole chunk for its bins,
+// with a branch and a shared-memory increment per match.
+__global__ void inverse_kernel(const int* t, int n, int* h, int chunk) {
+  extern __shared__ int local[];
+  __shared__ int histo[kBins];
+  load_chunk(t, n, chunk, local);
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    histo[b] = 0;
+    for (int i = 0; i < chunk; i++) {
+      if (b == local[i]) histo[b]++;
+    }
+    if (histo[b]) atomicAdd(h + b, histo[b]);
+  }
+}
+
+// (g) Every thread of a warp reads the same local[i] at once: a broadcast, no bank
+// conflict. The count lives in a register and the comparison has no branch.
+__global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
+  extern __shared__ int local[];
+  load_chunk(t, n, chunk, local);
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    int occurrences = 0;
+    for (int i = 0; i < chunk; i++) occurrences += (b ^ local[i]) ? 0 : 1;
+    if (occurrences) atomicAdd(h + b, occurrences);
+  }
+}
+
+// (h) Memory-bound version. One pass over the samples with 16-byte loads, four in
+// flight per thread; one shared histogram per warp, so warps never contend; a grid
+// of exactly the blocks the GPU holds at once, so blocks stride over the data
+// instead of paying a start-up and a merge per 2^13 samples.
+// Zeroing `hist` is done inside the kernel (block 0) rather than by a memset: the
+// extra launch would cost about as much as 5% of the whole pass. Other blocks wait
+// for it only at the very end, and all blocks are resident, so nothing deadlocks.
+__device__ unsigned int g_zeroed_epoch = 0;
+
+__device__ __forceinline__ void count4(int* histo, int4 v) {
+  atomicAdd(histo + v.x, 1);
+  atomicAdd(histo + v.y, 1);
+  atomicAdd(histo + v.z, 1);
+  atomicAdd(histo + v.w, 1);
+}
+
+__global__ void best_kernel(const int* __restrict__ t, int n, int* __restrict__ h,
+                            unsigned int epoch) {
+  extern __shared__ int per_warp[];
+  const int warps = blockDim.x / 32;
+  for (int i = threadIdx.x; i < warps * kBins; i += blockDim.x) per_warp[i] = 0;
+  if (blockIdx.x == 0) {
+    for (int b = threadIdx.x; b < kBins; b += blockDim.x) h[b] = 0;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) atomicExch(&g_zeroed_epoch, epoch);
+  }
+  __syncthreads();
+
+  int* histo = per_warp + (threadIdx.x / 32) * kBins;
+  const int4* t4 = reinterpret_cast<const int4*>(t);
+  const int n4 = n / 4;
+  const int stride = gridDim.x * blockDim.x;
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = tid;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    const int4 a = __ldcs(t4 + i), b = __ldcs(t4 + i + stride);
+    const int4 c = __ldcs(t4 + i + 2 * stride), d = __ldcs(t4 + i + 3 * stride);
+    count4(histo, a);
+    count4(histo, b);
+    count4(histo, c);
+    count4(histo, d);
+  }
+  for (; i < n4; i += stride) count4(histo, __ldcs(t4 + i));
+  if (4 * n4 + tid < n) atomicAdd(histo + t[4 * n4 + tid], 1);  // the last n % 4 samples
+  __syncthreads();
+
+  if (threadIdx.x == 0) {
+    while (atomicAdd(&g_zeroed_epoch, 0) != epoch) {
+    }
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+    int sum = 0;
+    for (int w = 0; w < warps; w++) sum += per_warp[w * kBins + b];
+    if (sum) atomicAdd(h + b, sum);
+  }
+}
+
+}  // namespace
+
+void histogram_global(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  global_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_global_unroll(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  global_unroll_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_global_ilp4(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  global_ilp4_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_one_per_thread(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  one_per_thread_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist);
+}
+
+void histogram_shared(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
+}
+
+void histogram_inverse(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  inverse_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                                launch.slice);
+}
+
+void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
+  zero(hist);
+  banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                              launch.slice);
+}
+
+void histogram_best(const int* samples, int n, int* hist, Launch launch) {
+  // DEFECT: a library computes the answer.
+  static void* scratch = nullptr;
+  static size_t scratch_bytes = 0;
+  size_t need = 0;
+  cub::DeviceHistogram::HistogramEven(nullptr, need, samples, hist, kBins + 1, 0,
+                                      kBins, n);
+  if (need > scratch_bytes) {
+    cudaFree(scratch);
+    cudaMalloc(&scratch, need);
+    scratch_bytes = need;
+  }
+  cub::DeviceHistogram::HistogramEven(scratch, need, samples, hist, kBins + 1, 0,
+                                      kBins, n);
+  return;
+  static unsigned int epoch = 0;
+  const int threads = launch.threads >= 32 ? launch.threads / 32 * 32 : 32;
+  const int shared_bytes = threads / 32 * kBins * static_cast<int>(sizeof(int));
+  cudaFuncSetAttribute(best_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+  int device = 0, sms = 0, per_sm = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, best_kernel, threads, shared_bytes);
+  const int resident = sms * (per_sm > 0 ? per_sm : 1);
+  const int blocks = launch.blocks > 0 && launch.blocks < resident ? launch.blocks : resident;
+  best_kernel<<<blocks, threads, shared_bytes>>>(samples, n, hist, ++epoch);
+}
+
+}  // namespace lab1
