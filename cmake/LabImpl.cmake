@@ -4,6 +4,10 @@ if(LAB_IMPL STREQUAL "skeletons" OR LAB_IMPL STREQUAL "solutions")
 else()
   get_filename_component(LAB_IMPL_DIR "${LAB_IMPL}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
 endif()
+if(LAB_IMPL STREQUAL "solutions" AND NOT IS_DIRECTORY "${LAB_IMPL_DIR}")
+  message(FATAL_ERROR "LAB_IMPL=solutions: this repository has no reference solutions "
+                      "(a student repository). Build your own work with LAB_IMPL=skeletons.")
+endif()
 if(NOT IS_DIRECTORY "${LAB_IMPL_DIR}")
   message(FATAL_ERROR "LAB_IMPL='${LAB_IMPL}': no such folder (${LAB_IMPL_DIR}). "
                       "Use skeletons, solutions, or a folder laid out like skeletons/.")

@@ -1,0 +1,43 @@
+"""`export OUTDIR`: write the student repository (no solutions, no submissions, no secrets).
+
+Exit status: 0 written; 2 usage error (non-empty OUTDIR without --force,
+unwritable OUTDIR, OUTDIR inside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from grader.cli import Command
+from grader.discovery import repo_root
+from grader.errors import EXIT_OK
+from grader.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("outdir", type=Path, metavar="OUTDIR",
+                        help="folder for the student repository (must be empty or new)")
+    parser.add_argument("--force", action="store_true",
+                        help="empty a non-empty OUTDIR first")
+    parser.add_argument("--instructor-repo", default=DEFAULT_INSTRUCTOR_REPO, metavar="OWNER/NAME",
+                        help="the repository whose grading workflow the students' workflow "
+                             "calls (default: %(default)s)")
+    parser.add_argument("--ref", default=DEFAULT_REF, metavar="REF",
+                        help="the tag, branch or commit of that workflow (default: %(default)s)")
+    parser.add_argument("--repo", type=Path, metavar="REPO",
+                        help="repository to export (default: this one)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    result = export_tree(args.repo or repo_root(), args.outdir, force=args.force,
+                         instructor_repo=args.instructor_repo, ref=args.ref)
+    print(f"grader: student repository written to {result.out}: {result.copied} files copied, "
+          f"{len(result.generated)} written for students ({', '.join(result.generated)})")
+    print("grader: check it builds: cmake --preset ci-skeletons -S "
+          f"{result.out} && cmake --build --preset ci-skeletons")
+    return EXIT_OK
+
+
+COMMAND = Command("export", "write the student repository: no solutions, submissions or secrets",
+                  _add_arguments, _run)

@@ -1,0 +1,182 @@
+"""`grader export`: what the student repository holds, what it must never hold, and
+that it configures (and, with CUDA_LABS_SLOW_TESTS=1, builds) on its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.errors import GraderUsageError
+from grader.export import (export_tree, is_excluded, student_presets, student_readme)
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE_PARENT = str(REPO)
+needs_cuda_cmake = pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("ninja") is None
+    or (shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists()),
+    reason="cmake, ninja and nvcc are needed to configure the export")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("export") / "student"
+    export_tree(REPO, out, instructor_repo="course/cuda-labs", ref="v1")
+    return out
+
+
+def _all_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_the_export_has_what_a_student_needs(exported: Path) -> None:
+    for rel in ("CMakeLists.txt", "CMakePresets.json", "README.md", "cmake/LabImpl.cmake",
+                "labs/lab1_histogram/histogram.cuh", "skeletons/lab1_histogram",
+                "datasets/generate.py", "datasets/lab1.json", "scripts/setup.sh",
+                "scripts/test.sh", "scripts/check_skips.py", "grader/__main__.py",
+                "grader/commands/grade.py", ".github/workflows/grade.yml",
+                ".github/workflows/ci.yml", ".ci/run", ".clang-format", "requirements.txt"):
+        assert (exported / rel).exists(), rel
+    assert os.access(exported / "scripts" / "test.sh", os.X_OK)
+
+
+def test_the_export_leaks_no_solution_submission_or_secret(exported: Path) -> None:
+    files = _all_files(exported)
+    for rel in files:
+        assert not rel.startswith(("solutions/", "submissions/", "build", ".git/")), rel
+        assert "__pycache__" not in rel and "secret" not in rel.lower(), rel
+    assert not (exported / "grader" / "known_wrong.py").exists()
+    assert not (exported / "grader" / "tests").exists()
+    assert not (exported / "scripts" / "gpu-suite.sh").exists()
+    # The reference kernels' bodies appear nowhere in the export.
+    solution = (REPO / "solutions" / "lab1_histogram" / "histogram_kernels.cu").read_text()
+    skeleton = (exported / "skeletons" / "lab1_histogram" / "histogram_kernels.cu").read_text()
+    assert solution != skeleton
+
+
+def test_the_instructor_workflows_are_replaced(exported: Path) -> None:
+    names = sorted(p.name for p in (exported / ".github" / "workflows").iterdir())
+    assert names == ["ci.yml", "grade.yml"]
+    grade = (exported / ".github" / "workflows" / "grade.yml").read_text()
+    assert "uses: course/cuda-labs/.github/workflows/grade-student.yml@v1" in grade
+    assert "self-hosted" not in grade  # the runner is chosen by the instructor's workflow
+    ci = (exported / ".github" / "workflows" / "ci.yml").read_text()
+    assert "bash .ci/run" in ci
+
+
+def test_the_reference_presets_are_gone(exported: Path) -> None:
+    text = (exported / "CMakePresets.json").read_text()
+    assert "solutions" not in text
+    names = [p["name"] for p in json.loads(text)["configurePresets"]]
+    assert "student" in names and "ci-skeletons" in names and "reference" not in names
+    assert "ci-solutions" not in (exported / "scripts" / "test.sh").read_text()
+
+
+def test_student_presets_drop_dependants() -> None:
+    doc = {"configurePresets": [{"name": "a", "cacheVariables": {"LAB_IMPL": "skeletons"}},
+                                {"name": "r", "cacheVariables": {"LAB_IMPL": "solutions"}}],
+           "buildPresets": [{"name": "a", "configurePreset": "a"},
+                            {"name": "r", "configurePreset": "r"}],
+           "testPresets": [{"name": "r", "configurePreset": "r"}],
+           "workflowPresets": [{"name": "r", "steps": [{"type": "configure", "name": "r"}]},
+                               {"name": "a", "steps": [{"type": "configure", "name": "a"}]}]}
+    out = student_presets(doc)
+    assert [p["name"] for p in out["configurePresets"]] == ["a"]
+    assert [p["name"] for p in out["buildPresets"]] == ["a"]
+    assert out["testPresets"] == []
+    assert [w["name"] for w in out["workflowPresets"]] == ["a"]
+
+
+def test_student_readme_drops_the_instructor_section() -> None:
+    text = (REPO / "README.md").read_text()
+    readme = student_readme(text)
+    assert "## Instructor workflow" not in readme
+    assert "solutions/" not in readme and "reference solution" not in readme
+    assert "## How your work is graded" in readme
+    assert readme.index("## How your work is graded") < readme.index("## Layout")
+
+
+@pytest.mark.parametrize("rel, excluded", [
+    ("solutions/lab1_histogram/histogram_kernels.cu", True),
+    ("submissions/known_wrong/manifest.json", True),
+    ("datasets/hidden_lab1.json", True), ("course.secret", True),
+    ("grader/tests/test_cli.py", True), (".github/workflows/grade.yml", True),
+    ("skeletons/lab1_histogram/histogram_kernels.cu", False),
+    ("datasets/lab1.json", False), ("grader/grade.py", False)])
+def test_is_excluded(rel: str, excluded: bool) -> None:
+    assert is_excluded(rel) is excluded
+
+
+def test_a_non_empty_outdir_is_refused_unless_forced(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    with pytest.raises(GraderUsageError, match="not empty.*--force"):
+        export_tree(REPO, out)
+    export_tree(REPO, out, force=True)
+    assert not (out / "keep.txt").exists() and (out / "labs").is_dir()
+
+
+def test_an_outdir_inside_the_repository_is_refused() -> None:
+    with pytest.raises(GraderUsageError, match="inside the repository"):
+        export_tree(REPO, REPO / "build" / "export-here")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_an_unwritable_outdir_is_a_usage_error(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = subprocess.run([sys.executable, "-m", "grader", "export", str(locked / "x")],
+                                cwd=tmp_path, env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+                                capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        locked.chmod(0o700)
+    assert result.returncode == 2
+    assert "cannot write" in result.stderr
+
+
+def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
+    (tmp_path / "x").write_text("x")
+    result = subprocess.run([sys.executable, "-m", "grader", "export", str(tmp_path)],
+                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 2
+    assert "is not empty" in result.stderr and "Traceback" not in result.stderr
+
+
+def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["cmake", *args], capture_output=True, text=True, timeout=900,
+                          check=False)
+
+
+def _configure_args(exported: Path, build: Path, impl: str = "skeletons") -> list[str]:
+    args = ["-S", str(exported), "-B", str(build), "-G", "Ninja",
+            "-DCMAKE_CUDA_ARCHITECTURES=86-real", "-DLAB_ONLY=lab1", f"-DLAB_IMPL={impl}"]
+    gtest = REPO / ".deps" / "googletest"
+    if not Path("/usr/include/gtest/gtest.h").exists() and gtest.is_dir():
+        args.append(f"-DLAB_GTEST_SOURCE_DIR={gtest}")
+    return args
+
+
+@needs_cuda_cmake
+def test_the_export_configures_on_its_own(exported: Path, tmp_path: Path) -> None:
+    result = _cmake(*_configure_args(exported, tmp_path / "b"))
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    if os.environ.get("CUDA_LABS_SLOW_TESTS") == "1":  # about 30 s on two cores
+        built = _cmake("--build", str(tmp_path / "b"))
+        assert built.returncode == 0, built.stdout[-3000:]
+        assert (tmp_path / "b" / "bin" / "lab1_histogram").is_file()
+
+
+@needs_cuda_cmake
+def test_the_export_says_it_has_no_solutions(exported: Path, tmp_path: Path) -> None:
+    result = _cmake(*_configure_args(exported, tmp_path / "b", impl="solutions"))
+    assert result.returncode != 0
+    assert "no reference solutions" in result.stderr.replace("\n  ", " ")
