@@ -142,6 +142,12 @@ def test_an_unwritable_outdir_is_a_usage_error(tmp_path: Path) -> None:
     assert "cannot write" in result.stderr
 
 
+def test_an_outdir_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x")
+    with pytest.raises(GraderUsageError, match="cannot write"):
+        export_tree(REPO, tmp_path / "plain" / "out")
+
+
 def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "x").write_text("x")
     result = subprocess.run([sys.executable, "-m", "grader", "export", str(tmp_path)],

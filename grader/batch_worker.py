@@ -1,0 +1,58 @@
+"""One student's grading run inside a batch, as its own process.
+
+`python3 -m grader.batch_worker --build B --report R [--build-log LOG --build-stage S] ...`
+
+The batch builds in its own process and grades here, in a child pinned to one
+GPU by CUDA_VISIBLE_DEVICES: a pytest session is process-wide state, so two
+cannot run in one process, and a grader that crashes or hangs on one student
+takes down only this child. `grade --build` cannot do this job because it does
+not know why a lab failed to build; this entry point is given the build log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from grader.build import BuildFailure
+from grader.commands.grade import _run_pytest, exit_status, read_secret
+from grader.discovery import parse_lab_list
+from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
+from grader.session import GradingSession
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Grade a built tree into --report; exit statuses as `grade`'s."""
+    parser = argparse.ArgumentParser(prog="python3 -m grader.batch_worker")
+    parser.add_argument("--build", type=Path, required=True)
+    parser.add_argument("--report", type=Path, required=True)
+    parser.add_argument("--repo", type=Path, required=True)
+    parser.add_argument("--labs")
+    parser.add_argument("--build-log", type=Path)
+    parser.add_argument("--build-stage")
+    parser.add_argument("--timeout-scale", type=float, default=1.0)
+    parser.add_argument("--secret-file", type=Path)
+    args = parser.parse_args(argv)
+    failure = None
+    if args.build_stage:
+        log = args.build_log.read_text(encoding="utf-8") if args.build_log else ""
+        failure = BuildFailure(args.build_stage, log)
+    try:
+        session = GradingSession.open(args.build, labs=parse_lab_list(args.labs) if args.labs
+                                      else None, repo=args.repo,
+                                      timeout_scale=args.timeout_scale, build_failure=failure,
+                                      secret=read_secret(args.secret_file))
+    except GraderUsageError as exc:
+        print(f"grader: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    grade = _run_pytest(session, args.report)
+    if grade is None:
+        print("grader: error: the grading session did not finish", file=sys.stderr)
+        return EXIT_FAILED
+    return exit_status(grade, allow_skips=False)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""The class table of a batch: one row per student, from each student's results.json.
+
+The table is rebuilt from the per-student reports (not from memory) so that
+what an instructor reads in `class.csv` is exactly what each student's own
+report says.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from grader.batch import LabResult, StudentResult
+
+CSV_NAME = "class.csv"
+MARKDOWN_NAME = "class.md"
+_REASON_CHARS = 160
+
+
+def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequence[str],
+                       missing_max: Mapping[str, float], duration_s: float = 0.0
+                       ) -> StudentResult | None:
+    """Read `report/results.json`; None when there is none (the grader did not finish).
+
+    Labs in `expected_labs` that the student did not hand in score 0 out of
+    `missing_max[lab]` and are listed as failures.
+    """
+    path = report / "results.json"
+    try:
+        doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    by_lab = {str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]),
+                                         float(lab["max_score"]))
+              for lab in doc.get("labs", [])}
+    failures = [_failure(test) for test in doc.get("tests", []) if test.get("status") != "passed"]
+    labs = []
+    for lab in expected_labs:
+        if lab in by_lab:
+            labs.append(by_lab.pop(lab))
+        else:
+            labs.append(LabResult(lab, 0.0, float(missing_max.get(lab, 0.0))))
+            failures.append(f"{lab}: not submitted")
+    labs.extend(by_lab.values())
+    return StudentResult(name, "graded", tuple(labs), tuple(failures), gpu=gpu,
+                         duration_s=duration_s, report=report)
+
+
+def _failure(test: Mapping[str, Any]) -> str:
+    """`test name: first line of its reason`, short enough for a table cell."""
+    name = str(test.get("name", "?")).split(" (", 1)[0]
+    text = str(test.get("output", ""))
+    first = text.split(": ", 1)[-1].splitlines()[0] if text else ""
+    return f"{name}: {first}"[:_REASON_CHARS]
+
+
+def all_labs(results: Sequence[StudentResult]) -> list[str]:
+    """Every lab any student was scored on, in lab order."""
+    seen = {lab.lab for r in results for lab in r.labs}
+    return sorted(seen, key=lambda lab: int(lab[3:]) if lab[3:].isdigit() else 1 << 30)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _lab_cell(result: StudentResult, lab: str) -> str:
+    for scored in result.labs:
+        if scored.lab == lab:
+            return _num(scored.score)
+    return ""
+
+
+def _failures_cell(result: StudentResult) -> str:
+    if result.status != "graded":
+        return f"{result.status}: {result.reason}"
+    return "; ".join(result.failures)
+
+
+def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path, Path]:
+    """Write class.csv and class.md into `out`; returns their paths."""
+    labs = all_labs(results)
+    maxima = {lab: max((s.max_score for r in results for s in r.labs if s.lab == lab),
+                       default=0.0) for lab in labs}
+    csv_path, md_path = out / CSV_NAME, out / MARKDOWN_NAME
+    with csv_path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", "status", *labs, "total", "max", "failures"])
+        for r in results:
+            writer.writerow([r.name, r.status, *(_lab_cell(r, lab) for lab in labs),
+                             _num(r.score) if r.status == "graded" else "",
+                             _num(r.max_score) if r.status == "graded" else "",
+                             _failures_cell(r)])
+    head = ["student", "status", *(f"{lab} (/{_num(maxima[lab])})" for lab in labs), "total",
+            "failures"]
+    lines = ["# Class results", "",
+             f"{len(results)} folders: "
+             + ", ".join(f"{sum(1 for r in results if r.status == s)} {s}"
+                         for s in ("graded", "broken", "not a submission")), "",
+             "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for r in results:
+        failures = _failures_cell(r)
+        shown = failures if len(failures) < 300 else failures[:297] + "..."
+        total = f"{_num(r.score)}/{_num(r.max_score)}" if r.status == "graded" else "-"
+        cells = [r.name, r.status, *(_lab_cell(r, lab) or "-" for lab in labs), total,
+                 _md(shown) or "none"]
+        lines.append("| " + " | ".join(cells) + " |")
+    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return csv_path, md_path
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,105 @@
+"""`batch SUBMISSIONS_DIR --report OUT`: grade every student's folder over the GPUs.
+
+Exit status: 0 the batch ran and the class table is written (students' own
+failures included); 2 usage error (not a folder, empty, unknown lab,
+unwritable report folder); 3 no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
+from grader.batch_steps import BatchConfig, build_submission, grade_submission, lab_maxima
+from grader.class_table import write_class_table
+from grader.cli import Command
+from grader.commands.grade import writable_dir
+from grader.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.model import lab_number
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR",
+                        help="folder with one subfolder per student, each laid out like "
+                             "skeletons/")
+    parser.add_argument("--report", type=Path, required=True, metavar="OUT",
+                        help="folder for one report folder per student, class.csv, class.md")
+    parser.add_argument("--gpus", default="auto", metavar="N|auto",
+                        help="grading workers, one per GPU (default: every GPU nvidia-smi -L "
+                             "lists)")
+    parser.add_argument("--labs", metavar="LABS",
+                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab)")
+    parser.add_argument("--build-root", type=Path, metavar="DIR",
+                        help="where each student's build goes (default: ./build-batch)")
+    parser.add_argument("--build-jobs", type=int, default=2, metavar="J",
+                        help="submissions built at once, ahead of the GPUs (default: 2)")
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                        help="extra configure argument for every build (repeatable)")
+    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+                        help="multiply every test's TIMEOUT by X (default: 1)")
+    parser.add_argument("--student-timeout", type=float, default=3 * 3600, metavar="S",
+                        help="limit on one student's whole grading run (default: 3 h)")
+    parser.add_argument("--secret-file", type=Path, metavar="PATH",
+                        help="grade on hidden data drawn from the secret in PATH")
+    parser.add_argument("--repo", type=Path, metavar="REPO",
+                        help="repository holding CMakeLists.txt and labs/ (default: this one)")
+
+
+def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
+    dirs = lab_dirs(repo)
+    built = sorted((lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()),
+                   key=lab_number)
+    if requested is None:
+        return tuple(built)
+    labs = parse_lab_list(requested)
+    for lab in labs:
+        if lab not in built:
+            raise GraderUsageError(f"unknown lab {lab!r}: known labs are {', '.join(built)}")
+    return tuple(labs)
+
+
+def _run(args: argparse.Namespace) -> int:
+    repo = (args.repo or repo_root()).resolve()
+    labs = _labs(args.labs, repo)
+    submissions = find_submissions(args.submissions)
+    if args.secret_file is not None and not args.secret_file.is_file():
+        raise GraderUsageError(f"--secret-file {args.secret_file}: no such file")
+    if args.build_jobs < 1:
+        raise GraderUsageError("--build-jobs must be at least 1")
+    report = writable_dir(args.report).resolve()
+    gpus = choose_gpus(args.gpus, list_gpus())
+    if not gpus:
+        print("grader: no GPU: nvidia-smi lists none (or is missing); nothing graded. "
+              "Give --gpus N to use N GPUs anyway.", file=sys.stderr)
+        return EXIT_NO_GPU
+    config = BatchConfig(repo=repo, labs=labs, report_root=report,
+                         build_root=(args.build_root or Path.cwd() / "build-batch").resolve(),
+                         lab_max=lab_maxima(repo, labs), cmake_args=tuple(args.cmake_arg),
+                         timeout_scale=args.timeout_scale,
+                         secret_file=args.secret_file.resolve() if args.secret_file else None,
+                         student_timeout_s=args.student_timeout)
+    gradable = sum(1 for s in submissions if s.problem is None)
+    print(f"grader: {len(submissions)} folders ({gradable} submissions), labs "
+          f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
+          f"{args.build_jobs} build(s) at once", flush=True)
+    start = time.monotonic()
+    results = run_batch(submissions, gpus, partial(build_submission, config),
+                        partial(grade_submission, config), build_jobs=args.build_jobs)
+    csv_path, md_path = write_class_table(results, report)
+    elapsed = time.monotonic() - start
+    per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
+    print(f"grader: batch done in {elapsed:.0f} s; graded per GPU: "
+          + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items()))
+    print(f"grader: class table {csv_path} and {md_path}; one report folder per student in "
+          f"{report}{os.sep}")
+    return EXIT_OK
+
+
+COMMAND = Command("batch", "grade every student's folder, one worker per GPU; class table",
+                  _add_arguments, _run)

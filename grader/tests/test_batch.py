@@ -1,0 +1,321 @@
+"""`grader batch`: finding submissions, scheduling over GPUs, the class table.
+
+The scheduler is driven with fake build and grade functions (no compiler, no
+GPU); the real grade step is run on a fake build tree through its child process.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from grader.batch import (LabResult, StudentResult, Submission, choose_gpus, find_submissions,
+                          list_gpus, run_batch)
+from grader.batch_steps import BatchConfig, BuiltTree, grade_submission
+from grader.class_table import result_from_report, write_class_table
+from grader.errors import GraderUsageError
+from grader.tests.helpers import gtest_spec, make_build, make_repo, needs_ctest
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
+
+def _student(root: Path, name: str, *labs: str) -> Path:
+    folder = root / name
+    folder.mkdir(parents=True)
+    for lab in labs:
+        (folder / lab).mkdir()
+        (folder / lab / "kernels.cu").write_text("// work\n")
+    return folder
+
+
+# --- finding submissions ----------------------------------------------------------------
+
+def test_find_submissions_flags_folders_without_labs(tmp_path: Path) -> None:
+    _student(tmp_path, "bob", "lab1_histogram", "lab3_reduction")
+    _student(tmp_path, "alice", "lab1_histogram")
+    _student(tmp_path, "notes", "drafts")
+    (tmp_path / "README.txt").write_text("not a folder")
+    subs = find_submissions(tmp_path)
+    assert [s.name for s in subs] == ["alice", "bob", "notes"]
+    assert subs[1].labs == ("lab1", "lab3") and subs[1].problem is None
+    assert subs[2].problem is not None and "not a submission" in subs[2].problem
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p / "missing", "no such folder"),
+    (lambda p: (p / "file.txt").write_text("x") and p / "file.txt", "not a folder"),
+    (lambda p: p, "holds no submission folders")])
+def test_find_submissions_bad_input(tmp_path: Path, make, message: str) -> None:
+    with pytest.raises(GraderUsageError, match=message):
+        find_submissions(make(tmp_path))
+
+
+# --- GPUs ---------------------------------------------------------------------------------
+
+def _fake_smi(stdout: str, returncode: int = 0):
+    def run(argv, **_kwargs):
+        assert argv == ["nvidia-smi", "-L"]
+        return subprocess.CompletedProcess(argv, returncode, stdout, "")
+    return run
+
+
+def test_list_gpus_reads_nvidia_smi() -> None:
+    out = ("GPU 0: NVIDIA H200 (UUID: GPU-aaaa)\nGPU 1: NVIDIA H200 (UUID: GPU-bbbb)\n"
+           "  MIG 1g.18gb Device 0: (UUID: MIG-cccc)\n")
+    assert list_gpus(_fake_smi(out)) == ["0", "1"]
+    assert list_gpus(_fake_smi("", returncode=9)) == []
+
+
+def test_list_gpus_survives_a_missing_nvidia_smi() -> None:
+    def run(argv, **_kwargs):
+        raise FileNotFoundError("nvidia-smi")
+    assert list_gpus(run) == []
+
+
+def test_choose_gpus() -> None:
+    assert choose_gpus("auto", ["0", "1"]) == ["0", "1"]
+    assert choose_gpus("1", ["0", "1"]) == ["0"]
+    assert choose_gpus("2", []) == ["0", "1"]
+    assert choose_gpus("auto", []) == []
+    for bad, message in (("0", "at least 1"), ("x", "number or auto"), ("3", "only 2")):
+        with pytest.raises(GraderUsageError, match=message):
+            choose_gpus(bad, ["0", "1"])
+
+
+# --- scheduling ----------------------------------------------------------------------------
+
+class _Recorder:
+    """A fake grade step that records when each GPU was busy and checks no overlap."""
+
+    def __init__(self, seconds: float = 0.03, crash: tuple[str, ...] = ()) -> None:
+        self.seconds = seconds
+        self.crash = crash
+        self.lock = threading.Lock()
+        self.busy: dict[str, int] = defaultdict(int)
+        self.running = 0
+        self.max_running = 0
+        self.max_per_gpu = 0
+        self.intervals: dict[str, list[tuple[float, float]]] = defaultdict(list)
+
+    def grade(self, sub: Submission, built: str, gpu: str) -> StudentResult:
+        assert built == f"built-{sub.name}"
+        with self.lock:
+            self.busy[gpu] += 1
+            self.running += 1
+            self.max_per_gpu = max(self.max_per_gpu, self.busy[gpu])
+            self.max_running = max(self.max_running, self.running)
+        start = time.monotonic()
+        try:
+            time.sleep(self.seconds)
+            if sub.name in self.crash:
+                raise RuntimeError("segmentation fault in the grader")
+            return StudentResult(sub.name, "graded", (LabResult("lab1", 5, 10),), gpu=gpu)
+        finally:
+            with self.lock:
+                self.busy[gpu] -= 1
+                self.running -= 1
+                self.intervals[gpu].append((start, time.monotonic()))
+
+
+def _subs(count: int) -> list[Submission]:
+    return [Submission(f"s{i:02d}", Path(f"/nowhere/s{i:02d}"), ("lab1",)) for i in range(count)]
+
+
+def test_two_workers_never_share_a_gpu_and_both_are_used(tmp_path: Path) -> None:
+    recorder = _Recorder()
+    results = run_batch(_subs(12), ["0", "1"], lambda s: f"built-{s.name}", recorder.grade,
+                        build_jobs=3, progress=open(os.devnull, "w"))
+    assert [r.name for r in results] == [f"s{i:02d}" for i in range(12)]
+    assert all(r.status == "graded" for r in results)
+    assert recorder.max_per_gpu == 1
+    assert recorder.max_running <= 2
+    assert set(recorder.intervals) == {"0", "1"}
+    for spans in recorder.intervals.values():
+        spans.sort()
+        assert all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+    assert {r.gpu for r in results} == {"0", "1"}
+
+
+def test_a_crash_in_one_grade_does_not_stop_the_others() -> None:
+    recorder = _Recorder(crash=("s03",))
+    results = run_batch(_subs(6), ["0", "1"], lambda s: f"built-{s.name}", recorder.grade,
+                        progress=open(os.devnull, "w"))
+    by_name = {r.name: r for r in results}
+    assert by_name["s03"].status == "broken"
+    assert "grader crashed: RuntimeError: segmentation fault" in by_name["s03"].reason
+    assert sum(r.status == "graded" for r in results) == 5
+
+
+def test_a_build_step_that_raises_is_reported_not_fatal() -> None:
+    def build(sub: Submission) -> str:
+        if sub.name == "s01":
+            raise OSError("disk full")
+        return f"built-{sub.name}"
+    results = run_batch(_subs(3), ["0"], build, _Recorder().grade,
+                        progress=open(os.devnull, "w"))
+    assert [r.status for r in results] == ["graded", "broken", "graded"]
+    assert "build step crashed: OSError: disk full" in results[1].reason
+
+
+def test_not_a_submission_is_listed_and_never_built(tmp_path: Path) -> None:
+    subs = [*_subs(2), Submission("notes", tmp_path, (), "not a submission: no labN_* folder")]
+    built: list[str] = []
+
+    def build(sub: Submission) -> str:
+        built.append(sub.name)
+        return f"built-{sub.name}"
+    import io
+    stream = io.StringIO()
+    results = run_batch(subs, ["0"], build, _Recorder().grade, progress=stream)
+    assert sorted(built) == ["s00", "s01"]
+    assert results[2].status == "not a submission"
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3 and lines[-1].count("/3") == 1
+
+
+def test_one_gpu_grades_one_at_a_time() -> None:
+    recorder = _Recorder(seconds=0.01)
+    run_batch(_subs(5), ["0"], lambda s: f"built-{s.name}", recorder.grade, build_jobs=4,
+              progress=open(os.devnull, "w"))
+    assert recorder.max_running == 1
+
+
+def test_no_gpu_is_a_usage_error() -> None:
+    with pytest.raises(GraderUsageError, match="no GPU"):
+        run_batch(_subs(1), [], lambda s: s, _Recorder().grade)
+
+
+# --- class table -------------------------------------------------------------------------
+
+def _results_json(report: Path, labs: list[tuple[str, float, float]],
+                  failed: list[tuple[str, str]]) -> None:
+    report.mkdir(parents=True, exist_ok=True)
+    doc = {"labs": [{"lab": lab, "score": s, "max_score": m} for lab, s, m in labs],
+           "tests": [{"name": f"{name} (correctness)", "status": "failed",
+                      "output": f"FAILED: {why}\n\n--- last output ---\nnoise"}
+                     for name, why in failed]
+           + [{"name": "lab1.ok (timing)", "status": "passed", "output": "passed"}]}
+    (report / "results.json").write_text(json.dumps(doc))
+
+
+def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
+    _results_json(tmp_path, [("lab1", 100, 120)], [("lab1.Correctness/x", "3 bins differ")])
+    result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1", "lab3"],
+                                missing_max={"lab3": 50})
+    assert result is not None
+    assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
+        ("lab1", 100, 120), ("lab3", 0, 50)]
+    assert result.failures == ("lab1.Correctness/x: 3 bins differ", "lab3: not submitted")
+    assert result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[],
+                              missing_max={}) is None
+
+
+def test_write_class_table(tmp_path: Path) -> None:
+    results = [
+        StudentResult("ann", "graded", (LabResult("lab1", 120, 120), LabResult("lab3", 20, 50))),
+        StudentResult("bob", "graded", (LabResult("lab1", 0, 120), LabResult("lab3", 0, 50)),
+                      ("lab1.build: lab1 did not build | error: x",)),
+        StudentResult("cat", "broken", reason="grading did not finish in 10 s"),
+        StudentResult("notes", "not a submission", reason="not a submission: no labN_* folder"),
+    ]
+    csv_path, md_path = write_class_table(results, tmp_path)
+    rows = list(csv.reader(csv_path.open()))
+    assert rows[0] == ["student", "status", "lab1", "lab3", "total", "max", "failures"]
+    assert rows[1] == ["ann", "graded", "120", "20", "140", "170", ""]
+    assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-1]
+    md = md_path.read_text()
+    assert "| student | status | lab1 (/120) | lab3 (/50) | total | failures |" in md
+    assert "| ann | graded | 120 | 20 | 140/170 | none |" in md
+    assert "did not build \\| error" in md
+    assert "2 graded, 1 broken, 1 not a submission" in md
+
+
+# --- the real grade step, on a fake build tree ------------------------------------------------
+
+@needs_ctest
+def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
+    build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "pass", "Suite.A"),
+                                  gtest_spec("lab1", "timing", "fail", "Suite.B")])
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
+                                                   "points": {"correctness": 1, "timing": 4}}})
+    config = BatchConfig(repo=repo, labs=("lab1", "lab3"), report_root=tmp_path / "out",
+                         build_root=tmp_path / "b", lab_max={"lab1": 5, "lab3": 7})
+    sub = Submission("ann", tmp_path, ("lab1",))
+    result = grade_submission(config, sub, BuiltTree(build, ("lab1",)), "1")
+    assert result.status == "graded", result.reason
+    assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
+        ("lab1", 1, 5), ("lab3", 0, 7)]
+    assert any(f.startswith("lab1.Suite.B") for f in result.failures)
+    assert "lab3: not submitted" in result.failures
+    assert (tmp_path / "out" / "ann" / "junit.xml").is_file()
+    assert result.gpu == "1"
+
+
+@needs_ctest
+def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> None:
+    build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "no_gpu", "Suite.A")],
+                       probe="absent")
+    repo = make_repo(tmp_path, {"lab1_histogram": None})
+    config = BatchConfig(repo=repo, labs=("lab1",), report_root=tmp_path / "out",
+                         build_root=tmp_path / "b", lab_max={})
+    result = grade_submission(config, Submission("ann", tmp_path, ("lab1",)),
+                              BuiltTree(build, ("lab1",)), "0")
+    assert result.status == "broken" and "no GPU" in result.reason
+
+
+def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_cli_bad_input(tmp_path: Path) -> None:
+    _student(tmp_path / "subs", "ann", "lab1_histogram")
+    (tmp_path / "plain").write_text("x")
+    cases = [
+        (("batch", str(tmp_path / "plain"), "--report", str(tmp_path / "r")), 2,
+         "is not a folder"),
+        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--labs", "lab42"),
+         2, "unknown lab 'lab42'"),
+        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--gpus", "0"),
+         2, "at least 1"),
+        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r")), 2,
+         "cannot write reports"),
+    ]
+    for argv, status, message in cases:
+        result = _grader(*argv, cwd=tmp_path)
+        assert result.returncode == status, (argv, result.stderr)
+        assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
+    _student(tmp_path / "subs", "ann", "lab1_histogram")
+    result = _grader("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"),
+                     cwd=tmp_path)
+    if result.returncode == 0:
+        pytest.skip("a GPU is visible here")
+    assert result.returncode == 3
+    assert "no GPU" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_cli_unwritable_report(tmp_path: Path) -> None:
+    _student(tmp_path / "subs", "ann", "lab1_histogram")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = _grader("batch", str(tmp_path / "subs"), "--report", str(locked / "r"),
+                         cwd=tmp_path)
+    finally:
+        locked.chmod(0o700)
+    assert result.returncode == 2 and "cannot write reports" in result.stderr
