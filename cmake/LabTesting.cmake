@@ -18,6 +18,7 @@ if(NOT TARGET GTest::gtest)
 endif()
 
 set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
+include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 
 # lab_add_datasets(<lab>): a setup test that writes the public cases of
 # datasets/<lab>.json into the build tree; every test of <lab> requires it.
@@ -31,11 +32,13 @@ function(lab_add_datasets lab)
 endfunction()
 
 # lab_add_gtest(<target> LAB <lab> KIND correctness|timing|reference
-#               [TIMEOUT s] SOURCES ... [LIBRARIES ...])
+#               [TIMEOUT s] SOURCES ... [LIBRARIES ...] [SANITIZE_FILTER f])
 # One process per test case (gtest_discover_tests), labels <lab> and <lab>.<kind>.
+# SANITIZE_FILTER: the gtest filter of small cases run under compute-sanitizer
+# (LabSanitize.cmake; only with -DLAB_SANITIZE=ON).
 # Timed tests never share the GPU with another test (RUN_SERIAL).
 function(lab_add_gtest target)
-  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -58,6 +61,9 @@ function(lab_add_gtest target)
                        "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
                        "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
+  if(T_SANITIZE_FILTER)
+    lab_add_sanitize_tests(${target} ${T_LAB} "${T_SANITIZE_FILTER}" ${T_TIMEOUT})
+  endif()
 endfunction()
 
 # lab_case_header(<lab> <target>): writes <lab>_cases.hpp from datasets/<lab>.json
