@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from grader.gpu import SKIP_EXIT_CODE, skip_reason
 from grader.gtest_xml import GtestCase, matching
 from grader.model import LabTest, Status
+from grader.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 
 DEADLOCK_HINT = ("possible deadlock (a kernel that never finishes, e.g. __syncthreads() "
                  "inside a branch not every thread takes)")
@@ -87,6 +88,9 @@ def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None
     rc = result.returncode if result.returncode is not None else -1
     if rc < 0:
         return Status.FAILED, _crash_reason(-rc, result.output)
+    if rc == SANITIZER_EXIT_CODE and is_sanitized(test):
+        # The tool found an error: a failure even when every check of the program passed.
+        return Status.FAILED, sanitizer_reason(test, result.output)
     reported = None
     if cases is not None and test.is_gtest:
         reported = matching(cases, test.gtest_filter or "")

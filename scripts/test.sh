@@ -19,5 +19,9 @@ echo "== formatting"
 files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp')
 clang-format --dry-run --Werror $files
 
+echo "== static check of both trees"
+python3 -m grader check --impl skeletons
+python3 -m grader check --impl solutions
+
 echo "== Python unit tests"
 python3 -m pytest -q grader/tests datasets/tests

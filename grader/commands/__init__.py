@@ -10,7 +10,8 @@ import importlib
 
 from grader.cli import Command
 
-COMMAND_MODULES = ("grade", "probe", "check", "known_wrong", "batch", "export")
+COMMAND_MODULES = ("grade", "probe", "check", "sanitize", "repeat", "known_wrong",
+                   "batch", "export")
 # Left out of the student repository by `export`: absent there, and not an error.
 INSTRUCTOR_ONLY = ("known_wrong", "batch", "export")
 

@@ -1,0 +1,83 @@
+"""`sanitize`: run the labs' small correctness cases under compute-sanitizer.
+
+    python3 -m grader sanitize --build BUILD [--labs lab1,lab3] [--report FILE]
+
+The build must be configured with -DLAB_SANITIZE=ON (cmake/LabSanitize.cmake).
+Each `labN.sanitize.<tool>` test fails with the tool's first report quoted. The
+results never count in a grade. Exit 0 all passed, 1 any failed, 2 usage error
+(no sanitize tests), 3 no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Sequence
+
+from grader.cli import Command
+from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.gpu import probe
+from grader.model import LabTest, Outcome, Status, lab_number
+from grader.runner import Runner
+from grader.sanitize import sanitize_tests
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--build", type=Path, required=True, metavar="BUILD",
+                        help="a build configured with -DLAB_SANITIZE=ON and built")
+    parser.add_argument("--labs", metavar="LABS",
+                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)")
+    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+                        help="multiply every test's TIMEOUT by X (default: 1)")
+    parser.add_argument("--report", type=Path, metavar="FILE",
+                        help="also write the table to FILE (Markdown)")
+
+
+def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
+    """test | verdict | reason (the tool's first report, on one line)."""
+    lines = ["| test | verdict | reason |", "| --- | --- | --- |"]
+    for test, outcome in rows:
+        reason = " / ".join(part.strip() for part in outcome.reason.splitlines() if part.strip())
+        cells = (test.name, outcome.status.value, reason)
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def exit_status(outcomes: Sequence[Outcome]) -> int:
+    if any(o.status in (Status.FAILED, Status.ERROR) for o in outcomes):
+        return EXIT_FAILED
+    if any(o.status is Status.SKIPPED for o in outcomes):
+        return EXIT_NO_GPU
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.timeout_scale <= 0:
+        raise GraderUsageError(f"--timeout-scale must be positive, got {args.timeout_scale:g}")
+    labs = parse_lab_list(args.labs) if args.labs else None
+    doc = read_ctest_json(args.build)
+    tests = sanitize_tests(doc, labs)
+    if not tests:
+        which = f" of {args.labs}" if labs else ""
+        raise GraderUsageError(f"{args.build} has no sanitize tests{which}: "
+                               "configure it with -DLAB_SANITIZE=ON (compute-sanitizer must be "
+                               "found in the CUDA toolkit) and build it")
+    tests.sort(key=lambda t: (lab_number(t.lab), t.name))
+    gpu = probe(args.build)
+    runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(parse_tests(doc)),
+                    timeout_scale=args.timeout_scale)
+    rows = []
+    for test in tests:
+        outcome = runner.run(test)
+        print(f"grader: {test.name}: {outcome.status.value}", flush=True)
+        rows.append((test, outcome))
+    text = table(rows)
+    print(text)
+    if args.report is not None:
+        args.report.write_text(text + "\n", encoding="utf-8")
+    return exit_status([o for _, o in rows])
+
+
+COMMAND = Command("sanitize", "run the labs' small correctness cases under compute-sanitizer "
+                  "(memcheck, racecheck, synccheck)", _add_arguments, _run)
