@@ -1,0 +1,104 @@
+"""`sweep LAB VARIANT --param NAME=V1,V2,...`: a variant over launch configurations.
+
+Exit status: 0 every configuration ran; 1 one failed or gave a wrong answer
+(its row says why); 2 usage error (unknown lab, variant or parameter, missing
+build or dataset, unwritable folder); 3 no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from grader.cli import Command
+from grader.commands.grade import writable_dir
+from grader.discovery import lab_dirs, repo_root
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.sweep import (NoDevice, ProgramHelp, default_data, lab_programs, parse_help,
+                          parse_params, plan_sweep, run_program, run_sweep)
+from grader.sweep_report import write_csv, write_markdown, write_plot
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("lab", metavar="LAB", help="lab id, e.g. lab1")
+    parser.add_argument("variant", metavar="VARIANT",
+                        help="a variant the lab program's --help lists (e.g. shared), or "
+                             "another program of the lab (e.g. sum_matrix for lab2)")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="a program option and its values (repeatable: the cartesian "
+                             "product is run)")
+    parser.add_argument("--build", type=Path, default=Path("build/student"), metavar="BUILD",
+                        help="build directory holding bin/ (default: %(default)s)")
+    parser.add_argument("--data", type=Path, metavar="FILE",
+                        help="dataset file (default: the lab's largest public case in "
+                             "BUILD/datasets/LAB/)")
+    parser.add_argument("--out", type=Path, default=Path("sweep"), metavar="DIR",
+                        help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)")
+    parser.add_argument("--repo", type=Path, metavar="REPO",
+                        help="repository holding labs/ and datasets/ (default: this one)")
+
+
+def _help_of(path: Path) -> ProgramHelp:
+    proc = run_program([str(path), "--help"])
+    if proc.returncode != 0:
+        raise GraderUsageError(f"{path} --help failed (exit {proc.returncode})")
+    return parse_help(path, proc.stdout)
+
+
+def resolve_program(build: Path, repo: Path, lab: str, variant: str) -> tuple[ProgramHelp,
+                                                                              str | None]:
+    """The program to sweep and the variant to pass it (None: the program is the variant)."""
+    dirs = lab_dirs(repo)
+    if lab not in dirs:
+        raise GraderUsageError(f"unknown lab {lab!r}: known labs are {', '.join(sorted(dirs))}")
+    bin_dir = build / "bin"
+    programs = lab_programs(bin_dir, lab)
+    if not programs:
+        raise GraderUsageError(f"{bin_dir} has no {lab} program: build the lab first "
+                               f"(cmake --build {build})")
+    main = bin_dir / dirs[lab].name
+    others = {p.name[len(lab) + 1:]: p for p in programs if p != main}
+    helps = _help_of(main) if main in programs else None
+    if helps is not None and variant in helps.variants:
+        return helps, variant
+    if variant in others:
+        return _help_of(others[variant]), None
+    known = helps.variants if helps else []
+    raise GraderUsageError(f"unknown variant {variant!r} of {lab}: variants are "
+                           f"{', '.join(known) or 'none'}"
+                           + (f"; other programs: {', '.join(sorted(others))}" if others else ""))
+
+
+def _run(args: argparse.Namespace) -> int:
+    repo = (args.repo or repo_root()).resolve()
+    params = parse_params(args.param)
+    if not params:
+        raise GraderUsageError("give at least one --param NAME=V1,V2,...")
+    program, variant = resolve_program(args.build, repo, args.lab, args.variant)
+    data = args.data
+    if data is None and "data" in program.options:
+        data = default_data(args.build, repo, args.lab)
+    plan = plan_sweep(program, variant, params, data)
+    out = writable_dir(args.out)
+    print(f"grader: {len(plan.configs)} configurations of {program.path.name} "
+          f"{variant or ''}".rstrip(), flush=True)
+    try:
+        result = run_sweep(plan)
+    except NoDevice as exc:
+        print(f"grader: no GPU: {program.path.name} found no CUDA device ({exc}); nothing "
+              "measured", file=sys.stderr)
+        return EXIT_NO_GPU
+    title = f"{args.lab} {variant or program.path.name}: " + ", ".join(plan.names)
+    write_csv(result, out / "sweep.csv")
+    write_markdown(result, out / "sweep.md", title)
+    skipped = write_plot(result, out / "sweep.png", title)
+    if skipped:
+        print(f"grader: {skipped}", file=sys.stderr)
+    print((out / "sweep.md").read_text(encoding="utf-8"))
+    bad = [row for _, row in result.rows if row.error or row.check == "WRONG"]
+    return EXIT_FAILED if bad else EXIT_OK
+
+
+COMMAND = Command("sweep", "run a lab variant over launch configurations: table and plot",
+                  _add_arguments, _run)

@@ -1,0 +1,267 @@
+"""Sweeping a lab variant over launch configurations, as the seeds' tables do.
+
+The lab programs are the source of truth: their `--help` says which options
+and variants exist, and their table rows carry the times. Rows are read by
+header name (`time_ms`, `GB/s`, `GFLOP/s`), matched by column position,
+because cells such as lab1's `64 x 512 x 1024 = 33554432` hold spaces.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from grader.errors import GraderUsageError
+
+TIME_HEADERS = ("time_ms",)
+RATE_HEADERS = ("GB/s", "GFLOP/s")
+VARIANT_OPTIONS = ("variant", "kernel")
+# Options a sweep sets itself, or that do not describe a launch.
+_RESERVED = {"help", "data", *VARIANT_OPTIONS}
+_OPTION = re.compile(r"^\s+--([A-Za-z0-9_-]+)\s+(.*)$")
+_NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$")
+# lab2_sum_matrix prints one sentence per run instead of a table row.
+_SENTENCE = re.compile(r"elapsed\s+(?P<ms>[\d.]+)\s*ms\s+(?P<rate>[\d.]+)\s*(?P<unit>GB/s)")
+_RUN_TIMEOUT_S = 300.0
+EXIT_NO_DEVICE = 77
+
+
+@dataclass(frozen=True)
+class ProgramHelp:
+    """What a lab program accepts: its options and, if it has one, its variant option."""
+
+    path: Path
+    options: Mapping[str, str]
+
+    @property
+    def variant_option(self) -> str | None:
+        return next((o for o in VARIANT_OPTIONS if o in self.options), None)
+
+    @property
+    def variants(self) -> list[str]:
+        """The names listed in the variant option's help, without `all`."""
+        option = self.variant_option
+        if option is None:
+            return []
+        text = self.options[option].split("(default", 1)[0]
+        names = re.split(r",\s*|\s+or\s+", text.replace(", or ", ", "))
+        return [n.strip() for n in names if re.fullmatch(r"[A-Za-z0-9_]+", n.strip())
+                and n.strip() != "all"]
+
+
+def parse_help(path: Path, text: str) -> ProgramHelp:
+    """Read `usage: ... [options]` then `  --name  help` lines."""
+    options = {}
+    for line in text.splitlines():
+        match = _OPTION.match(line)
+        if match:
+            options[match.group(1)] = match.group(2).strip()
+    return ProgramHelp(path, options)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One run's figures; `error` is set when the run gave none."""
+
+    time_ms: float | None = None
+    rate: float | None = None
+    rate_unit: str = ""
+    check: str = ""
+    error: str = ""
+
+
+def _spans(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", line)]
+
+
+def _column(header: str, names: Sequence[str]) -> tuple[str, int] | None:
+    """The first of `names` present as a header token, with its end column."""
+    for start, end, token in _spans(header):
+        if token in names:
+            return token, end
+    return None
+
+
+def _nearest_number(spans: Sequence[tuple[int, int, str]], end: int,
+                    after: int = -1) -> tuple[int, float] | None:
+    """The numeric cell ending nearest `end` (numbers are right-aligned under their header)."""
+    best = None
+    for index, (_, token_end, token) in enumerate(spans):
+        if index <= after or not _NUMBER.match(token):
+            continue
+        distance = abs(token_end - end)
+        if best is None or distance < best[0]:
+            best = (distance, index, float(token))
+    return None if best is None else (best[1], best[2])
+
+
+def parse_row(output: str, variant: str | None) -> Row:
+    """The figures of `variant`'s row in a lab program's output.
+
+    The header is the line holding `time_ms`; the row is the first later line
+    whose first cell is the variant's name (lab2 adds ` (A)`), or the only row
+    when there is no variant. lab2_sum_matrix's sentence form is read too.
+    """
+    lines = output.splitlines()
+    header_at = next((i for i, line in enumerate(lines) if _column(line, TIME_HEADERS)), None)
+    if header_at is None:
+        for line in lines:
+            match = _SENTENCE.search(line)
+            if match:
+                check = line.rsplit(None, 1)[-1] if line.rstrip().endswith(("ok", "WRONG")) else ""
+                return Row(float(match["ms"]), float(match["rate"]), match["unit"], check)
+        return Row(error="no table header (time_ms) in the program's output")
+    header = lines[header_at]
+    time_col = _column(header, TIME_HEADERS)
+    rate_col = _column(header, RATE_HEADERS)
+    assert time_col is not None
+    for line in lines[header_at + 1:]:
+        first = line.split(None, 1)[0] if line.strip() else ""
+        if variant is not None and first != variant:
+            continue
+        if not first or line.startswith((" ", "*")):
+            continue
+        spans = _spans(line)
+        found = _nearest_number(spans, time_col[1])
+        if found is None:
+            continue
+        index, time_ms = found
+        rate = None
+        if rate_col is not None:
+            got = _nearest_number(spans, rate_col[1], after=index)
+            rate = got[1] if got else None
+        last = spans[-1][2]
+        check = last if last in ("ok", "WRONG") else ""
+        return Row(time_ms, rate, rate_col[0] if rate_col else "", check)
+    return Row(error=f"no row for {variant or 'the run'} after the table header")
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """The program, the fixed arguments and every configuration to run."""
+
+    program: ProgramHelp
+    variant: str | None
+    fixed: tuple[str, ...]
+    names: tuple[str, ...]
+    configs: tuple[tuple[str, ...], ...]
+
+    def argv(self, config: Sequence[str]) -> list[str]:
+        args = [str(self.program.path)]
+        if self.variant is not None and self.program.variant_option:
+            args += [f"--{self.program.variant_option}", self.variant]
+        for name, value in zip(self.names, config):
+            args += [f"--{name}", value]
+        return args + list(self.fixed)
+
+    def row_name(self) -> str | None:
+        """The first cell of the variant's row (lab2 appends ` (A)`, a separate cell)."""
+        return self.variant if self.program.variant_option else None
+
+
+def parse_params(specs: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """`NAME=V1,V2` -> (NAME, [V1, V2]); a malformed or repeated one is a usage error."""
+    params: list[tuple[str, list[str]]] = []
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        name = name.strip().lstrip("-")
+        items = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not name or not items:
+            raise GraderUsageError(f"--param takes NAME=V1,V2,...; got {spec!r}")
+        if any(name == n for n, _ in params):
+            raise GraderUsageError(f"--param {name} given twice")
+        params.append((name, items))
+    return params
+
+
+@dataclass
+class SweepResult:
+    """The plan's configurations with their rows, in order."""
+
+    plan: SweepPlan
+    rows: list[tuple[tuple[str, ...], Row]] = field(default_factory=list)
+
+
+Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
+
+
+def run_program(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    """Run one configuration; a timeout is a failed run with its reason."""
+    try:
+        return subprocess.run(list(argv), capture_output=True, text=True, errors="replace",
+                              timeout=_RUN_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(list(argv), 124, "",
+                                           f"timed out after {_RUN_TIMEOUT_S:.0f} s")
+
+
+class NoDevice(Exception):
+    """The program found no CUDA device: the sweep cannot measure anything."""
+
+
+def run_sweep(plan: SweepPlan, run: Runner = run_program) -> SweepResult:
+    """Run every configuration in order; a failing one is a row with its error."""
+    result = SweepResult(plan)
+    for config in plan.configs:
+        proc = run(plan.argv(config))
+        if proc.returncode == EXIT_NO_DEVICE:
+            raise NoDevice((proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""])
+        row = parse_row(proc.stdout, plan.row_name())
+        if proc.returncode not in (0, 1):
+            message = (proc.stderr or proc.stdout).strip().splitlines()
+            row = Row(error=f"exit {proc.returncode}: {message[0] if message else 'no output'}")
+        result.rows.append((config, row))
+    return result
+
+
+def lab_programs(bin_dir: Path, lab: str) -> list[Path]:
+    """The lab's programs in BUILD/bin (its tests excluded), main program first."""
+    found = sorted(p for p in bin_dir.glob(f"{lab}_*")
+                   if p.is_file() and not p.name.endswith("_test"))
+    return found
+
+
+def default_data(build: Path, repo: Path, lab: str) -> Path | None:
+    """The largest public case of the lab's manifest, generated into BUILD/datasets/<lab>/."""
+    manifest = repo / "datasets" / f"{lab}.json"
+    try:
+        cases = json.loads(manifest.read_text(encoding="utf-8")).get("cases", [])
+    except (OSError, ValueError):
+        return None
+    if not cases:
+        return None
+    biggest = max(cases, key=lambda c: int(c.get("n", 0)))
+    return build / "datasets" / lab / f"{biggest['name']}.bin"
+
+
+def plan_sweep(program: ProgramHelp, variant: str | None, params: Sequence[tuple[str, list[str]]],
+               data: Path | None) -> SweepPlan:
+    """Check the variant and parameters against the program's help; build the plan."""
+    launch = sorted(o for o in program.options if o not in _RESERVED)
+    for name, _ in params:
+        if name in _RESERVED:
+            raise GraderUsageError(f"--param {name}: set by the sweep itself; "
+                                   f"parameters of {program.path.name}: {', '.join(launch)}")
+        if name not in program.options:
+            raise GraderUsageError(f"{program.path.name} has no option --{name}; "
+                                   f"its parameters: {', '.join(launch)}")
+    fixed: tuple[str, ...] = ()
+    if data is not None and "data" not in program.options:
+        raise GraderUsageError(f"{program.path.name} takes no dataset (it makes its inputs "
+                               "itself): drop --data")
+    # lab3's --random makes its input in-process instead of reading --data.
+    in_process = any(name == "random" for name, _ in params)
+    if "data" in program.options and not in_process:
+        if data is None or not data.is_file():
+            raise GraderUsageError(
+                f"{program.path.name} needs a dataset: {data or 'none given'} does not exist; "
+                "generate the lab's cases (ctest --test-dir BUILD -R '<lab>.datasets') "
+                "or give --data FILE")
+        fixed = ("--data", str(data))
+    configs = tuple(itertools.product(*(values for _, values in params)))
+    return SweepPlan(program, variant, fixed, tuple(n for n, _ in params), configs)

@@ -1,0 +1,208 @@
+"""`grader sweep`: reading the lab programs' tables (recorded outputs), planning, running
+with fake programs, and the written table."""
+
+from __future__ import annotations
+
+import csv
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.errors import GraderUsageError
+from grader.sweep import (NoDevice, ProgramHelp, parse_help, parse_params, parse_row,
+                          plan_sweep, run_sweep)
+
+RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+LAB1_HELP = """usage: build/bin/lab1_histogram [options]
+  --blocks  grid size (default: just enough to cover n)
+  --data  dataset file, raw int32 samples 0..1023 (default data.bin)
+  --help  print this help
+  --n  expected number of samples (default: the file's size)
+  --reps  timed repetitions (default 20)
+  --slice  samples per thread, or per block for inverse/banks
+  --threads  threads per block (default: the variant's)
+  --variant  global, global_unroll, global_ilp4, one_per_thread, shared, inverse, banks, best, or all (default shared)
+"""
+
+
+def _recorded(name: str) -> str:
+    return (RECORDED / name).read_text()
+
+
+@pytest.mark.parametrize("name, variant, time_ms, rate, unit, check", [
+    ("lab1_shared.txt", "shared", 0.158, 849.5, "GB/s", "ok"),
+    ("lab1_global_overflow.txt", "global", 12.5, 10.7, "GB/s", "WRONG"),
+    ("lab2_even_odd.txt", "even_odd", 0.358, None, "", "ok"),
+    ("lab2_sum_matrix.txt", None, 0.987, 3262, "GB/s", "ok"),
+    ("lab3_all.txt", "interleaved", 0.1028, 652.9, "GB/s", "ok"),
+    ("lab3_all.txt", "complete_unroll_template", 0.0361, 1857.5, "GB/s", "ok"),
+    ("lab4_shared.txt", "shared", 0.0871, 1540.9, "GB/s", "ok"),
+    ("lab5_naive.txt", "naive", 26.1, 5265.9, "GFLOP/s", "ok"),
+])
+def test_parse_row_from_recorded_outputs(name: str, variant: str | None, time_ms: float,
+                                         rate: float | None, unit: str, check: str) -> None:
+    row = parse_row(_recorded(name), variant)
+    assert row.error == ""
+    assert row.time_ms == pytest.approx(time_ms)
+    assert row.rate == (pytest.approx(rate) if rate is not None else None)
+    assert row.rate_unit == unit and row.check == check
+
+
+def test_parse_row_without_the_row_or_header() -> None:
+    assert "no row for banks" in parse_row(_recorded("lab1_shared.txt"), "banks").error
+    assert "no table header" in parse_row("lab1_histogram: CUDA error: boom\n", "shared").error
+
+
+def test_parse_help_lists_options_and_variants() -> None:
+    helps = parse_help(Path("lab1_histogram"), LAB1_HELP)
+    assert set(helps.options) >= {"blocks", "threads", "slice", "data", "variant"}
+    assert helps.variant_option == "variant"
+    assert helps.variants == ["global", "global_unroll", "global_ilp4", "one_per_thread",
+                              "shared", "inverse", "banks", "best"]
+    lab2 = parse_help(Path("lab2_divergence"), "  --kernel  even_odd, warp_aligned, or all "
+                                               "(default all)\n  --threads  t\n")
+    assert lab2.variant_option == "kernel" and lab2.variants == ["even_odd", "warp_aligned"]
+
+
+def test_parse_params() -> None:
+    assert parse_params(["blocks=64,128", "--threads=256"]) == [("blocks", ["64", "128"]),
+                                                                ("threads", ["256"])]
+    for bad in ("blocks", "blocks=", "=4"):
+        with pytest.raises(GraderUsageError, match="NAME=V1,V2"):
+            parse_params([bad])
+    with pytest.raises(GraderUsageError, match="twice"):
+        parse_params(["a=1", "a=2"])
+
+
+def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
+    helps = parse_help(tmp_path / "lab1_histogram", LAB1_HELP)
+    data = tmp_path / "d.bin"
+    data.write_bytes(b"\0" * 8)
+    plan = plan_sweep(helps, "shared", [("blocks", ["64", "128"]), ("slice", ["32", "64"])], data)
+    assert len(plan.configs) == 4
+    assert plan.argv(plan.configs[1]) == [str(tmp_path / "lab1_histogram"), "--variant", "shared",
+                                          "--blocks", "64", "--slice", "64", "--data", str(data)]
+    with pytest.raises(GraderUsageError, match="no option --tile.*blocks, n, reps, slice"):
+        plan_sweep(helps, "shared", [("tile", ["1"])], data)
+    with pytest.raises(GraderUsageError, match="set by the sweep itself"):
+        plan_sweep(helps, "shared", [("variant", ["global"])], data)
+    with pytest.raises(GraderUsageError, match="needs a dataset"):
+        plan_sweep(helps, "shared", [("blocks", ["1"])], tmp_path / "missing.bin")
+    no_data = ProgramHelp(tmp_path / "lab5_matmul", {"n": "", "variant": "naive, or all"})
+    with pytest.raises(GraderUsageError, match="takes no dataset"):
+        plan_sweep(no_data, "naive", [("n", ["1"])], data)
+
+
+def _fake_run(outputs: dict[str, tuple[int, str]]):
+    def run(argv):
+        key = argv[argv.index("--blocks") + 1]
+        code, out = outputs[key]
+        return subprocess.CompletedProcess(argv, code, out, "lab1_histogram: bad launch\n"
+                                           if code == 2 else "")
+    return run
+
+
+def test_run_sweep_records_errors_and_wrong_answers(tmp_path: Path) -> None:
+    helps = parse_help(tmp_path / "lab1_histogram", LAB1_HELP)
+    data = tmp_path / "d.bin"
+    data.write_bytes(b"\0" * 8)
+    plan = plan_sweep(helps, "shared", [("blocks", ["1", "2", "3"])], data)
+    result = run_sweep(plan, _fake_run({"1": (0, _recorded("lab1_shared.txt")),
+                                        "2": (2, ""),
+                                        "3": (1, _recorded("lab1_global_overflow.txt")
+                                              .replace("global ", "shared "))}))
+    rows = [row for _, row in result.rows]
+    assert rows[0].time_ms == pytest.approx(0.158) and rows[0].check == "ok"
+    assert rows[1].error == "exit 2: lab1_histogram: bad launch"
+    assert rows[2].check == "WRONG"
+
+
+def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
+    helps = parse_help(tmp_path / "lab1_histogram", LAB1_HELP)
+    data = tmp_path / "d.bin"
+    data.write_bytes(b"\0" * 8)
+    plan = plan_sweep(helps, "shared", [("blocks", ["1"])], data)
+    with pytest.raises(NoDevice):
+        run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, 77, "", "no CUDA device"))
+
+
+# --- the command line on a fake program -------------------------------------------------------
+
+def _fake_lab(tmp_path: Path, exit_code: int = 0) -> tuple[Path, Path]:
+    """A repository with labs/lab1_histogram and a build whose lab1 program is a script."""
+    repo = tmp_path / "repo"
+    (repo / "labs" / "lab1_histogram").mkdir(parents=True)
+    (repo / "labs" / "lab2_divergence").mkdir(parents=True)
+    build = tmp_path / "build"
+    (build / "bin").mkdir(parents=True)
+    program = build / "bin" / "lab1_histogram"
+    shared = RECORDED / "lab1_shared.txt"
+    program.write_text(f"""#!{sys.executable}
+import sys
+if "--help" in sys.argv:
+    sys.stdout.write({LAB1_HELP!r}); sys.exit(0)
+if {exit_code} == 77:
+    sys.stderr.write("lab1_histogram: no CUDA device: none\\n"); sys.exit(77)
+blocks = sys.argv[sys.argv.index("--blocks") + 1]
+text = open({str(shared)!r}).read().replace(" 4096     256", " %7s     256" % blocks)
+sys.stdout.write(text)
+""")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    (build / "bin" / "lab1_correctness_test").write_text("")
+    return repo, build
+
+
+def _sweep(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "MPLBACKEND": "Agg"}
+    return subprocess.run([sys.executable, "-m", "grader", "sweep", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_cli_writes_the_table(tmp_path: Path) -> None:
+    repo, build = _fake_lab(tmp_path)
+    data = tmp_path / "d.bin"
+    data.write_bytes(b"\0" * 8)
+    result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=2048,4096",
+                    "--param", "threads=256", "--build", str(build), "--repo", str(repo),
+                    "--data", str(data), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.reader((tmp_path / "out" / "sweep.csv").open()))
+    assert rows[0] == ["blocks", "threads", "time_ms", "GB/s", "check", "error"]
+    assert rows[1] == ["2048", "256", "0.158", "849.5", "ok", ""]
+    md = (tmp_path / "out" / "sweep.md").read_text()
+    assert "| blocks | threads | time_ms | GB/s | check |" in md
+    try:
+        import matplotlib  # noqa: F401
+        assert (tmp_path / "out" / "sweep.png").is_file()
+    except ImportError:
+        assert "matplotlib is not installed" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("lab9", "shared", "--param", "blocks=1"), "unknown lab 'lab9'"),
+    (("lab1", "fastest", "--param", "blocks=1"), "unknown variant 'fastest' of lab1: variants "
+                                                 "are global,"),
+    (("lab1", "shared", "--param", "tile=16"), "no option --tile"),
+    (("lab1", "shared"), "at least one --param"),
+    (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
+    (("lab1", "shared", "--param", "blocks=1"), "needs a dataset"),
+])
+def test_cli_bad_input(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    repo, build = _fake_lab(tmp_path)
+    result = _sweep(tmp_path, *args, "--build", str(build), "--repo", str(repo))
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
+    repo, build = _fake_lab(tmp_path, exit_code=77)
+    data = tmp_path / "d.bin"
+    data.write_bytes(b"\0" * 8)
+    result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=1", "--build", str(build),
+                    "--repo", str(repo), "--data", str(data), "--out", str(tmp_path / "o"))
+    assert result.returncode == 3 and "no GPU" in result.stderr
