@@ -4,7 +4,10 @@
 must be rejected by the static check with a finding matching `reason`; an entry
 of kind `grade` must pass the static check (else it was rejected for another
 reason) and have a test matching `tests` fail with a reason matching `reason`,
-while every test matching `must_pass` passes.
+while every test matching `must_pass` passes. An entry with `sanitizer` (a
+compute-sanitizer tool) is judged on its lab's `labN.sanitize.<tool>` tests, from
+a build configured with -DLAB_SANITIZE=ON; `folder` lets several entries judge
+one submission (default: the entry's name).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Mapping, Sequence
 
 from grader.errors import GraderUsageError
 from grader.model import Outcome, Status
+from grader.sanitize import TOOLS
 from grader.static_check import Finding
 
 MANIFEST = Path("submissions") / "known_wrong" / "manifest.json"
@@ -34,12 +38,19 @@ class Expectation:
     tests: str = ""
     must_pass: str = ""
     hidden_data: bool = False
+    sanitizer: str = ""  # memcheck, racecheck or synccheck: judged in sanitizer mode
+    folder: str = ""  # the submission's folder, when not the entry's name
 
     @property
     def expected(self) -> str:
         if self.kind == "static":
             return f"static check rejects with /{self.reason}/"
-        return f"a test /{self.tests}/ fails with /{self.reason}/"
+        where = f"under {self.sanitizer}, " if self.sanitizer else ""
+        return f"{where}a test /{self.tests}/ fails with /{self.reason}/"
+
+    @property
+    def folder_name(self) -> str:
+        return self.folder or self.name
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,9 @@ def load_manifest(path: Path) -> list[Expectation]:
         if entry.kind not in ("static", "grade") or (entry.kind == "grade" and not entry.tests):
             raise GraderUsageError(f"{path}: entry {entry.name!r}: kind must be 'static', or "
                                    "'grade' with 'tests'")
+        if entry.sanitizer and (entry.sanitizer not in TOOLS or entry.kind != "grade"):
+            raise GraderUsageError(f"{path}: entry {entry.name!r}: sanitizer must be one of "
+                                   f"{', '.join(TOOLS)}, on a 'grade' entry")
         entries.append(entry)
     return entries
 

@@ -12,6 +12,7 @@ writes it to `--report`. Exit 0 when every submission was rejected as expected,
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 import sys
 from pathlib import Path
@@ -23,9 +24,13 @@ from grader.discovery import repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
                                 load_manifest, table)
+from grader.discovery import read_ctest_json
 from grader.model import Outcome
+from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession
 from grader.static_check import Finding, check_lab, lab_folders
+
+NOT_JUDGED = "not judged"
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,8 +69,9 @@ def grade_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
     """Build and run the entry's lab: (outcomes, gpu present, build problem)."""
     build = args.build_root.resolve() / entry.name
     print(f"grader: building {entry.name} in {build}", flush=True)
+    sanitize = ["-DLAB_SANITIZE=ON"] if entry.sanitizer else []
     _, failure = configure_and_build(repo, str(folder), build,
-                                     [f"-DLAB_ONLY={entry.lab}", *args.cmake_arg])
+                                     [f"-DLAB_ONLY={entry.lab}", *sanitize, *args.cmake_arg])
     if failure is not None:
         return None, True, f"did not build: {failure.errors_for(entry.lab).splitlines()[0]}"
     session = GradingSession.open(build, labs=[entry.lab], repo=repo,
@@ -73,8 +79,17 @@ def grade_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
                                   extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"})
     if not session.gpu.present:
         return None, False, ""
+    tests = session.tests
+    if entry.sanitizer:
+        tests = [t for t in sanitize_tests(read_ctest_json(build), [entry.lab])
+                 if tool_of(t) == entry.sanitizer]
+        if not tests:
+            return None, True, f"{NOT_JUDGED}: no {entry.sanitizer} tests (compute-sanitizer " \
+                               "not found in the CUDA toolkit?)"
+        keep = re.compile(entry.must_pass) if entry.must_pass else None
+        tests += [t for t in session.tests if keep is not None and keep.search(t.name)]
     outcomes = {}
-    for test in session.tests:
+    for test in tests:
         outcomes[test.name] = session.run(test)
         print(f"  {test.name}: {outcomes[test.name].status.value}", flush=True)
     return outcomes, True, ""
@@ -89,7 +104,7 @@ def judge(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace
         return judge_grade(entry, findings, None, False)
     outcomes, gpu_present, problem = grade_entry(entry, folder, repo, args, secret)
     if problem:
-        return Judgement(problem, False)
+        return Judgement(problem, None if problem.startswith(NOT_JUDGED) else False)
     return judge_grade(entry, findings, outcomes, gpu_present)
 
 
@@ -113,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     secret = read_secret(args.secret_file) or secrets.token_hex(16)
     rows = []
     for entry in entries:
-        folder = repo / MANIFEST.parent / entry.name
+        folder = repo / MANIFEST.parent / entry.folder_name
         rows.append((entry, judge(entry, folder, repo, args, secret)))
     text = table(rows)
     print(text)

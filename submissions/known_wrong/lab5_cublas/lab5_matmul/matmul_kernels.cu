@@ -1,0 +1,360 @@
+// KNOWN WRONG (lab5_cublas): matmul_best calls cuBLAS's SGEMM instead of a kernel of
+// its own.
+// The reference solution with exactly this one defect; the grader must
+// reject it for this reason (submissions/known_wrong/manifest.json).
+#include <cublas_v2.h>
+
+#include <cstdint>
+
+#include "matmul.cuh"
+
+namespace lab5 {
+namespace {
+
+__host__ __device__ inline int div_up(int a, int b) { return (a + b - 1) / b; }
+
+// (a) The seed's kernel, rectangular: row from y, column from x, one inner product
+// of length k per thread.
+__global__ void naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                             float* __restrict__ C, int n, int k, int m) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n && col < m) {
+    float val = 0;
+    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
+    C[(size_t)row * m + col] = val;
+  }
+}
+
+// (b) One thread per product A(i,l) * B(l,j): l = blockIdx.z.
+__global__ void fine_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                            float* __restrict__ C, int n, int k, int m) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int l = blockIdx.z;
+  if (row < n && col < m)
+    atomicAdd(C + (size_t)row * m + col, A[(size_t)row * k + l] * B[(size_t)l * m + col]);
+}
+
+// (c) Tile x Tile threads; each step loads one Tile x Tile tile of A and of B into
+// shared memory (zeros past the edges), then every thread does Tile multiply-adds
+// from shared memory.
+template <int Tile>
+__global__ void tiled_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                             float* __restrict__ C, int n, int k, int m) {
+  __shared__ float As[Tile][Tile];
+  __shared__ float Bs[Tile][Tile];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * Tile + ty;
+  const int col = blockIdx.x * Tile + tx;
+  float val = 0;
+  for (int t0 = 0; t0 < k; t0 += Tile) {
+    As[ty][tx] = (row < n && t0 + tx < k) ? A[(size_t)row * k + t0 + tx] : 0.f;
+    Bs[ty][tx] = (t0 + ty < k && col < m) ? B[(size_t)(t0 + ty) * m + col] : 0.f;
+    __syncthreads();
+#pragma unroll
+    for (int l = 0; l < Tile; ++l) val += As[ty][l] * Bs[l][tx];
+    __syncthreads();
+  }
+  if (row < n && col < m) C[(size_t)row * m + col] = val;
+}
+
+// (d) 64 x 64 block tile, 16 x 16 threads, 4 x 4 outputs per thread in registers:
+// thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j (strided so that both
+// the shared-memory reads and the stores to C are conflict-free and coalesced).
+// Written for leading dimensions and a tile origin so the MQDB kernel reuses it.
+constexpr int RB = 64, RK = 16;
+
+__device__ __forceinline__ void regblock_tile(const float* __restrict__ A,
+                                              const float* __restrict__ B, float* __restrict__ C,
+                                              int n, int k, int m, int lda, int ldb, int ldc,
+                                              int row0, int col0) {
+  __shared__ float As[RB][RK + 1];
+  __shared__ float Bs[RK][RB];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int tid = threadIdx.x;
+  float acc[4][4] = {};
+  for (int k0 = 0; k0 < k; k0 += RK) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int r = tid / RK + 16 * i, c = tid % RK;  // A tile 64 x 16
+      const int gr = row0 + r, gc = k0 + c;
+      As[r][c] = (gr < n && gc < k) ? A[(size_t)gr * lda + gc] : 0.f;
+      const int br = tid / RB + 4 * i, bc = tid % RB;  // B tile 16 x 64
+      const int gbr = k0 + br, gbc = col0 + bc;
+      Bs[br][bc] = (gbr < k && gbc < m) ? B[(size_t)gbr * ldb + gbc] : 0.f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int l = 0; l < RK; ++l) {
+      float a[4], b[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) a[i] = As[ty + 16 * i][l], b[i] = Bs[l][tx + 16 * i];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] += a[i] * b[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int r = row0 + ty + 16 * i, c = col0 + tx + 16 * j;
+      if (r < n && c < m) C[(size_t)r * ldc + c] = acc[i][j];
+    }
+}
+
+__global__ void __launch_bounds__(256)
+    regblock_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                    int n, int k, int m) {
+  regblock_tile(A, B, C, n, k, m, k, m, m, blockIdx.y * RB, blockIdx.x * RB);
+}
+
+// (e) 128 x 128 block tile, BK = 8, 256 threads, 8 x 8 outputs per thread.
+// A's tile is stored transposed (As[l][row]) so that a thread reads its 8 rows of
+// a column as two float4; B's tile likewise gives two float4 per row. Thread
+// (ty, tx) owns rows {4ty..4ty+3, 64+4ty..} and columns {4tx.., 64+4tx..}: a warp
+// reads 2 distinct float4 of As (broadcast) and 16 consecutive float4 of Bs.
+// Two shared buffers: the next tile travels global -> registers while the current
+// one is multiplied, then goes to the other buffer: one barrier per step.
+// Checked = false needs n, m multiples of 128, k of 8, 16-byte aligned rows.
+constexpr int BM = 128, BN = 128, BK = 8;
+
+template <bool Checked>
+__device__ __forceinline__ void big_tile(const float* __restrict__ A, const float* __restrict__ B,
+                                         float* __restrict__ C, int n, int k, int m, int lda,
+                                         int ldb, int ldc, int row0, int col0) {
+  __shared__ __align__(16) float As[2][BK][BM];
+  __shared__ __align__(16) float Bs[2][BK][BN];
+  const int tid = threadIdx.x;
+  const int tx = tid % 16, ty = tid / 16;
+  const int a_r = tid / 2, a_c = (tid % 2) * 4;    // A: 128 rows x 8, a float4 each
+  const int b_r = tid / 32, b_c = (tid % 32) * 4;  // B: 8 rows x 128, a float4 each
+
+  auto load_a = [&](int k0) {
+    float4 v;
+    const int gr = row0 + a_r, gc = k0 + a_c;
+    if (!Checked) {
+      v = *reinterpret_cast<const float4*>(A + (size_t)gr * lda + gc);
+    } else {
+      const float* p = A + (size_t)gr * lda + gc;
+      const bool rok = gr < n;
+      v.x = (rok && gc + 0 < k) ? p[0] : 0.f;
+      v.y = (rok && gc + 1 < k) ? p[1] : 0.f;
+      v.z = (rok && gc + 2 < k) ? p[2] : 0.f;
+      v.w = (rok && gc + 3 < k) ? p[3] : 0.f;
+    }
+    return v;
+  };
+  auto load_b = [&](int k0) {
+    float4 v;
+    const int gr = k0 + b_r, gc = col0 + b_c;
+    if (!Checked) {
+      v = *reinterpret_cast<const float4*>(B + (size_t)gr * ldb + gc);
+    } else {
+      const float* p = B + (size_t)gr * ldb + gc;
+      const bool rok = gr < k;
+      v.x = (rok && gc + 0 < m) ? p[0] : 0.f;
+      v.y = (rok && gc + 1 < m) ? p[1] : 0.f;
+      v.z = (rok && gc + 2 < m) ? p[2] : 0.f;
+      v.w = (rok && gc + 3 < m) ? p[3] : 0.f;
+    }
+    return v;
+  };
+  auto store = [&](int buf, float4 va, float4 vb) {
+    As[buf][a_c + 0][a_r] = va.x;
+    As[buf][a_c + 1][a_r] = va.y;
+    As[buf][a_c + 2][a_r] = va.z;
+    As[buf][a_c + 3][a_r] = va.w;
+    *reinterpret_cast<float4*>(&Bs[buf][b_r][b_c]) = vb;
+  };
+
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = 0.f;
+
+  const int steps = div_up(k, BK);
+  store(0, load_a(0), load_b(0));
+  __syncthreads();
+  for (int t = 0; t < steps; ++t) {
+    const int cur = t & 1;
+    float4 na, nb;
+    const bool more = t + 1 < steps;
+    if (more) na = load_a((t + 1) * BK), nb = load_b((t + 1) * BK);
+#pragma unroll
+    for (int l = 0; l < BK; ++l) {
+      const float4 a0 = *reinterpret_cast<const float4*>(&As[cur][l][ty * 4]);
+      const float4 a1 = *reinterpret_cast<const float4*>(&As[cur][l][64 + ty * 4]);
+      const float4 b0 = *reinterpret_cast<const float4*>(&Bs[cur][l][tx * 4]);
+      const float4 b1 = *reinterpret_cast<const float4*>(&Bs[cur][l][64 + tx * 4]);
+      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] += a[i] * b[j];
+    }
+    if (more) store(cur ^ 1, na, nb);
+    __syncthreads();
+  }
+
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int r = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int c = col0 + h * 64 + tx * 4;
+      const float4 v =
+          make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+      if (!Checked) {
+        *reinterpret_cast<float4*>(C + (size_t)r * ldc + c) = v;
+      } else if (r < n) {
+        float* p = C + (size_t)r * ldc + c;
+        if (c + 0 < m) p[0] = v.x;
+        if (c + 1 < m) p[1] = v.y;
+        if (c + 2 < m) p[2] = v.z;
+        if (c + 3 < m) p[3] = v.w;
+      }
+    }
+  }
+}
+
+// Tiles visited in groups of 8 tile rows, column by column, so that the CTAs
+// running at the same time share panels of A and B in L2.
+template <bool Checked>
+__global__ void __launch_bounds__(256, 2)
+    big_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+               int n, int k, int m) {
+  constexpr int G = 8;
+  const int bid = blockIdx.x;
+  const int tiles_x = div_up(m, BN), tiles_y = div_up(n, BM);
+  const int per_group = G * tiles_x;
+  const int group = bid / per_group;
+  const int first = group * G;
+  const int rows = min(tiles_y - first, G);
+  const int in_group = bid % per_group;
+  const int tile_y = first + in_group % rows, tile_x = in_group / rows;
+  big_tile<Checked>(A, B, C, n, k, m, k, m, m, tile_y * BM, tile_x * BN);
+}
+
+// (f) MQDB, one thread per element inside the diagonal blocks: blockIdx.z is the
+// diagonal block; the grid covers the largest block and threads past a smaller
+// block's edge do nothing.
+__global__ void mqdb_naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                                  float* __restrict__ C, int n, const int* __restrict__ offset) {
+  const int off = offset[blockIdx.z], d = offset[blockIdx.z + 1] - off;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < d && col < d) {
+    const float* a = A + (size_t)(off + row) * n + off;
+    const float* b = B + (size_t)off * n + off + col;
+    float val = 0;
+    for (int l = 0; l < d; ++l) val += a[l] * b[(size_t)l * n];
+    C[(size_t)(off + row) * n + off + col] = val;
+  }
+}
+
+// (g) MQDB with the dense kernels' tiles: blockIdx.z picks the diagonal block,
+// (x, y) a tile inside it; tiles past the block's edge exit at once.
+__global__ void __launch_bounds__(256, 2)
+    mqdb_big_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+                    int n, const int* __restrict__ offset) {
+  const int off = offset[blockIdx.z], d = offset[blockIdx.z + 1] - off;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  if (row0 >= d || col0 >= d) return;
+  const size_t corner = (size_t)off * n + off;
+  big_tile<true>(A + corner, B + corner, C + corner, d, d, d, n, n, n, row0, col0);
+}
+
+__global__ void __launch_bounds__(256)
+    mqdb_regblock_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                         float* __restrict__ C, int n, const int* __restrict__ offset) {
+  const int off = offset[blockIdx.z], d = offset[blockIdx.z + 1] - off;
+  const int row0 = blockIdx.y * RB, col0 = blockIdx.x * RB;
+  if (row0 >= d || col0 >= d) return;
+  const size_t corner = (size_t)off * n + off;
+  regblock_tile(A + corner, B + corner, C + corner, d, d, d, n, n, n, row0, col0);
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+int sm_count() {
+  static int count = [] {
+    int device = 0, sms = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    return sms > 0 ? sms : 1;
+  }();
+  return count;
+}
+
+}  // namespace
+
+void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m, Launch launch) {
+  const dim3 block(launch.block_x, launch.block_y);
+  const dim3 grid(div_up(m, block.x), div_up(n, block.y));
+  naive_kernel<<<grid, block>>>(A, B, C, n, k, m);
+}
+
+void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch) {
+  cudaMemsetAsync(C, 0, sizeof(float) * n * m);
+  const dim3 block(launch.block_x, launch.block_y);
+  const dim3 grid(div_up(m, block.x), div_up(n, block.y), k);
+  fine_kernel<<<grid, block>>>(A, B, C, n, k, m);
+}
+
+template <int Tile>
+void matmul_tiled(const float* A, const float* B, float* C, int n, int k, int m) {
+  const dim3 block(Tile, Tile);
+  const dim3 grid(div_up(m, Tile), div_up(n, Tile));
+  tiled_kernel<Tile><<<grid, block>>>(A, B, C, n, k, m);
+}
+template void matmul_tiled<16>(const float*, const float*, float*, int, int, int);
+template void matmul_tiled<32>(const float*, const float*, float*, int, int, int);
+
+void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {
+  const dim3 grid(div_up(m, RB), div_up(n, RB));
+  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);
+}
+
+void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {
+  // DEFECT: a library computes the answer (C^T = B^T A^T in column-major terms).
+  static cublasHandle_t handle = nullptr;
+  if (handle == nullptr) cublasCreate(&handle);
+  const float one = 1.0f, zero = 0.0f;
+  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C, m);
+  return;
+  const int blocks = div_up(m, BN) * div_up(n, BM);
+  const bool fast =
+      n % BM == 0 && m % BN == 0 && k % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
+  if (fast) {
+    big_kernel<false><<<blocks, 256>>>(A, B, C, n, k, m);
+  } else {
+    big_kernel<true><<<blocks, 256>>>(A, B, C, n, k, m);
+  }
+}
+
+void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch launch) {
+  cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n);  // the zeros outside the blocks
+  const dim3 block(launch.block_x, launch.block_y);
+  const dim3 grid(div_up(C.max_block, block.x), div_up(C.max_block, block.y), C.k);
+  mqdb_naive_kernel<<<grid, block>>>(A.elem, B.elem, C.elem, C.n, C.offset);
+}
+
+void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
+  cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n);
+  // Few big tiles (small blocks) would leave most SMs idle: use 64 x 64 tiles then.
+  const int big = div_up(C.max_block, BM);
+  if (big * big * C.k >= 2 * sm_count()) {
+    mqdb_big_kernel<<<dim3(big, big, C.k), 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
+  } else {
+    const int t = div_up(C.max_block, RB);
+    mqdb_regblock_kernel<<<dim3(t, t, C.k), 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
+  }
+}
+
+}  // namespace lab5
