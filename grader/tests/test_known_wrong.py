@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from grader.cli import main
 from grader.commands.known_wrong import exit_status, static_findings
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
                                 load_manifest, table)
 from grader.model import Outcome, Status
@@ -25,23 +26,44 @@ WRONG = Outcome(Status.FAILED, "variant shared ...:\n3 of 1024 bins differ; firs
 HUNG = Outcome(Status.FAILED, "timed out after 10 s: possible deadlock")
 
 
-def test_the_manifest_names_every_folder_and_every_lab1_defect() -> None:
+def test_the_manifest_names_every_folder_and_every_defect() -> None:
     entries = load_manifest(REPO / MANIFEST)
     names = {e.name for e in entries}
-    assert names == {"lab1_race", "lab1_tail", "lab1_oob_write", "lab1_hang", "lab1_slow",
-                     "lab1_cub", "lab1_hardcoded", "lab1_host_answer"}
+    assert {"lab1_race", "lab1_tail", "lab1_oob_write", "lab1_hang", "lab1_slow", "lab1_cub",
+            "lab1_hardcoded", "lab1_host_answer", "lab1_race.racecheck", "lab2_tail",
+            "lab2_no_guard", "lab3_race", "lab3_tail", "lab3_cub", "lab4_oob_write", "lab4_race",
+            "lab4_slow", "lab5_tail", "lab5_cublas", "lab5_host_answer"} <= names
     for entry in entries:
-        source = REPO / MANIFEST.parent / entry.name / "lab1_histogram" / "histogram_kernels.cu"
-        assert source.is_file() and "DEFECT" in source.read_text()
+        folder = REPO / MANIFEST.parent / entry.folder_name
+        sources = list(folder.glob(f"{entry.lab}_*/*.cu"))
+        assert len(sources) == 1 and "DEFECT" in sources[0].read_text(), entry.name
+    assert {e.lab for e in entries} == {"lab1", "lab2", "lab3", "lab4", "lab5"}
+    assert {e.sanitizer for e in entries} >= {"memcheck", "racecheck", "synccheck"}
 
 
 def test_static_entries_are_rejected_and_gpu_entries_pass_the_static_check() -> None:
     for entry in load_manifest(REPO / MANIFEST):
-        findings = static_findings(entry, REPO / MANIFEST.parent / entry.name)
+        findings = static_findings(entry, REPO / MANIFEST.parent / entry.folder_name)
         if entry.kind == "static":
             assert judge_static(entry, findings).as_expected is True, entry.name
         else:
             assert findings == [], entry.name
+
+
+def test_a_sanitizer_entry_needs_a_known_tool(tmp_path: Path) -> None:
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"submissions": [
+        {"name": "x", "lab": "lab1", "kind": "grade", "tests": "t", "reason": "r",
+         "sanitizer": "leakcheck"}]}))
+    with pytest.raises(GraderUsageError, match="sanitizer must be one of"):
+        load_manifest(manifest)
+
+
+def test_a_sanitizer_entry_says_so_in_the_table() -> None:
+    entry = Expectation("lab3_race", "lab3", "grade", "Race reported", tests="sanitize",
+                        sanitizer="racecheck")
+    assert entry.expected.startswith("under racecheck, a test /sanitize/")
+    assert Expectation("a.b", "lab1", "static", "r", folder="a").folder_name == "a"
 
 
 def test_a_grade_entry_is_rejected_for_its_own_reason() -> None:
@@ -104,5 +126,8 @@ def test_the_command_without_a_gpu(capsys: pytest.CaptureFixture[str], tmp_path:
     out = capsys.readouterr().out
     assert "| lab1_host_answer |" in out and "not judged" in out
     assert main(["known-wrong", "--only", "lab1_cub", "--only", "lab1_host_answer"]) == EXIT_OK
-    assert report.read_text().count("| lab1_") == 8
+    rows = report.read_text().count("\n| lab")
+    assert rows == len(load_manifest(REPO / MANIFEST))
+    assert main(["known-wrong", "--only", "lab3_cub", "--only", "lab5_cublas",
+                 "--only", "lab5_host_answer"]) == EXIT_OK
     assert main(["known-wrong", "--only", "nope"]) == 2

@@ -98,15 +98,16 @@ variant("lab3", "cub", "reduce_shuffle calls CUB's DeviceReduce::Sum instead of 
 # ---- lab4 ------------------------------------------------------------------------
 variant("lab4", "oob_write", "power_register writes element i far past the end of out (the "
         "index is shifted instead of used): an illegal memory access.",
-        ("    const float x = in[i];\n    float c = 1.0f;\n    for (int j = 0; j < k; j++) c *= x;\n"
-         "    out[i] = c;\n",
-         "    const float x = in[i];\n    float c = 1.0f;\n    for (int j = 0; j < k; j++) c *= x;\n"
-         "    out[static_cast<long long>(i) << 36] = c;  // DEFECT: far outside out\n"))
+        ("    for (int j = 0; j < k; j++) c *= x;\n    out[i] = c;\n  }\n}\n\n// (c)",
+         "    for (int j = 0; j < k; j++) c *= x;\n"
+         "    out[static_cast<long long>(i) << 36] = c;  // DEFECT: far outside out\n"
+         "  }\n}\n\n// (c)"))
 
 variant("lab4", "race", "window_shared reads its neighbours' tile entries without the "
         "__syncthreads() that waits for the whole tile to be loaded: a shared-memory race "
         "that racecheck reports, whether or not the window happens to come out right.",
-        ("  __syncthreads();  // the whole tile is loaded before anyone reads a neighbour's value\n",
+        ("  __syncthreads();  // the whole tile is loaded before anyone reads a neighbour's "
+         "value\n",
          "  // DEFECT: no __syncthreads() between loading the tile and reading it.\n"))
 
 variant("lab4", "slow", "window_shared is correct but thread 0 loads the whole tile alone, one "
@@ -129,7 +130,8 @@ variant("lab5", "cublas", "matmul_best calls cuBLAS's SGEMM instead of a kernel 
          "  static cublasHandle_t handle = nullptr;\n"
          "  if (handle == nullptr) cublasCreate(&handle);\n"
          "  const float one = 1.0f, zero = 0.0f;\n"
-         "  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C, m);\n"
+         "  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C,\n"
+         "              m);\n"
          "  return;\n"))
 
 variant("lab5", "host_answer", "matmul_best copies A and B to the host, multiplies them in a "
