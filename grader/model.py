@@ -93,3 +93,5 @@ class Outcome:
     output: str = ""
     duration_s: float = 0.0
     returncode: int | None = None
+    # Timing tests: the GPU's name, driver and SM/memory clocks before and after.
+    clocks: Mapping[str, str] = field(default_factory=dict)

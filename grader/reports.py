@@ -117,7 +117,8 @@ def _result_test(test: ScoredTest) -> dict[str, Any]:
         "tags": [test.test.lab, test.test.kind],
         "extra_data": {"lab": test.test.lab, "kind": test.test.kind,
                        "outcome": outcome.status.value,
-                       "duration_s": round(outcome.duration_s, 3)},
+                       "duration_s": round(outcome.duration_s, 3),
+                       **({"gpu_clocks": dict(outcome.clocks)} if outcome.clocks else {})},
     }
 
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import IO, Mapping, Sequence
 
+from grader import clocks
 from grader.gtest_xml import read_cases
 from grader.model import LabTest, Outcome, Status
 from grader.verdict import ProcessResult, classify
@@ -127,6 +128,7 @@ class Runner:
         self.timeout_scale = timeout_scale
         self.default_timeout_s = default_timeout_s
         self.keep_bytes = keep_bytes
+        self.read_clocks = clocks.read  # replaceable in tests
         self._setup_outcomes: dict[str, Outcome] = {}
         self._in_progress: set[str] = set()
 
@@ -148,11 +150,15 @@ class Runner:
             xml_path = Path(tmp) / "gtest.xml"
             if test.is_gtest:
                 argv.append(f"--gtest_output=xml:{xml_path}")
+            timed = test.kind == "timing" and self.gpu_present
+            before = self.read_clocks() if timed else {}
             result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
                                  keep_bytes=self.keep_bytes)
+            after = self.read_clocks() if timed else {}
             cases = read_cases(xml_path) if test.is_gtest else None
         status, reason = classify(test, result, cases, self.gpu_present)
-        return Outcome(status, reason, result.output, result.duration_s, result.returncode)
+        return Outcome(status, reason, result.output, result.duration_s, result.returncode,
+                       clocks.around(before, after))
 
     def command_and_env(self, test: LabTest) -> tuple[list[str], dict[str, str]]:
         """The argv and environment `test` runs with.

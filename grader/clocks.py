@@ -1,0 +1,50 @@
+"""The GPU's name, driver and current clocks, recorded around every timing test.
+
+A timing verdict travels with the conditions it was measured under: a GPU held
+at low clocks (power or thermal limits, another job) explains a slow run. Read
+with nvidia-smi just before and just after the test; empty when it is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Callable
+
+QUERY = ("name", "driver_version", "clocks.sm", "clocks.mem")
+_KEYS = ("name", "driver", "sm_mhz", "mem_mhz")
+_TIMEOUT_S = 10
+
+
+def parse(text: str) -> dict[str, str]:
+    """The first GPU's line of `--format=csv,noheader,nounits` output, keyed by _KEYS."""
+    for line in text.splitlines():
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) == len(QUERY) and fields[0]:
+            return dict(zip(_KEYS, fields))
+    return {}
+
+
+def read(runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
+         ) -> dict[str, str]:
+    """The clocks now, or {} when nvidia-smi is missing or fails."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return {}
+    try:
+        proc = runner([smi, f"--query-gpu={','.join(QUERY)}", "--format=csv,noheader,nounits"],
+                      capture_output=True, text=True, timeout=_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    return parse(proc.stdout) if proc.returncode == 0 else {}
+
+
+def around(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """One record: name and driver, and the SM and memory clocks before and after."""
+    if not before and not after:
+        return {}
+    record = {key: (before or after)[key] for key in ("name", "driver")}
+    for label, clocks in (("before", before), ("after", after)):
+        for key in ("sm_mhz", "mem_mhz"):
+            record[f"{key}_{label}"] = clocks.get(key, "")
+    return record

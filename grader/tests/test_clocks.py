@@ -1,0 +1,53 @@
+"""The GPU clocks recorded around timing tests, without a GPU (nvidia-smi faked)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from grader import clocks
+from grader.model import LabTest, Outcome, Status
+from grader.reports import _result_test
+from grader.runner import Runner
+from grader.scoring import ScoredTest
+
+SMI = "NVIDIA H100 80GB HBM3, 550.54.15, 1980, 2619\n"
+
+
+def test_parse_reads_the_first_gpu() -> None:
+    assert clocks.parse(SMI + "NVIDIA H100, 550.54.15, 345, 2619\n") == {
+        "name": "NVIDIA H100 80GB HBM3", "driver": "550.54.15", "sm_mhz": "1980",
+        "mem_mhz": "2619"}
+    assert clocks.parse("") == {} and clocks.parse("garbage") == {}
+
+
+def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
+    monkeypatch.setattr(clocks.shutil, "which", lambda name: None)
+    assert clocks.read() == {}
+    monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+    failed = lambda argv, **kw: subprocess.CompletedProcess(argv, 9, "", "no devices")  # noqa: E731
+    assert clocks.read(failed) == {}
+    ok = lambda argv, **kw: subprocess.CompletedProcess(argv, 0, SMI, "")  # noqa: E731
+    assert clocks.read(ok)["sm_mhz"] == "1980"
+
+
+def test_around_keeps_both_readings() -> None:
+    before = clocks.parse(SMI)
+    after = {**before, "sm_mhz": "1755"}
+    assert clocks.around(before, after) == {
+        "name": "NVIDIA H100 80GB HBM3", "driver": "550.54.15", "sm_mhz_before": "1980",
+        "mem_mhz_before": "2619", "sm_mhz_after": "1755", "mem_mhz_after": "2619"}
+    assert clocks.around({}, {}) == {}
+
+
+def test_timing_tests_carry_the_clocks_into_results_json(tmp_path: Path) -> None:
+    runner = Runner(gpu_present=True)
+    readings = iter([clocks.parse(SMI), {**clocks.parse(SMI), "sm_mhz": "1755"}])
+    runner.read_clocks = lambda: next(readings)
+    timing = LabTest(name="lab1.Timing.X", lab="lab1", kind="timing", command=("true",))
+    outcome = runner.execute(timing)
+    assert outcome.clocks["sm_mhz_before"] == "1980" and outcome.clocks["sm_mhz_after"] == "1755"
+    correctness = LabTest(name="lab1.C", lab="lab1", kind="correctness", command=("true",))
+    assert runner.execute(correctness).clocks == {}
+    scored = ScoredTest(timing, Outcome(Status.PASSED, clocks=outcome.clocks), 4, 4)
+    assert _result_test(scored)["extra_data"]["gpu_clocks"]["name"] == "NVIDIA H100 80GB HBM3"
