@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -22,6 +22,7 @@ from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU
 from grader.scoring import load_policy
+from grader.static_check import check_lab, lab_folders
 
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 _TAIL_LINES = 6
@@ -35,6 +36,7 @@ class BuiltTree:
     labs: tuple[str, ...]
     failure_stage: str | None = None
     failure_log: Path | None = None
+    static: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,14 +65,41 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
     report.mkdir(parents=True, exist_ok=True)
     if not labs:
         return BuiltTree(build_dir, ())
+    static = static_findings(sub.path, labs, report)
     args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(labs)}")
     log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
     (report / "build.log").write_text(log, encoding="utf-8")
     if failure is None:
-        return BuiltTree(build_dir, labs)
+        return BuiltTree(build_dir, labs, static=static)
     failure_log = report / "build-failure.log"
     failure_log.write_text(failure.log, encoding="utf-8")
-    return BuiltTree(build_dir, labs, failure.stage, failure_log)
+    return BuiltTree(build_dir, labs, failure.stage, failure_log, static)
+
+
+def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, tuple[str, ...]]:
+    """`grader check` on the student's lab folders (CPU only, so done while building).
+
+    Written to `static-check.txt`; a lab with findings scores 0 (`apply_static`),
+    since passing tests with CUB or a host-side answer is no pass.
+    """
+    found = {lab: tuple(f.describe() for f in check_lab(lab, folder, impl))
+             for lab, folder in lab_folders(impl, labs).items()}
+    found = {lab: items for lab, items in found.items() if items}
+    text = "\n".join(item for items in found.values() for item in items)
+    (report / "static-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
+    return found
+
+
+def apply_static(result: StudentResult, static: Mapping[str, Sequence[str]]) -> StudentResult:
+    """Zero each lab the static check rejected and say why, first finding first."""
+    if not static:
+        return result
+    labs = tuple(LabResult(lab.lab, 0.0, lab.max_score) if lab.lab in static else lab
+                 for lab in result.labs)
+    failures = tuple(f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
+                     for lab, items in static.items()) + result.failures
+    return StudentResult(result.name, result.status, labs, failures, result.reason, result.gpu,
+                         result.duration_s, result.report)
 
 
 def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
@@ -115,7 +144,7 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
         tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
         return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,
                              reason=f"grader exited {proc.returncode} without a report: {tail}")
-    return result
+    return apply_static(result, built.static)
 
 
 def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:

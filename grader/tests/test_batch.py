@@ -319,3 +319,19 @@ def test_cli_unwritable_report(tmp_path: Path) -> None:
     finally:
         locked.chmod(0o700)
     assert result.returncode == 2 and "cannot write reports" in result.stderr
+
+
+def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
+    from grader.batch_steps import apply_static, static_findings
+
+    sub = _student(tmp_path / "subs", "cheat", "lab1_histogram")
+    (sub / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
+    report = tmp_path / "r"
+    report.mkdir()
+    found = static_findings(sub, ["lab1"], report)
+    assert list(found) == ["lab1"] and "library-include" in found["lab1"][0]
+    assert "library-include" in (report / "static-check.txt").read_text()
+    graded = StudentResult("cheat", "graded", (LabResult("lab1", 120, 120),))
+    zeroed = apply_static(graded, found)
+    assert zeroed.score == 0 and zeroed.max_score == 120
+    assert zeroed.failures[0].startswith("lab1: rejected by the static check: ")
