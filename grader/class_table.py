@@ -87,12 +87,13 @@ def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path
     csv_path, md_path = out / CSV_NAME, out / MARKDOWN_NAME
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "status", *labs, "total", "max", "failures"])
+        writer.writerow(["student", "status", *labs, "total", "max", "failures", "gpu",
+                         "seconds"])
         for r in results:
             writer.writerow([r.name, r.status, *(_lab_cell(r, lab) for lab in labs),
                              _num(r.score) if r.status == "graded" else "",
                              _num(r.max_score) if r.status == "graded" else "",
-                             _failures_cell(r)])
+                             _failures_cell(r), r.gpu, f"{r.duration_s:.0f}"])
     head = ["student", "status", *(f"{lab} (/{_num(maxima[lab])})" for lab in labs), "total",
             "failures"]
     lines = ["# Class results", "",

@@ -229,9 +229,10 @@ def test_write_class_table(tmp_path: Path) -> None:
     ]
     csv_path, md_path = write_class_table(results, tmp_path)
     rows = list(csv.reader(csv_path.open()))
-    assert rows[0] == ["student", "status", "lab1", "lab3", "total", "max", "failures"]
-    assert rows[1] == ["ann", "graded", "120", "20", "140", "170", ""]
-    assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-1]
+    assert rows[0] == ["student", "status", "lab1", "lab3", "total", "max", "failures", "gpu",
+                       "seconds"]
+    assert rows[1] == ["ann", "graded", "120", "20", "140", "170", "", "", "0"]
+    assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-3]
     md = md_path.read_text()
     assert "| student | status | lab1 (/120) | lab3 (/50) | total | failures |" in md
     assert "| ann | graded | 120 | 20 | 140/170 | none |" in md
