@@ -150,8 +150,10 @@ class _Progress:
             self.done += 1
             width = 20
             bar = "#" * (width * self.done // self.total)
+            reason = result.reason if result.reason.startswith(result.status) else (
+                f"{result.status}: {result.reason}")
             score = (f"{_num(result.score)}/{_num(result.max_score)}"
-                     if result.status == "graded" else f"{result.status}: {result.reason[:80]}")
+                     if result.status == "graded" else reason[:100])
             where = f", gpu {result.gpu}" if result.gpu else ""
             elapsed = time.monotonic() - self.started
             print(f"[{bar:<{width}}] {self.done}/{self.total} {elapsed:6.0f} s  {result.name}: "

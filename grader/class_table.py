@@ -75,7 +75,8 @@ def _lab_cell(result: StudentResult, lab: str) -> str:
 
 def _failures_cell(result: StudentResult) -> str:
     if result.status != "graded":
-        return f"{result.status}: {result.reason}"
+        reason = result.reason
+        return reason if reason.startswith(result.status) else f"{result.status}: {reason}"
     return "; ".join(result.failures)
 
 
