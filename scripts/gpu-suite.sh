@@ -5,7 +5,8 @@
 #      skeletons must fail every lab test, cleanly (no hang, no crash) and fast;
 #   3. prints each lab program's table for the reference solutions;
 #   4. prints a summary table last.
-# Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs.
+# Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
+# TREES="solutions" the trees, TABLES=0 skips the programs' tables.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-suite-logs}
@@ -20,7 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
   --format=csv >"$out/gpu.txt" 2>&1 || echo "nvidia-smi failed" >>"$out/gpu.txt"
 
 status=0
-for tree in solutions skeletons; do
+for tree in ${TREES:-solutions skeletons}; do
   build=$root/build/gpu-$tree
   start=$(date +%s)
   if ! { cmake -S "$root" -B "$build" "${cmake_args[@]}" -DLAB_IMPL=$tree &&
@@ -38,7 +39,7 @@ done
 
 # The lab programs' tables (the seed-style rows) for the reference solutions:
 # each lab's tables.sh, given BIN (the programs) and DATA (its generated cases).
-for lab in $labs; do
+for lab in $([ "${TABLES:-1}" = 0 ] || echo $labs); do
   for script in "$root"/labs/${lab}_*/tables.sh; do
     [ -f "$script" ] || continue
     BIN=$root/build/gpu-solutions/bin DATA=$root/build/gpu-solutions/datasets/$lab \
@@ -46,5 +47,6 @@ for lab in $labs; do
   done
 done
 
-python3 "$root/scripts/suite_summary.py" "$out" || status=1
+python3 "$root/scripts/suite_summary.py" "$out" | tee "$out/summary.txt"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
 exit $status
