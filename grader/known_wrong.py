@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -141,3 +143,25 @@ def table(rows: Sequence[tuple[Expectation, Judgement]]) -> str:
         cells = (entry.name, entry.expected, judgement.verdict, mark)
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines)
+
+
+GENERATORS = ("make_lab1.py", "make_labs.py")
+
+
+def write_trees(repo: Path, out: Path) -> Path:
+    """Writes every known-wrong submission under `out` from the current solutions.
+
+    The trees are generated rather than committed: each is the solution plus one
+    defect, so a copy in the repository would only drift from the solution. A
+    recipe that no longer applies to the solution stops with its reason.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    for script in GENERATORS:
+        path = repo / MANIFEST.parent / script
+        done = subprocess.run([sys.executable, str(path), str(out)], capture_output=True,
+                              text=True, cwd=repo)
+        if done.returncode != 0:
+            raise GraderUsageError(f"{path}: could not write the known-wrong submissions:\n"
+                                   f"{done.stderr.strip()[-2000:]}")
+    return out
+

@@ -57,7 +57,7 @@ def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] 
             proc.wait()
         return ProcessResult(
             returncode=proc.returncode,
-            output=_tail(out, keep_bytes),
+            output=_head_and_tail(out, keep_bytes),
             duration_s=time.monotonic() - start,
             timeout_s=timeout_s,
             timed_out=timed_out,
@@ -103,11 +103,18 @@ def _out_argument(argv: Sequence[str]) -> int | None:
     return None
 
 
-def _tail(out: IO[bytes], keep_bytes: int) -> str:
+def _head_and_tail(out: IO[bytes], keep_bytes: int) -> str:
+    """The output, or its first and last keep_bytes / 2 when longer: the start holds
+    the first error (compute-sanitizer's first report), the end the verdict."""
     size = out.seek(0, os.SEEK_END)
-    out.seek(max(0, size - keep_bytes))
-    text = out.read().decode("utf-8", errors="replace")
-    return text if size <= keep_bytes else "[... earlier output cut ...]\n" + text
+    out.seek(0)
+    if size <= keep_bytes:
+        return out.read().decode("utf-8", errors="replace")
+    half = keep_bytes // 2
+    head = out.read(half).decode("utf-8", errors="replace")
+    out.seek(size - half)
+    tail = out.read().decode("utf-8", errors="replace")
+    return f"{head}\n[... {size - 2 * half} bytes of output cut ...]\n{tail}"
 
 
 class Runner:

@@ -1,6 +1,6 @@
 """Write lab1's known-wrong submissions: the reference solution with one defect each.
 
-    python3 submissions/known_wrong/make_lab1.py
+    python3 submissions/known_wrong/make_lab1.py [OUTDIR]
 
 Run it again after the solution changes, so each stays "the solution plus one defect".
 """
@@ -16,7 +16,9 @@ from datasets.generate import generate_case, load_manifest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SOLUTION = (REPO / "solutions/lab1_histogram/histogram_kernels.cu").read_text()
-OUT = REPO / "submissions/known_wrong"
+# The trees are generated, never committed: `grader known-wrong` writes them
+# under its build root.
+OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
 
 
 def variant(name, header, *edits):

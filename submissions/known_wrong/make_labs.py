@@ -1,17 +1,20 @@
 """Write the known-wrong submissions of labs 2-5: the reference solution with one defect each.
 
-    python3 submissions/known_wrong/make_labs.py
+    python3 submissions/known_wrong/make_labs.py [OUTDIR]
 
 (lab1's are written by make_lab1.py.) Run it again after a solution changes, so each
 stays "the solution plus one defect"; an edit that no longer applies stops it.
 """
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-OUT = REPO / "submissions/known_wrong"
+# The trees are generated, never committed: `grader known-wrong` writes them
+# under its build root.
+OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
 FILES = {
     "lab2": ("lab2_divergence", "divergence_kernels.cu"),
     "lab3": ("lab3_reduction", "reduce_kernels.cu"),
@@ -57,13 +60,6 @@ variant("lab2", "no_guard", "even_odd's kernel has no `i < n` guard: the spare t
         "past n are never checked), memcheck finds it.",
         ("  const long long i = global_tid();\n  if (i >= n) return;\n  if (i % 2 == 0) {\n",
          "  const long long i = global_tid();  // DEFECT: no bounds check\n  if (i % 2 == 0) {\n"))
-
-variant("lab2", "divergent_barrier", "half_block calls __syncthreads() inside the branch that "
-        "only the first half of the block takes: a barrier that part of a warp never reaches "
-        "(with 96 threads, warp 1 is split), which synccheck reports.",
-        ("    if (i < n) out[i] = work_even(in[i]);\n  } else {\n",
-         "    if (i < n) out[i] = work_even(in[i]);\n"
-         "    __syncthreads();  // DEFECT: only half of the block reaches it\n  } else {\n"))
 
 # ---- lab3 ------------------------------------------------------------------------
 variant("lab3", "race", "block_sum reads the warps' partial sums from shared memory without the "
