@@ -94,3 +94,27 @@ ${rows}};
 ")
   target_include_directories(${target} PRIVATE ${dir})
 endfunction()
+
+# lab_add_harness(<lab> <folder> STUDENT <file>... HARNESS <source>... [LINK <lib>...])
+# <lab>_impl: the student's files from LAB_IMPL/<folder>, compiled against the
+# contract header in this folder; <lab>_harness: the lab's fixed parts around it.
+# Sets <lab>_STUDENT_SOURCES for checks on the student's files.
+function(lab_add_harness lab folder)
+  cmake_parse_arguments(A "" "" "STUDENT;HARNESS;LINK" ${ARGN})
+  lab_student_sources(${folder} student ${A_STUDENT})
+  add_library(${lab}_impl STATIC ${student})
+  target_include_directories(${lab}_impl PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${lab}_impl PUBLIC CUDA::cudart)
+  add_library(${lab}_harness STATIC ${A_HARNESS})
+  target_link_libraries(${lab}_harness PUBLIC ${lab}_impl labs_common ${A_LINK})
+  set(${lab}_STUDENT_SOURCES ${student} PARENT_SCOPE)
+endfunction()
+
+# lab_rejects(<lab> <program> <name> <regex> <arg>...): a test of the harness, not
+# of the student (label `harness`, no GPU needed): <program> given bad input must
+# print a message matching <regex>.
+function(lab_rejects lab program name expected)
+  add_test(NAME harness.${lab}.rejects_${name} COMMAND ${program} ${ARGN})
+  set_tests_properties(harness.${lab}.rejects_${name} PROPERTIES LABELS harness
+                       PASS_REGULAR_EXPRESSION "${expected}")
+endfunction()
