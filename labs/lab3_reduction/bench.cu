@@ -72,9 +72,10 @@ std::string ReductionBench::check_cub() {
 
 harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
                                           const harness::TimingOptions& options) {
-  return time_gpu_prepared(
-      [&] { restore(); },
-      [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, options);
+  harness::TimingOptions restoring = options;
+  restoring.prepare = [&] { restore(); };  // in-place kernels overwrite their input
+  return harness::time_gpu(
+      [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, restoring);
 }
 
 harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& options) {
@@ -85,56 +86,6 @@ harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& opti
                 d_cub_temp_.bytes());
       },
       options);
-}
-
-harness::TimingStats time_gpu_prepared(const std::function<void()>& prepare,
-                                       const std::function<void()>& launch,
-                                       const harness::TimingOptions& options) {
-  std::unique_ptr<harness::DeviceBuffer<char>> flush;
-  if (options.flush_l2) {
-    int device = 0, l2_bytes = 0;
-    LAB_CUDA_CHECK(cudaGetDevice(&device));
-    LAB_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-    flush = std::make_unique<harness::DeviceBuffer<char>>(std::max(2 * l2_bytes, 1 << 20));
-  }
-  for (int i = 0; i < options.warmup; ++i) {
-    prepare();
-    launch();
-    harness::synchronize_or_die();
-  }
-  cudaEvent_t start, stop;
-  LAB_CUDA_CHECK(cudaEventCreate(&start));
-  LAB_CUDA_CHECK(cudaEventCreate(&stop));
-  harness::TimingStats stats;
-  double total = 0;
-  for (int rep = 0; rep < options.max_reps; ++rep) {
-    if (rep >= options.min_reps && total >= options.max_total_ms) break;
-    prepare();
-    if (flush) LAB_CUDA_CHECK(cudaMemsetAsync(flush->get(), 0x5A, flush->bytes()));
-    LAB_CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    LAB_CUDA_CHECK(cudaEventRecord(stop));
-    harness::synchronize_or_die();
-    float ms = 0;
-    LAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    stats.samples_ms.push_back(ms);
-    total += ms;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::vector<double> sorted = stats.samples_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t count = sorted.size();
-  stats.reps = static_cast<int>(count);
-  stats.median_ms =
-      count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
-  stats.min_ms = sorted.front();
-  stats.max_ms = sorted.back();
-  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / count;
-  double var = 0;
-  for (double x : sorted) var += (x - mean) * (x - mean);
-  stats.cv = count > 1 && mean > 0 ? std::sqrt(var / (count - 1)) / mean : 0;
-  return stats;
 }
 
 }  // namespace lab3

@@ -46,10 +46,4 @@ class ReductionBench {
   harness::DeviceBuffer<char> d_cub_temp_;
 };
 
-// harness::time_gpu with a `prepare` step before every run (warm-ups included),
-// outside the events and before the L2 flush: lab3 restores in-place inputs there.
-harness::TimingStats time_gpu_prepared(const std::function<void()>& prepare,
-                                       const std::function<void()>& launch,
-                                       const harness::TimingOptions& options = {});
-
 }  // namespace lab3

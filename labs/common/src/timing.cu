@@ -41,6 +41,7 @@ TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& o
   std::unique_ptr<L2Flusher> flusher;
   if (options.flush_l2) flusher = std::make_unique<L2Flusher>();
   for (int i = 0; i < options.warmup; ++i) {
+    if (options.prepare) options.prepare();
     launch();
     synchronize_or_die();
   }
@@ -51,6 +52,7 @@ TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& o
   double total = 0;
   for (int rep = 0; rep < options.max_reps; ++rep) {
     if (rep >= options.min_reps && total >= options.max_total_ms) break;
+    if (options.prepare) options.prepare();
     if (flusher) flusher->flush();
     LAB_CUDA_CHECK(cudaEventRecord(start));
     launch();

@@ -13,6 +13,9 @@ struct TimingOptions {
   int max_reps = 50;
   double max_total_ms = 1500.0;  // stop after min_reps once this much GPU time is spent
   bool flush_l2 = true;          // evict the inputs from L2 before each repetition
+  // Runs before every repetition (warm-ups too), outside the timed region and
+  // before the L2 flush: e.g. restoring an input an in-place kernel overwrote.
+  std::function<void()> prepare;
 };
 
 struct TimingStats {
