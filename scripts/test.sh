@@ -16,7 +16,8 @@ echo "== a GPU test without a GPU is skipped, never passed"
 python3 scripts/check_skips.py build/ci-solutions
 
 echo "== formatting"
-files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp')
+# grader/tests/data holds fixtures whose line numbers the static-check tests rely on.
+files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' ':!grader/tests/data')
 clang-format --dry-run --Werror $files
 
 echo "== static check of both trees"

@@ -7,7 +7,7 @@ namespace lab4 {
 
 inline constexpr const char* kTimedCase = "big_2p24";  // 2^24 floats, 0.5 <= |x| < 1.5
 inline constexpr long long kTimedN = 1LL << 24;
-inline constexpr int kTimedK = 4;        // the seed's powerArray<<<...>>>(N, 4)
+inline constexpr int kTimedK = 4;  // the seed's powerArray<<<...>>>(N, 4)
 // Window of 65 neighbours. On the H100 (2^24 floats, same run) shared memory pays
 // only from radius ~8 up: global / shared time was 0.97 at r = 1, 0.92 at r = 4,
 // 1.04 at r = 8, 1.24 at r = 16, 1.55 at r = 32, 1.63 at r = 64.
