@@ -13,6 +13,7 @@
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "variants.hpp"
 
 namespace {
@@ -63,7 +64,7 @@ bool run_variant(lab1::HistogramBench& bench, const lab1::Variant& v, lab1::Laun
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab1_histogram", [&] {
     harness::Args args(argc, argv,
                        {{"variant",
                          "global, global_unroll, global_ilp4, one_per_thread, shared, "
@@ -126,17 +127,5 @@ int main(int argc, char** argv) {
       all_right = run_variant(bench, *chosen, requested, reps, true);
     }
     return all_right ? 0 : 1;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
-    return 2;
-  } catch (const harness::DatasetError& e) {
-    std::fprintf(stderr, "lab1_histogram: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab1_histogram: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -16,6 +16,7 @@
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "labs/sync.hpp"
 
 namespace {
@@ -73,7 +74,7 @@ void print_result(const char* what, const std::vector<int>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab2_barrier_demo", [&] {
     harness::Args args(argc, argv,
                        {{"hang",
                          "run the kernel that deadlocks (killed after "
@@ -122,11 +123,5 @@ int main(int argc, char** argv) {
     harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_after_branch");
     print_result("barrier_after_branch <<<1, 64>>> (the fix) returned", out.download());
     return 0;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab2_barrier_demo: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab2_barrier_demo: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -12,6 +12,7 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "labs/sync.hpp"
 #include "variants.hpp"
 
@@ -45,7 +46,7 @@ int run_simple(long long n, lab2::Launch launch) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab2_divergence", [&] {
     harness::Args args(argc, argv,
                        {{"kernel",
                          "even_odd, warp_aligned, half_block, switch_divergent, "
@@ -122,14 +123,5 @@ int main(int argc, char** argv) {
           ratio(0, 1), ratio(0, 2), ratio(3, 4), a.median_ms / b.median_ms);
     }
     return all_right ? 0 : 1;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab2_divergence: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab2_divergence: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab2_divergence: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

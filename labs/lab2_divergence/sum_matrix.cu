@@ -12,10 +12,11 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "variants.hpp"
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab2_sum_matrix", [&] {
     harness::Args args(argc, argv,
                        {{"bx", "block size in x (along a row); with --by"},
                         {"by", "block size in y; with --bx"},
@@ -65,14 +66,5 @@ int main(int argc, char** argv) {
       all_right &= wrong.empty();
     }
     return all_right ? 0 : 1;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab2_sum_matrix: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab2_sum_matrix: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab2_sum_matrix: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

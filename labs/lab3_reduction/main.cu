@@ -14,6 +14,7 @@
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "variants.hpp"
 
 namespace {
@@ -57,7 +58,7 @@ Row run_variant(lab3::ReductionBench& bench, const lab3::Variant& v, lab3::Launc
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab3_reduction", [&] {
     harness::Args args(
         argc, argv,
         {{"variant",
@@ -147,17 +148,5 @@ int main(int argc, char** argv) {
         "time: kernel only (CUDA events; input restored and L2 flushed before each run); "
         "GB/s: 4n bytes read / time\n");
     return all_right ? 0 : 1;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab3_reduction: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab3_reduction: %s\n", e.what());
-    return 2;
-  } catch (const harness::DatasetError& e) {
-    std::fprintf(stderr, "lab3_reduction: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab3_reduction: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -13,6 +13,7 @@
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "variants.hpp"
 #include "yardsticks.hpp"
 
@@ -121,7 +122,7 @@ void print_memory_table() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab4_power_array", [&] {
     harness::Args args(argc, argv,
                        {{"variant",
                          "global, register, shared, symbol_global, symbol_register, "
@@ -218,17 +219,5 @@ int main(int argc, char** argv) {
           s.ceiling_gbps);
     }
     return all_right ? 0 : 1;
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
-    return 2;
-  } catch (const harness::DatasetError& e) {
-    std::fprintf(stderr, "lab4_power_array: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab4_power_array: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -10,6 +10,7 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 #include "variants.hpp"
 
 namespace {
@@ -136,7 +137,7 @@ int run_mqdb(const harness::Args& args, int n, int k, bool host) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return harness::run_program("lab5_matmul", [&] {
     harness::Args args(
         argc, argv,
         {{"variant", "naive, fine, tiled16, tiled32, regblock, best, or all (default all)"},
@@ -193,14 +194,5 @@ int main(int argc, char** argv) {
                       args.has("host"));
     }
     return run_dense(args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m));
-  } catch (const harness::UsageError& e) {
-    std::fprintf(stderr, "lab5_matmul: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "lab5_matmul: %s\n", e.what());
-    return 2;
-  } catch (const harness::CudaError& e) {
-    std::fprintf(stderr, "lab5_matmul: CUDA error: %s\n", e.what());
-    return 3;
-  }
+  });
 }

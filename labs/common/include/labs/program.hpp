@@ -1,0 +1,13 @@
+// The exit codes every lab program shares, in one place: 2 for bad input (a usage
+// error, a dataset that cannot be used, a launch configuration that cannot work),
+// 3 for a CUDA error, each with one line on stderr naming the program.
+#pragma once
+#include <functional>
+
+namespace harness {
+
+// Runs `body` (the program's main) and turns the harness's exceptions into
+// "<name>: <reason>" and the exit codes above.
+int run_program(const char* name, const std::function<int()>& body);
+
+}  // namespace harness
