@@ -52,6 +52,7 @@ class BatchConfig:
     timeout_scale: float = 1.0
     secret_file: Path | None = None
     student_timeout_s: float = 3 * 3600
+    jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -111,6 +112,8 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv += ["--build-stage", built.failure_stage, "--build-log", str(built.failure_log)]
     if config.secret_file is not None:
         argv += ["--secret-file", str(config.secret_file)]
+    if config.jobs is not None:
+        argv += ["--jobs", str(config.jobs)]
     return argv
 
 

@@ -34,6 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build-stage")
     parser.add_argument("--timeout-scale", type=float, default=1.0)
     parser.add_argument("--secret-file", type=Path)
+    parser.add_argument("--jobs", type=int)
     args = parser.parse_args(argv)
     failure = None
     if args.build_stage:
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         session = GradingSession.open(args.build, labs=parse_lab_list(args.labs) if args.labs
                                       else None, repo=args.repo,
                                       timeout_scale=args.timeout_scale, build_failure=failure,
-                                      secret=read_secret(args.secret_file))
+                                      secret=read_secret(args.secret_file), jobs=args.jobs)
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

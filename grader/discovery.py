@@ -88,6 +88,7 @@ def parse_test(entry: Mapping[str, Any]) -> LabTest | None:
         fixtures_required=tuple(str(v) for v in _as_list(props.get("FIXTURES_REQUIRED"))),
         skip_return_codes=(int(skip_code),) if isinstance(skip_code, (int, float)) else (),
         skip_patterns=tuple(str(v) for v in _as_list(props.get("SKIP_REGULAR_EXPRESSION"))),
+        run_serial=props.get("RUN_SERIAL") in (True, "ON", "TRUE", "1", 1),
     )
 
 

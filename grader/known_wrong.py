@@ -164,4 +164,3 @@ def write_trees(repo: Path, out: Path) -> Path:
             raise GraderUsageError(f"{path}: could not write the known-wrong submissions:\n"
                                    f"{done.stderr.strip()[-2000:]}")
     return out
-

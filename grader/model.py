@@ -60,6 +60,7 @@ class LabTest:
     fixtures_required: tuple[str, ...] = ()
     skip_return_codes: tuple[int, ...] = ()
     skip_patterns: tuple[str, ...] = ()
+    run_serial: bool = False  # ctest's RUN_SERIAL: the test must have the GPU alone
 
     @property
     def gtest_filter(self) -> str | None:

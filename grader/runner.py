@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import IO, Mapping, Sequence
@@ -118,10 +119,12 @@ def _head_and_tail(out: IO[bytes], keep_bytes: int) -> str:
 
 
 class Runner:
-    """Runs tests one at a time (timing tests must have the GPU alone).
+    """Runs one test in its own process; which tests overlap is schedule.py's business.
 
     Fixture setup tests run once, the first time a test needs them; their
     outcome is remembered so a failed dataset fails its dependents, once each.
+    Threads may call run() together: a setup runs in one of them while the
+    others wait for it.
     """
 
     def __init__(self, *, gpu_present: bool, setups: Mapping[str, Sequence[LabTest]] | None = None,
@@ -137,7 +140,8 @@ class Runner:
         self.keep_bytes = keep_bytes
         self.read_clocks = clocks.read  # replaceable in tests
         self._setup_outcomes: dict[str, Outcome] = {}
-        self._in_progress: set[str] = set()
+        self._setup_lock = threading.RLock()
+        self._local = threading.local()  # the setups this thread is inside of
 
     def timeout_for(self, test: LabTest) -> float:
         """The test's TIMEOUT (or the default), times the scale."""
@@ -157,7 +161,7 @@ class Runner:
             xml_path = Path(tmp) / "gtest.xml"
             if test.is_gtest:
                 argv.append(f"--gtest_output=xml:{xml_path}")
-            timed = test.kind == "timing" and self.gpu_present
+            timed = (test.run_serial or test.kind in ("timing", "reference")) and self.gpu_present
             before = self.read_clocks() if timed else {}
             result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
                                  keep_bytes=self.keep_bytes)
@@ -202,7 +206,7 @@ class Runner:
         """None when every fixture is ready, else the outcome its failure gives `test`."""
         for fixture in test.fixtures_required:
             for setup in self.setups.get(fixture, ()):
-                if setup.name == test.name or setup.name in self._in_progress:
+                if setup.name == test.name or setup.name in self._in_progress():
                     continue  # a setup does not wait for itself (or a cycle)
                 outcome = self._setup_outcome(setup)
                 if outcome.status is Status.SKIPPED:
@@ -214,13 +218,24 @@ class Runner:
         return None
 
     def _setup_outcome(self, setup: LabTest) -> Outcome:
-        if setup.name not in self._setup_outcomes:
-            self._in_progress.add(setup.name)
-            try:
-                self._setup_outcomes[setup.name] = self.run(setup)
-            finally:
-                self._in_progress.discard(setup.name)
-        return self._setup_outcomes[setup.name]
+        done = self._setup_outcomes.get(setup.name)
+        if done is not None:
+            return done
+        with self._setup_lock:
+            if setup.name not in self._setup_outcomes:
+                self._in_progress().add(setup.name)
+                try:
+                    self._setup_outcomes[setup.name] = self.run(setup)
+                finally:
+                    self._in_progress().discard(setup.name)
+            return self._setup_outcomes[setup.name]
+
+    def _in_progress(self) -> set[str]:
+        """Setups this thread is running: a setup does not wait for itself (or a cycle)."""
+        if not hasattr(self._local, "names"):
+            self._local.names = set()
+        names: set[str] = self._local.names
+        return names
 
     @property
     def setup_outcomes(self) -> dict[str, Outcome]:

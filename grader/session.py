@@ -17,6 +17,7 @@ from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
 from grader.model import BUILD_KIND, LabTest, Outcome, Status
 from grader.runner import Runner
+from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 
 NOT_RUN = "not run: the grading session stopped early or the test was deselected"
@@ -27,11 +28,13 @@ class GradingSession:
 
     def __init__(self, *, tests: Sequence[LabTest], policies: dict[str, LabPolicy],
                  gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
-                 notes: Sequence[str] = ()) -> None:
+                 notes: Sequence[str] = (), jobs: int = 1) -> None:
         self.tests = list(tests)
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
+        self.scheduler = Scheduler(runner, jobs)
+        self._planned = False
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
@@ -40,11 +43,14 @@ class GradingSession:
     def open(cls, build: Path, *, labs: Sequence[str] | None = None, repo: Path | None = None,
              timeout_scale: float = 1.0, build_failure: BuildFailure | None = None,
              gpu: GpuInfo | None = None, secret: str | None = None,
-             extra_env: dict[str, str] | None = None) -> GradingSession:
+             extra_env: dict[str, str] | None = None,
+             jobs: int | None = None) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
-        Raises GraderUsageError for what the caller got wrong.
+        `jobs`: how many untimed tests share the GPU (None: as many as its memory
+        and the CPUs allow). Raises GraderUsageError for what the caller got wrong.
         """
+        check_jobs(jobs)
         if timeout_scale <= 0:
             raise GraderUsageError(f"--timeout-scale must be positive, got {timeout_scale:g}")
         repo = repo or repo_root()
@@ -74,14 +80,32 @@ class GradingSession:
         runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(all_tests),
                         timeout_scale=timeout_scale, secret=secret, extra_env=extra_env)
         return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
-                   build_failure=build_failure, notes=notes)
+                   build_failure=build_failure, notes=notes,
+                   jobs=jobs if jobs is not None else default_jobs(gpu))
+
+    def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
+        """Run `tests` (default: all selected), untimed ones side by side first."""
+        tests = self.tests if tests is None else list(tests)
+        self._plan(tests)
+        return {test.name: self.run(test) for test in tests}
+
+    def _plan(self, tests: Sequence[LabTest]) -> None:
+        """Run the untimed ones among `tests` now, together; once per session."""
+        if not self._planned:
+            self._planned = True
+            self.scheduler.prepare(t for t in tests if t.kind != BUILD_KIND)
 
     def run(self, test: LabTest) -> Outcome:
-        """Run one test (its setups first) and remember the outcome."""
+        """Run one test (its setups first) and remember the outcome.
+
+        Unless run_all() chose the tests, the first call runs every selected
+        untimed test, side by side (pytest asks for one test at a time).
+        """
         if test.kind == BUILD_KIND:
             outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
         else:
-            outcome = self.runner.run(test)
+            self._plan(self.tests)
+            outcome = self.scheduler.run(test)
             if outcome.reason.startswith("the test program was not built"):
                 reason = f"{outcome.reason}\n{self._build_reason(test.lab)}"
                 outcome = Outcome(outcome.status, reason, outcome.output, outcome.duration_s,
@@ -104,4 +128,11 @@ class GradingSession:
             by_lab[test.lab].append((test, outcome))
         labs = tuple(score_lab(self.policies[lab], results) for lab, results in by_lab.items())
         stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(self.notes))
+        notes = list(self.notes)
+        if self.scheduler.rerun_alone:
+            names = ", ".join(self.scheduler.rerun_alone[:5])
+            more = len(self.scheduler.rerun_alone) - 5
+            notes.append(f"Timed out or out of GPU memory while sharing the GPU, so run again "
+                         f"alone (the verdicts are the second run's): {names}"
+                         + (f" and {more} more" if more > 0 else ""))
+        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(notes))

@@ -4,18 +4,28 @@
 #   2. runs every lab test on both: the solutions must pass everything, the
 #      skeletons must fail every lab test, cleanly (no hang, no crash) and fast;
 #   3. prints each lab program's table for the reference solutions;
-#   4. prints a summary table last.
+#   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
+#      sanitize (compute-sanitizer), repeat (REPEAT_TIMES gradings, default 10,
+#      must give identical verdicts), known-wrong (each rejected for its reason);
+#   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
-# TREES="solutions" the trees, TABLES=0 skips the programs' tables.
+# TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
+# ctest runs (the builds are kept between calls, so checks can run on their own).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-suite-logs}
 mkdir -p "$out"
 jobs=$(nproc)
 labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | tr '\n' ' ')}
+lab_list=$(echo $labs | tr ' ' ',')
+checks=${CHECKS:-}
 cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DLAB_ONLY=$(echo $labs | tr ' ' ';')")
+gtest_args=()
 # A GoogleTest source tree carried along (no system package on the machine).
-[ -d "$root/.deps/googletest" ] && cmake_args+=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
+[ -d "$root/.deps/googletest" ] && gtest_args=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
+cmake_args+=("${gtest_args[@]}")
+# The sanitize check needs the labN.sanitize.* tests; ctest below leaves them out.
+case " $checks " in *" sanitize "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
   --format=csv >"$out/gpu.txt" 2>&1 || echo "nvidia-smi failed" >>"$out/gpu.txt"
@@ -30,10 +40,11 @@ for tree in ${TREES:-solutions skeletons}; do
     continue
   fi
   echo "$tree built in $(( $(date +%s) - start )) s"
-  for lab in $labs; do
-    # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match lab10.
-    ctest --test-dir "$build" -L "^$lab(\.|$)" -j "$jobs" --output-on-failure \
-      --output-junit "$out/junit-$tree-$lab.xml" >"$out/ctest-$tree-$lab.log" 2>&1
+  for lab in $([ "${CTEST:-1}" = 0 ] || echo $labs); do
+    # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match
+    # lab10 (nor lab1.sanitize, which the sanitize check runs).
+    ctest --test-dir "$build" -L "^$lab(\.|$)" -LE '^(sanitize|.*\.sanitize)$' -j "$jobs" \
+      --output-on-failure --output-junit "$out/junit-$tree-$lab.xml" >"$out/ctest-$tree-$lab.log" 2>&1
   done
 done
 
@@ -45,6 +56,22 @@ for lab in $([ "${TABLES:-1}" = 0 ] || echo $labs); do
     BIN=$root/build/gpu-solutions/bin DATA=$root/build/gpu-solutions/datasets/$lab \
       timeout 300 bash "$script" >"$out/$lab-tables.txt" 2>&1 || echo "$lab tables.sh failed" >&2
   done
+done
+
+# The grader's checks, each one line in checks.txt: name, exit status, seconds.
+solutions=$root/build/gpu-solutions
+rm -f "$out/checks.txt"
+for check in $checks; do
+  start=$(date +%s)
+  case $check in
+    sanitize) args=(sanitize --build "$solutions" --labs "$lab_list") ;;
+    repeat) args=(repeat --build "$solutions" --labs "$lab_list" --times "${REPEAT_TIMES:-10}") ;;
+    known-wrong) args=(known-wrong --labs "$lab_list" --build-root "$root/build/known-wrong"
+                       --build-jobs 4 "${gtest_args[@]/#/--cmake-arg=}") ;;
+    *) echo "unknown check $check (sanitize, repeat, known-wrong)"; status=1; continue ;;
+  esac
+  (cd "$root" && python3 -m grader "${args[@]}" --report "$out/$check.md") >"$out/$check.log" 2>&1
+  echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"
 done
 
 python3 "$root/scripts/suite_summary.py" "$out" | tee "$out/summary.txt"

@@ -54,10 +54,43 @@ def main(out: Path) -> int:
     for tree, lab, c, good in rows:
         print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
               f"{c['slowest']:>9.2f}  {good}")
-    if not rows:
+    checks_ok = print_checks(out)
+    if not rows and checks_ok is None:
         print("no results: did the builds fail?")
         return 1
-    return 0 if ok else 1
+    return 0 if ok and checks_ok is not False else 1
+
+
+def check_result(out: Path, name: str) -> str:
+    """One line on what a grader check found, read from its report and log."""
+    report = out / f"{name}.md"
+    text = report.read_text() if report.exists() else ""
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    if name == "known-wrong":
+        good = sum(1 for row in rows if row.rstrip().endswith("| yes |"))
+        return f"{good}/{len(rows)} rejected for their own reason"
+    if name == "sanitize":
+        clean = sum(1 for row in rows if "| passed |" in row)
+        return f"{clean}/{len(rows)} clean"
+    log = out / f"{name}.log"
+    runs = re.findall(r"grader: run \d+/\d+: (.*)", log.read_text()) if log.exists() else []
+    first = text.strip().splitlines()[0] if text.strip() else "no report"
+    return f"{first} (each run: {', '.join(sorted(set(runs)))})" if runs else first
+
+
+def print_checks(out: Path) -> bool | None:
+    """The grader checks' table; None when none ran, else whether all exited 0."""
+    listing = out / "checks.txt"
+    if not listing.exists():
+        return None
+    print("\n== grader checks (reference solutions) ==")
+    print(f"{'check':<12} {'exit':>4} {'seconds':>7}  result")
+    ok = True
+    for line in listing.read_text().splitlines():
+        name, status, seconds = line.split()
+        ok &= status == "0"
+        print(f"{name:<12} {status:>4} {seconds:>7}  {check_result(out, name)}")
+    return ok
 
 
 if __name__ == "__main__":

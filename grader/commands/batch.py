@@ -18,10 +18,11 @@ from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
 from grader.batch_steps import BatchConfig, build_submission, grade_submission, lab_maxima
 from grader.class_table import write_class_table
 from grader.cli import Command
-from grader.commands.grade import writable_dir
+from grader.commands.grade import add_jobs_argument, writable_dir
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import lab_number
+from grader.schedule import check_jobs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +50,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="grade on hidden data drawn from the secret in PATH")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding CMakeLists.txt and labs/ (default: this one)")
+    add_jobs_argument(parser)
 
 
 def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
@@ -83,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
                          lab_max=lab_maxima(repo, labs), cmake_args=tuple(args.cmake_arg),
                          timeout_scale=args.timeout_scale,
                          secret_file=args.secret_file.resolve() if args.secret_file else None,
-                         student_timeout_s=args.student_timeout)
+                         student_timeout_s=args.student_timeout, jobs=check_jobs(args.jobs))
     gradable = sum(1 for s in submissions if s.problem is None)
     print(f"grader: {len(submissions)} folders ({gradable} submissions), labs "
           f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "

@@ -57,6 +57,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                              "outside the students' tree; default: $LAB_SECRET_SEED, if set)")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding CMakeLists.txt and labs/ (default: this one)")
+    add_jobs_argument(parser)
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """--jobs: how many untimed tests share the GPU; timed tests always run alone."""
+    parser.add_argument("--jobs", type=int, metavar="N",
+                        help="untimed tests run N at a time on the GPU; timed tests always run "
+                             "alone (default: up to 8, fewer on a small GPU or few CPUs)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -75,7 +83,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
                   f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
     session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
-                                  build_failure=failure, secret=read_secret(args.secret_file))
+                                  build_failure=failure, secret=read_secret(args.secret_file),
+                                  jobs=args.jobs)
     grade = _run_pytest(session, report)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)

@@ -1,8 +1,9 @@
 """`known-wrong`: grade every known-wrong submission and check each is rejected
 for its own reason.
 
-    python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--static-only]
-                                  [--cmake-arg=-D...] [--secret-file PATH]
+    python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--labs LABS]
+                                  [--static-only] [--cmake-arg=-D...] [--secret-file PATH]
+                                  [--build-jobs J] [--jobs N]
 
 Prints the table (submission | expected reason | verdict | as expected) and
 writes it to `--report`. Exit 0 when every submission was rejected as expected,
@@ -15,12 +16,13 @@ import argparse
 import re
 import secrets
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from grader.build import configure_and_build
 from grader.cli import Command
-from grader.commands.grade import read_secret
-from grader.discovery import repo_root
+from grader.commands.grade import add_jobs_argument, read_secret
+from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
                                 load_manifest, table, write_trees)
@@ -39,6 +41,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                                             "(default: %(default)s)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="judge only this submission (repeatable)")
+    parser.add_argument("--labs", metavar="LABS",
+                        help="judge only the submissions of these labs, e.g. lab1,lab3")
     parser.add_argument("--static-only", action="store_true",
                         help="run the static check only; GPU entries are reported not judged")
     parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
@@ -54,6 +58,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write the table to FILE (Markdown)")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding submissions/known_wrong (default: this one)")
+    parser.add_argument("--build-jobs", type=int, default=2, metavar="J",
+                        help="entries built at once, ahead of grading (default: %(default)s)")
+    add_jobs_argument(parser)
 
 
 def static_findings(entry: Expectation, folder: Path) -> list[Finding]:
@@ -64,19 +71,28 @@ def static_findings(entry: Expectation, folder: Path) -> list[Finding]:
     return check_lab(entry.lab, labs[entry.lab], folder)
 
 
-def grade_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace,
-                secret: str) -> tuple[dict[str, Outcome] | None, bool, str]:
-    """Build and run the entry's lab: (outcomes, gpu present, build problem)."""
+def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace) -> str:
+    """Build the entry's lab alone; the compiler's first error, or an empty string."""
     build = args.build_root.resolve() / entry.name
     print(f"grader: building {entry.name} in {build}", flush=True)
     sanitize = ["-DLAB_SANITIZE=ON"] if entry.sanitizer else []
     _, failure = configure_and_build(repo, str(folder), build,
                                      [f"-DLAB_ONLY={entry.lab}", *sanitize, *args.cmake_arg])
     if failure is not None:
-        return None, True, f"did not build: {failure.errors_for(entry.lab).splitlines()[0]}"
+        return f"did not build: {failure.errors_for(entry.lab).splitlines()[0]}"
+    return ""
+
+
+def grade_entry(entry: Expectation, build_problem: str, repo: Path, args: argparse.Namespace,
+                secret: str) -> tuple[dict[str, Outcome] | None, bool, str]:
+    """Run the entry's built lab: (outcomes, gpu present, build problem)."""
+    if build_problem:
+        return None, True, build_problem
+    build = args.build_root.resolve() / entry.name
     session = GradingSession.open(build, labs=[entry.lab], repo=repo,
                                   secret=secret if entry.hidden_data else None,
-                                  extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"})
+                                  extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
+                                  jobs=args.jobs)
     if not session.gpu.present:
         return None, False, ""
     # Only the tests the verdict rests on: those the defect must fail and those
@@ -91,21 +107,25 @@ def grade_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
                                "not found in the CUDA toolkit?)"
         keep = re.compile(entry.must_pass) if entry.must_pass else None
         tests += [t for t in session.tests if keep is not None and keep.search(t.name)]
-    outcomes = {}
-    for test in tests:
-        outcomes[test.name] = session.run(test)
-        print(f"  {test.name}: {outcomes[test.name].status.value}", flush=True)
+    outcomes = session.run_all(tests)
+    for name, outcome in outcomes.items():
+        print(f"  {name}: {outcome.status.value}", flush=True)
     return outcomes, True, ""
 
 
-def judge(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace,
-          secret: str) -> Judgement:
+def needs_build(entry: Expectation, folder: Path, args: argparse.Namespace) -> bool:
+    """Only a grade entry the static check lets through is built and run."""
+    return entry.kind != "static" and not args.static_only and not static_findings(entry, folder)
+
+
+def judge(entry: Expectation, folder: Path, build: Future[str] | None, repo: Path,
+          args: argparse.Namespace, secret: str) -> Judgement:
     findings = static_findings(entry, folder)
     if entry.kind == "static":
         return judge_static(entry, findings)
-    if findings or args.static_only:
+    if build is None:
         return judge_grade(entry, findings, None, False)
-    outcomes, gpu_present, problem = grade_entry(entry, folder, repo, args, secret)
+    outcomes, gpu_present, problem = grade_entry(entry, build.result(), repo, args, secret)
     if problem:
         return Judgement(problem, None if problem.startswith(NOT_JUDGED) else False)
     return judge_grade(entry, findings, outcomes, gpu_present)
@@ -128,12 +148,24 @@ def _run(args: argparse.Namespace) -> int:
                                f"{', '.join(e.name for e in entries)}")
     if args.only:
         entries = [e for e in entries if e.name in args.only]
+    if args.labs:
+        labs = parse_lab_list(args.labs)
+        unknown = sorted(set(labs) - {e.lab for e in entries})
+        if unknown:
+            raise GraderUsageError(f"no known-wrong submission for {', '.join(unknown)}")
+        entries = [e for e in entries if e.lab in labs]
     secret = read_secret(args.secret_file) or secrets.token_hex(16)
+    if args.build_jobs < 1:
+        raise GraderUsageError("--build-jobs must be at least 1")
     trees = write_trees(repo, args.build_root.resolve() / "trees")
     rows = []
-    for entry in entries:
-        folder = trees / entry.folder_name
-        rows.append((entry, judge(entry, folder, repo, args, secret)))
+    # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
+    with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
+        builds = {e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
+                  for e in entries if needs_build(e, trees / e.folder_name, args)}
+        for entry in entries:
+            rows.append((entry, judge(entry, trees / entry.folder_name, builds.get(entry.name),
+                                      repo, args, secret)))
     text = table(rows)
     print(text)
     if args.report is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from grader.cli import Command
-from grader.commands.grade import read_secret
+from grader.commands.grade import add_jobs_argument, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Outcome, Status
@@ -83,6 +83,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="grade on hidden data (default: $LAB_SECRET_SEED, if set)")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="also write the table to FILE (Markdown)")
+    add_jobs_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -93,9 +94,8 @@ def _run(args: argparse.Namespace) -> int:
     runs: list[dict[str, Outcome]] = []
     for number in range(1, args.times + 1):
         session = GradingSession.open(args.build, labs=labs, timeout_scale=args.timeout_scale,
-                                      secret=secret)
-        for test in session.tests:
-            session.run(test)
+                                      secret=secret, jobs=args.jobs)
+        session.run_all()
         tally = Counter(o.status.value for o in session.outcomes.values())
         print(f"grader: run {number}/{args.times}: "
               + ", ".join(f"{count} {status}" for status, count in sorted(tally.items())),

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Sequence
 
 from grader.cli import Command
+from grader.commands.grade import add_jobs_argument
 from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
 from grader.model import LabTest, Outcome, Status, lab_number
 from grader.runner import Runner
+from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.sanitize import sanitize_tests
 
 
@@ -32,6 +34,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="multiply every test's TIMEOUT by X (default: 1)")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="also write the table to FILE (Markdown)")
+    add_jobs_argument(parser)
 
 
 def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
@@ -56,6 +59,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.timeout_scale <= 0:
         raise GraderUsageError(f"--timeout-scale must be positive, got {args.timeout_scale:g}")
     labs = parse_lab_list(args.labs) if args.labs else None
+    check_jobs(args.jobs)
     doc = read_ctest_json(args.build)
     tests = sanitize_tests(doc, labs)
     if not tests:
@@ -67,11 +71,11 @@ def _run(args: argparse.Namespace) -> int:
     gpu = probe(args.build)
     runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(parse_tests(doc)),
                     timeout_scale=args.timeout_scale)
-    rows = []
-    for test in tests:
-        outcome = runner.run(test)
+    jobs = args.jobs if args.jobs is not None else default_jobs(gpu)
+    outcomes = Scheduler(runner, jobs).run_all(tests)
+    rows = [(test, outcomes[test.name]) for test in tests]
+    for test, outcome in rows:
         print(f"grader: {test.name}: {outcome.status.value}", flush=True)
-        rows.append((test, outcome))
     text = table(rows)
     print(text)
     if args.report is not None:

@@ -30,8 +30,10 @@ def test_recorded_tests_are_parsed_with_their_properties() -> None:
     assert timing.skip_return_codes == (77,)
     assert timing.gtest_filter == "HistogramTiming.BeatsGlobalAtomics"
     assert timing.is_gtest and not timing.is_setup
+    assert timing.run_serial
     correct = tests["lab1.Histogram.Uniform"]
     assert correct.kind == "correctness"
+    assert not correct.run_serial
     assert correct.skip_patterns == ("cuda-labs: skipped: no CUDA device",)
     assert tests["lab1.HistogramReference.WithinCub"].kind == "reference"
 
