@@ -5,7 +5,8 @@
 #      skeletons must fail every lab test, cleanly (no hang, no crash) and fast;
 #   3. prints each lab program's table for the reference solutions;
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
-#      sanitize (compute-sanitizer), repeat (REPEAT_TIMES gradings, default 10,
+#      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
+#      repeat (REPEAT_TIMES gradings, default 10,
 #      must give identical verdicts), known-wrong (each rejected for its reason);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
@@ -63,14 +64,16 @@ solutions=$root/build/gpu-solutions
 rm -f "$out/checks.txt"
 for check in $checks; do
   start=$(date +%s)
+  report=$out/$check.md
   case $check in
+    grade) args=(grade --build "$solutions" --labs "$lab_list"); report=$out/grade ;;
     sanitize) args=(sanitize --build "$solutions" --labs "$lab_list") ;;
     repeat) args=(repeat --build "$solutions" --labs "$lab_list" --times "${REPEAT_TIMES:-10}") ;;
     known-wrong) args=(known-wrong --labs "$lab_list" --build-root "$root/build/known-wrong"
                        --build-jobs 4 "${gtest_args[@]/#/--cmake-arg=}") ;;
-    *) echo "unknown check $check (sanitize, repeat, known-wrong)"; status=1; continue ;;
+    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong)"; status=1; continue ;;
   esac
-  (cd "$root" && python3 -m grader "${args[@]}" --report "$out/$check.md") >"$out/$check.log" 2>&1
+  (cd "$root" && python3 -m grader "${args[@]}" --report "$report") >"$out/$check.log" 2>&1
   echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"
 done
 

@@ -5,6 +5,7 @@ everything; skeletons fail every lab test and none hangs)."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -63,6 +64,12 @@ def main(out: Path) -> int:
 
 def check_result(out: Path, name: str) -> str:
     """One line on what a grader check found, read from its report and log."""
+    if name == "grade":
+        results = out / "grade" / "results.json"
+        if not results.exists():
+            return "no results.json"
+        doc = json.loads(results.read_text())
+        return f"score {doc.get('score')}/{doc.get('max_score')}"
     report = out / f"{name}.md"
     text = report.read_text() if report.exists() else ""
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]
