@@ -1,11 +1,14 @@
-# CUDA architectures, chosen before CUDA is first used:
-#  - set CMAKE_CUDA_ARCHITECTURES yourself to override (the CI preset builds one);
+# CUDA architectures, chosen before project() enables CUDA (included from the top
+# CMakeLists.txt before it):
+#  - set CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable) yourself
+#    to override (the CI preset builds one);
 #  - else the GPU that nvidia-smi sees (the `native` keyword fails where no GPU is
 #    visible, so we ask nvidia-smi and fall back quietly);
 #  - else the default list: sm_86 (the lab rooms' RTX 3060), sm_90 (H100) and PTX
 #    for sm_90 so newer GPUs can JIT-compile it.
 set(LAB_DEFAULT_CUDA_ARCHITECTURES "86-real;90")
-if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "")
+if((NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "")
+   AND "$ENV{CUDAARCHS}" STREQUAL "")
   find_program(LAB_NVIDIA_SMI nvidia-smi)
   set(detected "")
   if(LAB_NVIDIA_SMI)
