@@ -1,0 +1,62 @@
+"""The sample class's expectations and the check of a class table against them."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[2] / "submissions" / "sample_class.py"
+_spec = importlib.util.spec_from_file_location("sample_class", _SCRIPT)
+assert _spec is not None and _spec.loader is not None
+sample_class = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sample_class)
+
+
+def _row(status: str = "graded", score: str = "120", failures: str = "") -> dict[str, str]:
+    return {"student": "s", "status": status, "lab1": score, "failures": failures}
+
+
+@pytest.mark.parametrize("expect, row, ok", [
+    ("full", _row(), True),
+    ("full", _row(score="118"), False),
+    ("zero", _row(score="0"), True),
+    ("fails:shared__", _row(score="100", failures="lab1.Correctness/x/shared__u: bins differ"),
+     True),
+    ("fails:shared__", _row(score="100", failures="lab1.Timing.X: speedup"), False),
+    ("fails:shared__", _row(failures="lab1.Correctness/x/shared__u: flaky"), False),
+    ("not a submission", _row(status="not a submission", score=""), True),
+    ("zero", _row(status="broken", score=""), False),
+    ("full", None, False),
+])
+def test_a_row_is_judged_against_its_expectation(expect: str, row: dict[str, str] | None,
+                                                 ok: bool) -> None:
+    assert sample_class.verdict(expect, row)[1] is ok
+
+
+def test_make_writes_every_kind_of_student(tmp_path: Path) -> None:
+    out = tmp_path / "class"
+    expected = sample_class.make(out)
+    assert len(expected) == 22
+    assert json.loads((out / "expected.json").read_text()) == expected
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == sorted(expected)
+    assert (out / "lab1_hang" / "lab1_histogram" / "histogram_kernels.cu").is_file()
+    assert "not C++" in (out / "broken_compile/lab1_histogram/histogram_kernels.cu").read_text()
+    assert not any((out / "notes_only").glob("lab*"))
+
+
+def test_check_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, report = tmp_path / "class", tmp_path / "report"
+    out.mkdir()
+    report.mkdir()
+    (out / "expected.json").write_text(json.dumps({"ref01": "full", "skel01": "zero"}))
+    with open(report / "class.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, ["student", "status", "lab1", "failures"])
+        writer.writeheader()
+        writer.writerow({"student": "ref01", "status": "graded", "lab1": "120", "failures": ""})
+        writer.writerow({"student": "skel01", "status": "graded", "lab1": "3", "failures": "x"})
+    assert sample_class.check(out, report) == 1
+    assert "1 of 2 as expected" in capsys.readouterr().out

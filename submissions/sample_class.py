@@ -1,0 +1,125 @@
+"""A sample class for trying `grader batch`, and a check of its class table.
+
+    python3 submissions/sample_class.py make OUTDIR
+    python3 -m grader batch OUTDIR --labs lab1 --secret-file SECRET --report REPORT ...
+    python3 submissions/sample_class.py check OUTDIR REPORT
+
+`make` writes 22 student folders for lab1: 8 copies of the reference, 4 of the
+skeleton, the 8 lab1 known-wrong submissions (race, tail, out-of-bounds write,
+hang, slow, CUB, hard-coded public answers, host answer), one that does not
+compile and one folder holding only notes; and OUTDIR/expected.json, what each
+must get. `check` compares REPORT/class.csv with it: one row per student, exit 1
+on a mismatch. The hard-coded submission is only caught on hidden data, so grade
+with --secret-file.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+LAB = "lab1"
+MAX = 120  # lab1's points (labs/lab1_histogram/grading.json)
+EXPECTED_FILE = "expected.json"
+# What each known-wrong submission must lose points for, as in manifest.json.
+KNOWN_WRONG = {
+    "lab1_race": r"shared__",
+    "lab1_tail": r"global__",
+    "lab1_oob_write": r"one_per_thread__.*(illegal|IllegalAddress)",
+    "lab1_hang": r"timed out|possible deadlock|status 124",
+    "lab1_slow": r"speedup",
+    "lab1_cub": r"static check",
+    "lab1_hardcoded": r"best__",
+    "lab1_host_answer": r"static check",
+}
+
+
+def make(out: Path) -> dict[str, str]:
+    """Write the class into `out` (which must not exist yet); return the expectations."""
+    out.mkdir(parents=True)
+    expected: dict[str, str] = {}
+    for i in range(1, 9):
+        shutil.copytree(REPO / "solutions", out / f"ref{i:02d}")
+        expected[f"ref{i:02d}"] = "full"
+    for i in range(1, 5):
+        shutil.copytree(REPO / "skeletons", out / f"skel{i:02d}")
+        expected[f"skel{i:02d}"] = "zero"
+    trees = out / ".known-wrong"
+    subprocess.run([sys.executable, str(REPO / "submissions/known_wrong/make_lab1.py"),
+                    str(trees)], check=True, cwd=REPO)
+    for name, reason in KNOWN_WRONG.items():
+        shutil.move(str(trees / name), out / name)
+        expected[name] = f"fails:{reason}"
+    shutil.rmtree(trees)
+    broken = out / "broken_compile"
+    shutil.copytree(REPO / "solutions", broken)
+    with open(broken / "lab1_histogram" / "histogram_kernels.cu", "a", encoding="utf-8") as f:
+        f.write("\nthis line is not C++\n")
+    expected["broken_compile"] = "fails:did not build"
+    notes = out / "notes_only"
+    notes.mkdir()
+    (notes / "README.md").write_text("My notes on the course; no lab folder.\n")
+    expected["notes_only"] = "not a submission"
+    (out / EXPECTED_FILE).write_text(json.dumps(expected, indent=1) + "\n")
+    return expected
+
+
+def verdict(expect: str, row: dict[str, str] | None) -> tuple[str, bool]:
+    """What the class table says for one student, and whether it is what was expected."""
+    if row is None:
+        return "missing from class.csv", False
+    status, score, failures = row["status"], row.get(LAB, ""), row.get("failures", "")
+    got = f"{status}, {LAB} {score}/{MAX}"
+    if expect == "not a submission":
+        return got, status == "not a submission"
+    if status != "graded" or not score:
+        return f"{got}: {failures[:120]}", False
+    points = float(score)
+    if expect == "full":
+        return got, points == MAX
+    if expect == "zero":
+        return got, points == 0
+    reason = expect.split(":", 1)[1]
+    found = re.search(reason, failures)
+    shown = failures[found.start():found.start() + 100] if found else failures[:100]
+    return f"{got}: {shown}", points < MAX and found is not None
+
+
+def check(out: Path, report: Path) -> int:
+    """The table student | expected | got | ok; 1 when a row is not as expected."""
+    expected = json.loads((out / EXPECTED_FILE).read_text())
+    with open(report / "class.csv", newline="", encoding="utf-8") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    print("| student | expected | class table | as expected |\n| --- | --- | --- | --- |")
+    bad = 0
+    for student, expect in expected.items():
+        got, ok = verdict(expect, rows.get(student))
+        bad += not ok
+        cells = (student, expect, got, "yes" if ok else "NO")
+        print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    print(f"\n{len(expected) - bad} of {len(expected)} as expected")
+    return 1 if bad else 0
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "make":
+        out = Path(argv[1])
+        if out.exists():
+            print(f"sample_class: {out} exists; give a new folder", file=sys.stderr)
+            return 2
+        print(f"sample_class: {len(make(out))} folders in {out}")
+        return 0
+    if len(argv) == 3 and argv[0] == "check":
+        return check(Path(argv[1]), Path(argv[2]))
+    print("usage: sample_class.py make OUTDIR | check OUTDIR REPORT", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
