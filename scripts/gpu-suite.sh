@@ -6,7 +6,8 @@
 #   3. prints each lab program's table for the reference solutions;
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
 #      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
-#      repeat (REPEAT_TIMES gradings, default 10,
+#      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
+#      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
@@ -68,7 +69,8 @@ for check in $checks; do
   case $check in
     grade) args=(grade --build "$solutions" --labs "$lab_list"); report=$out/grade ;;
     sanitize) args=(sanitize --build "$solutions" --labs "$lab_list") ;;
-    repeat) args=(repeat --build "$solutions" --labs "$lab_list" --times "${REPEAT_TIMES:-10}") ;;
+    repeat) args=(repeat --build "$solutions" --labs "$lab_list" --times "${REPEAT_TIMES:-10}"
+                  ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}) ;;
     known-wrong) args=(known-wrong --labs "$lab_list" --build-root "$root/build/known-wrong"
                        --build-jobs 4 "${gtest_args[@]/#/--cmake-arg=}") ;;
     *) echo "unknown check $check (grade, sanitize, repeat, known-wrong)"; status=1; continue ;;

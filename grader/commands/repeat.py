@@ -1,16 +1,22 @@
 """`repeat`: grade the same build N times and check every verdict is the same each time.
 
     python3 -m grader repeat --build BUILD [--labs lab1,lab3] [--times 10] [--report FILE]
+                             [--record FILE]
 
 A timing threshold set inside the noise shows up here as a test that passes in
 some runs and fails in others. Prints a table of every test whose verdict
 changed (with the runs' reasons) and exits 1 when there is one; 0 when every
 verdict was identical in every run; 3 when there was no GPU.
+
+`--record FILE` appends each run's verdicts to FILE (one JSON line per run) and
+compares all the runs FILE holds: ten gradings can be spread over several
+sessions of a machine that is lent for less time than they take.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +89,34 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="grade on hidden data (default: $LAB_SECRET_SEED, if set)")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="also write the table to FILE (Markdown)")
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="append each run's verdicts to FILE and compare every run it holds")
     add_jobs_argument(parser)
+
+
+def load_record(path: Path | None) -> list[dict[str, Outcome]]:
+    """The runs an earlier `--record FILE` kept; none when FILE does not exist yet."""
+    if path is None or not path.exists():
+        return []
+    runs, number = [], 0
+    try:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                doc = json.loads(line)["verdicts"]
+                runs.append({name: Outcome(Status(status), reason)
+                             for name, (status, reason) in doc.items()})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise GraderUsageError(f"--record {path}: line {number} is not a run this command "
+                               f"wrote ({exc})") from exc
+    return runs
+
+
+def append_record(path: Path, outcomes: Mapping[str, Outcome], gpu: str) -> None:
+    """One JSON line: the GPU and each test's status and first reason line."""
+    verdicts = {name: [o.status.value, o.reason.splitlines()[0] if o.reason else ""]
+                for name, o in outcomes.items()}
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps({"gpu": gpu, "verdicts": verdicts}) + "\n")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -91,7 +124,9 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--times must be at least 2, got {args.times}")
     labs = parse_lab_list(args.labs) if args.labs else None
     secret = read_secret(args.secret_file)
-    runs: list[dict[str, Outcome]] = []
+    runs = load_record(args.record)
+    if runs:
+        print(f"grader: {len(runs)} earlier run(s) from {args.record}", flush=True)
     for number in range(1, args.times + 1):
         session = GradingSession.open(args.build, labs=labs, timeout_scale=args.timeout_scale,
                                       secret=secret, jobs=args.jobs)
@@ -101,8 +136,10 @@ def _run(args: argparse.Namespace) -> int:
               + ", ".join(f"{count} {status}" for status, count in sorted(tally.items())),
               flush=True)
         runs.append(dict(session.outcomes))
+        if args.record is not None:
+            append_record(args.record, session.outcomes, session.gpu.describe())
     found = changes(runs)
-    text = table(found, args.times)
+    text = table(found, len(runs))
     print(text)
     if args.report is not None:
         args.report.write_text(text + "\n", encoding="utf-8")

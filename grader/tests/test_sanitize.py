@@ -3,10 +3,14 @@ the verdict, and `repeat`'s comparison of runs."""
 
 from __future__ import annotations
 
-from grader.commands.repeat import changes, table
+from pathlib import Path
+
+import pytest
+
+from grader.commands.repeat import append_record, changes, load_record, table
 from grader.commands.sanitize import exit_status
 from grader.discovery import parse_tests
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK
+from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import LabTest, Outcome, Status
 from grader.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
 from grader.verdict import ProcessResult, classify
@@ -106,3 +110,22 @@ def test_repeat_reports_only_the_tests_whose_verdict_changed() -> None:
     assert "| b | passed x2, failed x1 | PFP | speedup 1.4 (needed >= 1.5) |" in text
     assert changes([{"a": ok}, {"a": ok}]) == []
     assert table([], 10) == "Every verdict was identical in all 10 runs."
+
+
+def test_repeat_records_runs_and_compares_them_with_later_ones(tmp_path: Path) -> None:
+    record = tmp_path / "runs.jsonl"
+    assert load_record(record) == []
+    ok, slow = Outcome(Status.PASSED), Outcome(Status.FAILED, "share 0.849 (needed >= 0.85)\nx")
+    append_record(record, {"a": ok, "b": ok}, "H100")
+    append_record(record, {"a": ok, "b": slow}, "H100")
+    runs = load_record(record)
+    assert [run["b"].status for run in runs] == [Status.PASSED, Status.FAILED]
+    assert runs[1]["b"].reason == "share 0.849 (needed >= 0.85)"
+    assert [c.name for c in changes(runs + [{"a": ok, "b": ok}])] == ["b"]
+
+
+def test_a_record_this_command_did_not_write_is_a_usage_error(tmp_path: Path) -> None:
+    record = tmp_path / "runs.jsonl"
+    record.write_text('{"gpu": "x", "verdicts": {"a": ["passed", ""]}}\nnot json\n')
+    with pytest.raises(GraderUsageError, match="line 2 is not a run"):
+        load_record(record)
