@@ -9,6 +9,7 @@
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/bandwidth.hpp"
+#include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
@@ -35,16 +36,9 @@ TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   const auto count = static_cast<std::size_t>(harness::kCopyCeilingTraffic / sizeof(int));
   Fast fast(harness::repeated(load_case(kTimedCase), count));
   ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "") << "best gives a wrong histogram";
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCopyShare, [&] {
-    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-    const harness::TimingStats t = fast.bench.time(histogram_best, fast.launch);
-    const double achieved = harness::gbps(fast.bench.bytes_moved(), t.median_ms);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "best %.4f ms, %.0f GB/s of a %.0f GB/s copy ceiling (%.1f%%)", t.median_ms,
-                  achieved, ceiling.gbps, 100 * achieved / ceiling.gbps);
-    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
-  });
+  const harness::RatioVerdict verdict = harness::copy_share_at_least(
+      kReferenceCopyShare, fast.bench.bytes_moved(),
+      [&] { return fast.bench.time(histogram_best, fast.launch); }, "best");
   harness::report_timing("lab1 reference share of copy bandwidth: " + verdict.message());
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }

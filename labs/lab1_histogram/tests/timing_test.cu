@@ -5,7 +5,7 @@
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
-#include "labs/bandwidth.hpp"
+#include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
@@ -42,39 +42,26 @@ TEST(Timing, SharedVariantIsAtLeast5xFasterThanTheSeedGlobalAtomics) {
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   HistogramBench bench = uniform_bench();
-  const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
   harness::TimingOptions quick;  // the slow variants must not eat the test's time limit
   quick.min_reps = 5;
   quick.max_total_ms = 400;
-  std::string notes;
-  const Variant* fastest = nullptr;
-  Launch fastest_launch{};
-  double fastest_ms = 0;
+  std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     const Launch launch = resolve_launch(v, bench.n(), v.defaults);
-    if (!bench.check(v.run, launch).empty()) {
-      notes += std::string("\n  ") + v.name + ": wrong histogram, not timed";
-      continue;
-    }
-    const double ms = bench.time(v.run, launch, quick).median_ms;
-    notes += std::string("\n  ") + v.name + ": " + std::to_string(ms) + " ms";
-    if (!fastest || ms < fastest_ms) fastest = &v, fastest_launch = launch, fastest_ms = ms;
+    candidates.push_back({v.name, [&bench, &v, launch] { return bench.check(v.run, launch); },
+                          [&bench, &v, launch](const harness::TimingOptions& options) {
+                            return bench.time(v.run, launch, options);
+                          }});
   }
-  ASSERT_NE(fastest, nullptr) << "no variant gives a correct histogram:" << notes;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kStudentCopyShare, [&] {
-    const harness::TimingStats t = bench.time(fastest->run, fastest_launch);
-    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
-    char detail[240];
-    std::snprintf(detail, sizeof detail,
-                  "fastest variant %s: %.3f ms, %.0f GB/s = %.0f%% of this GPU's measured copy "
-                  "bandwidth (%.0f GB/s); %.0f%% needed",
-                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
-                  100 * kStudentCopyShare);
-    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
-  });
+  const harness::Fastest fastest = harness::fastest_correct(candidates, quick, "wrong histogram");
+  ASSERT_GE(fastest.index, 0) << "no variant gives a correct histogram:" << fastest.notes;
+  const harness::Candidate& best = candidates[fastest.index];
+  const harness::RatioVerdict verdict = harness::copy_share_at_least(
+      kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(harness::TimingOptions{}); },
+      "fastest variant " + best.name);
   harness::report_timing("lab1 fastest share of copy bandwidth: " + verdict.message());
   EXPECT_TRUE(verdict.passed) << verdict.message()
-                              << "\nmedians at the seed configurations:" << notes;
+                              << "\nmedians at the seed configurations:" << fastest.notes;
 }
 
 }  // namespace

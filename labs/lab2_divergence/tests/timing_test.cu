@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "bench.hpp"
-#include "labs/bandwidth.hpp"
+#include "labs/copy_share.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -65,18 +65,9 @@ TEST(Timing, SumMatrixWithTheBestCourseShapeReachesHalfTheCopyBandwidth) {
   ASSERT_TRUE(wrong.empty()) << "sum_matrix_2d (g) gives a wrong sum, so its time means nothing; "
                                 "fix correctness first:\n"
                              << wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kSumMatrixCopyShare, [&] {
-    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-    const harness::TimingStats t = bench.time(block);
-    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
-    char detail[240];
-    std::snprintf(detail, sizeof detail,
-                  "sum_matrix_2d (32,16) on 2^13 x 2^13: %.3f ms, %.0f GB/s = %.0f%% of this GPU's "
-                  "measured copy bandwidth (%.0f GB/s); %.0f%% needed",
-                  t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
-                  100 * kSumMatrixCopyShare);
-    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
-  });
+  const harness::RatioVerdict verdict = harness::copy_share_at_least(
+      kSumMatrixCopyShare, bench.bytes_moved(), [&] { return bench.time(block); },
+      "sum_matrix_2d (32,16) on 2^13 x 2^13");
   harness::report_timing("lab2 sum_matrix_2d share of copy bandwidth: " + verdict.message());
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }

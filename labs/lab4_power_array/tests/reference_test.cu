@@ -8,6 +8,7 @@
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/bandwidth.hpp"
+#include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
@@ -30,16 +31,9 @@ TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   const Launch launch = resolve_launch(best.grid, bench.n(), best.defaults);
   const std::string wrong = bench.check(best, kTimedK, launch);
   ASSERT_TRUE(wrong.empty()) << "best gives a wrong result:\n" << wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCopyShare, [&] {
-    const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-    const harness::TimingStats t = bench.time(best, kTimedK, launch, bench.timing_options());
-    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "best %.4f ms, %.0f GB/s of a %.0f GB/s copy ceiling (%.1f%%)", t.median_ms,
-                  achieved, ceiling.gbps, 100 * achieved / ceiling.gbps);
-    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
-  });
+  const harness::RatioVerdict verdict = harness::copy_share_at_least(
+      kReferenceCopyShare, bench.bytes_moved(),
+      [&] { return bench.time(best, kTimedK, launch, bench.timing_options()); }, "best");
   harness::report_timing("lab4 reference share of copy bandwidth: " + verdict.message());
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }

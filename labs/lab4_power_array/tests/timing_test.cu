@@ -5,7 +5,7 @@
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
-#include "labs/bandwidth.hpp"
+#include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
@@ -21,42 +21,29 @@ PowerBench timed_bench() {
 
 TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
   PowerBench bench = timed_bench();
-  const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
   harness::TimingOptions quick = bench.timing_options();
   quick.min_reps = 5;
   quick.max_total_ms = 300;
-  std::string notes;
-  const PowerVariant* fastest = nullptr;
-  Launch fastest_launch{};
-  double fastest_ms = 0;
+  std::vector<harness::Candidate> candidates;
   for (const PowerVariant& v : power_variants()) {
     const Launch launch = resolve_launch(v.grid, bench.n(), v.defaults);
-    if (!bench.check(v, kTimedK, launch).empty()) {
-      notes += std::string("\n  ") + v.name + ": wrong result, not timed";
-      continue;
-    }
-    const double ms = bench.time(v, kTimedK, launch, quick).median_ms;
-    notes += std::string("\n  ") + v.name + ": " + std::to_string(ms) + " ms";
-    if (!fastest || ms < fastest_ms) fastest = &v, fastest_launch = launch, fastest_ms = ms;
+    candidates.push_back({v.name, [&bench, &v, launch] { return bench.check(v, kTimedK, launch); },
+                          [&bench, &v, launch](const harness::TimingOptions& options) {
+                            return bench.time(v, kTimedK, launch, options);
+                          }});
   }
-  ASSERT_NE(fastest, nullptr) << "no Part 1 variant gives a correct result for k = " << kTimedK
+  const harness::Fastest fastest = harness::fastest_correct(candidates, quick, "wrong result");
+  ASSERT_GE(fastest.index, 0) << "no Part 1 variant gives a correct result for k = " << kTimedK
                               << " on 2^24 values, so no time means anything; fix correctness "
                                  "first:"
-                              << notes;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kStudentCopyShare, [&] {
-    const harness::TimingStats t =
-        bench.time(*fastest, kTimedK, fastest_launch, bench.timing_options());
-    const double achieved = harness::gbps(bench.bytes_moved(), t.median_ms);
-    char detail[260];
-    std::snprintf(detail, sizeof detail,
-                  "fastest variant %s: %.4f ms, %.0f GB/s = %.0f%% of this GPU's measured copy "
-                  "bandwidth (%.0f GB/s); %.0f%% needed",
-                  fastest->name, t.median_ms, achieved, 100 * achieved / ceiling.gbps, ceiling.gbps,
-                  100 * kStudentCopyShare);
-    return harness::Ratio{achieved / ceiling.gbps, t.cv + ceiling.timing.cv, detail};
-  });
+                              << fastest.notes;
+  const harness::Candidate& best = candidates[fastest.index];
+  const harness::RatioVerdict verdict = harness::copy_share_at_least(
+      kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(bench.timing_options()); },
+      "fastest variant " + best.name);
   harness::report_timing("lab4 fastest share of copy bandwidth: " + verdict.message());
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":" << notes;
+  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":"
+                              << fastest.notes;
 }
 
 TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
