@@ -17,11 +17,11 @@ from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import LabTest, Outcome, Status
 from grader.runner import Runner
+from grader.verdict import WATCHDOG_EXIT
 
 MAX_JOBS = 8
 # A correctness test holds a CUDA context and at most ~1.5 GB of data.
 GPU_GB_PER_JOB = 3.0
-WATCHDOG_EXIT = 124
 _CROWDING_WORDS = ("timed out", "out of memory", "cudaErrorMemoryAllocation")
 
 

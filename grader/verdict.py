@@ -19,6 +19,8 @@ from grader.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 DEADLOCK_HINT = ("possible deadlock (a kernel that never finishes, e.g. __syncthreads() "
                  "inside a branch not every thread takes)")
 GTEST_SKIP_TEXT = "[  SKIPPED ]"
+WATCHDOG_EXIT = 124  # the harness's kernel watchdog (labs/common/src/sync.cu)
+_WATCHDOG_LINE = re.compile(r"cuda-labs: (.*timed out after .*possible deadlock.*)")
 _TAIL_LINES = 8
 _FAILURE_LINES = 6
 _LINE_CHARS = 300
@@ -99,6 +101,10 @@ def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None
         if gpu_present:
             return Status.FAILED, f"reported itself skipped although a GPU is present ({claim})"
         return Status.SKIPPED, skip_reason(result.output) or claim
+    if rc == WATCHDOG_EXIT:
+        found = _WATCHDOG_LINE.findall(result.output)
+        if found:
+            return Status.FAILED, _clip(found[-1].strip())
     if not test.is_gtest:
         return (Status.PASSED, "") if rc == 0 else (Status.FAILED, _exit_reason(rc, result, ()))
     if rc == 0:

@@ -10,7 +10,7 @@ import pytest
 
 from grader.model import LabTest, Status
 from grader.runner import Runner
-from grader.verdict import trim_failures
+from grader.verdict import ProcessResult, classify, trim_failures
 from grader.tests.helpers import FAKE_SETUP, fake_test, process_alive
 
 WITH_GPU = Runner(gpu_present=True)
@@ -215,3 +215,14 @@ def test_gtests_assertion_preamble_gives_way_to_the_harness_message() -> None:
     assert trim_failures((binary,)) == "no variant works"
     bare = "t.cu:9\nExpected equality of these values:\n  a\n    Which is: 3\n  b\n    Which is: 4"
     assert trim_failures((bare,)).startswith("Expected equality of these values:")
+
+
+def test_the_kernel_watchdog_is_named_as_a_possible_deadlock() -> None:
+    line = ("cuda-labs: kernel timed out after 10 s: possible deadlock (e.g. __syncthreads() "
+            "in a branch that not every thread takes)")
+    result = ProcessResult(124, f"[ RUN      ] Suite.Test\n{line}\n")
+    status, reason = classify(fake_test("pass"), result, None, gpu_present=True)
+    assert status is Status.FAILED
+    assert reason == line.removeprefix("cuda-labs: ")
+    other = ProcessResult(124, "exit(124) from the student's code\n")
+    assert classify(fake_test("pass"), other, None, True)[1].startswith("exited with status 124")
