@@ -46,12 +46,14 @@ def main(out: Path) -> int:
     for junit in sorted(out.glob("junit-solutions-*.xml")):
         for node in ET.parse(junit).getroot().iter("system-out"):
             timings += re.findall(r"cuda-labs: timing: (.*)", node.text or "")
-    gpu = (out / "gpu.txt").read_text().strip().splitlines()[-1] if (out / "gpu.txt").exists() else "?"
+    gpu_file = out / "gpu.txt"
+    gpu = gpu_file.read_text().strip().splitlines()[-1] if gpu_file.exists() else "?"
     print("\n== timing verdicts (reference solutions) ==")
     for line in timings:
         print("  " + line)
     print(f"\n== GPU suite summary ({gpu}) ==")
-    print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} {'slowest s':>9}  as expected")
+    print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} "
+          f"{'slowest s':>9}  as expected")
     for tree, lab, c, good in rows:
         print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
               f"{c['slowest']:>9.2f}  {good}")
