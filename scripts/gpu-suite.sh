@@ -17,6 +17,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-suite-logs}
 mkdir -p "$out"
+rm -f "$out/startup.txt"
 jobs=$(nproc)
 labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | tr '\n' ' ')}
 lab_list=$(echo $labs | tr ' ' ',')
@@ -42,6 +43,16 @@ for tree in ${TREES:-solutions skeletons}; do
     continue
   fi
   echo "$tree built in $(( $(date +%s) - start )) s"
+  # What one CUDA process costs to start, alone and crowded: it bounds how fast
+  # the grader can run one process per test.
+  if [ ! -f "$out/startup.txt" ]; then
+    for n in 1 8 16; do
+      t0=$(date +%s%N)
+      for _ in $(seq $n); do "$build/bin/lab_gpu_info" >/dev/null 2>&1 & done
+      wait
+      echo "$n $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$out/startup.txt"
+    done
+  fi
   for lab in $([ "${CTEST:-1}" = 0 ] || echo $labs); do
     # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match
     # lab10 (nor lab1.sanitize, which the sanitize check runs).

@@ -57,6 +57,11 @@ def main(out: Path) -> int:
     for tree, lab, c, good in rows:
         print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
               f"{c['slowest']:>9.2f}  {good}")
+    startup = out / "startup.txt"
+    if startup.exists():
+        runs = [line.split() for line in startup.read_text().splitlines() if line.strip()]
+        print("\nCUDA process start-up (lab_gpu_info): "
+              + ", ".join(f"{n} at once {ms} ms" for n, ms in runs))
     checks_ok = print_checks(out)
     if not rows and checks_ok is None:
         print("no results: did the builds fail?")
