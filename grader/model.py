@@ -14,6 +14,7 @@ from typing import Mapping
 # The kinds a test can carry as its `labN.<kind>` label. `build` and `other`
 # are the grader's own: a lab that did not build, and a test with no kind label.
 KINDS = ("correctness", "timing", "reference", "data")
+TIMED_KINDS = ("timing", "reference")
 BUILD_KIND = "build"
 OTHER_KIND = "other"
 
@@ -74,6 +75,11 @@ class LabTest:
     def is_gtest(self) -> bool:
         """GoogleTest programs report their verdict in XML; others by exit status."""
         return self.gtest_filter is not None
+
+    @property
+    def is_timed(self) -> bool:
+        """A test whose figure must not include anyone else's kernels: it has the GPU alone."""
+        return self.run_serial or self.kind in TIMED_KINDS
 
     @property
     def is_setup(self) -> bool:

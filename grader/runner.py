@@ -118,6 +118,13 @@ def _head_and_tail(out: IO[bytes], keep_bytes: int) -> str:
     return f"{head}\n[... {size - 2 * half} bytes of output cut ...]\n{tail}"
 
 
+class _ThreadSetups(threading.local):
+    """The setups the current thread is running: a setup does not wait for itself."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+
 class Runner:
     """Runs one test in its own process; which tests overlap is schedule.py's business.
 
@@ -141,7 +148,7 @@ class Runner:
         self.read_clocks = clocks.read  # replaceable in tests
         self._setup_outcomes: dict[str, Outcome] = {}
         self._setup_lock = threading.RLock()
-        self._local = threading.local()  # the setups this thread is inside of
+        self._running = _ThreadSetups()
 
     def timeout_for(self, test: LabTest) -> float:
         """The test's TIMEOUT (or the default), times the scale."""
@@ -161,7 +168,7 @@ class Runner:
             xml_path = Path(tmp) / "gtest.xml"
             if test.is_gtest:
                 argv.append(f"--gtest_output=xml:{xml_path}")
-            timed = (test.run_serial or test.kind in ("timing", "reference")) and self.gpu_present
+            timed = test.is_timed and self.gpu_present
             before = self.read_clocks() if timed else {}
             result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
                                  keep_bytes=self.keep_bytes)
@@ -206,7 +213,7 @@ class Runner:
         """None when every fixture is ready, else the outcome its failure gives `test`."""
         for fixture in test.fixtures_required:
             for setup in self.setups.get(fixture, ()):
-                if setup.name == test.name or setup.name in self._in_progress():
+                if setup.name == test.name or setup.name in self._running.names:
                     continue  # a setup does not wait for itself (or a cycle)
                 outcome = self._setup_outcome(setup)
                 if outcome.status is Status.SKIPPED:
@@ -223,19 +230,12 @@ class Runner:
             return done
         with self._setup_lock:
             if setup.name not in self._setup_outcomes:
-                self._in_progress().add(setup.name)
+                self._running.names.add(setup.name)
                 try:
                     self._setup_outcomes[setup.name] = self.run(setup)
                 finally:
-                    self._in_progress().discard(setup.name)
+                    self._running.names.discard(setup.name)
             return self._setup_outcomes[setup.name]
-
-    def _in_progress(self) -> set[str]:
-        """Setups this thread is running: a setup does not wait for itself (or a cycle)."""
-        if not hasattr(self._local, "names"):
-            self._local.names = set()
-        names: set[str] = self._local.names
-        return names
 
     @property
     def setup_outcomes(self) -> dict[str, Outcome]:

@@ -42,8 +42,8 @@ def check_jobs(jobs: int | None) -> int | None:
 
 
 def may_share_gpu(test: LabTest) -> bool:
-    """Untimed tests only: a timed test's figure must not include anyone else's kernels."""
-    return not test.run_serial and test.kind not in ("timing", "reference")
+    """Untimed tests only (see LabTest.is_timed)."""
+    return not test.is_timed
 
 
 def crowded_out(outcome: Outcome) -> bool:

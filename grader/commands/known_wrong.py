@@ -113,14 +113,13 @@ def grade_entry(entry: Expectation, build_problem: str, repo: Path, args: argpar
     return outcomes, True, ""
 
 
-def needs_build(entry: Expectation, folder: Path, args: argparse.Namespace) -> bool:
+def needs_build(entry: Expectation, findings: list[Finding], args: argparse.Namespace) -> bool:
     """Only a grade entry the static check lets through is built and run."""
-    return entry.kind != "static" and not args.static_only and not static_findings(entry, folder)
+    return entry.kind != "static" and not args.static_only and not findings
 
 
-def judge(entry: Expectation, folder: Path, build: Future[str] | None, repo: Path,
+def judge(entry: Expectation, findings: list[Finding], build: Future[str] | None, repo: Path,
           args: argparse.Namespace, secret: str) -> Judgement:
-    findings = static_findings(entry, folder)
     if entry.kind == "static":
         return judge_static(entry, findings)
     if build is None:
@@ -159,12 +158,13 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-jobs must be at least 1")
     trees = write_trees(repo, args.build_root.resolve() / "trees")
     rows = []
+    findings = {e.name: static_findings(e, trees / e.folder_name) for e in entries}
     # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
         builds = {e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
-                  for e in entries if needs_build(e, trees / e.folder_name, args)}
+                  for e in entries if needs_build(e, findings[e.name], args)}
         for entry in entries:
-            rows.append((entry, judge(entry, trees / entry.folder_name, builds.get(entry.name),
+            rows.append((entry, judge(entry, findings[entry.name], builds.get(entry.name),
                                       repo, args, secret)))
     text = table(rows)
     print(text)
