@@ -59,14 +59,19 @@ class BatchConfig:
 
 
 def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
-    """Configure and build the labs `sub` handed in; a failure is recorded, not raised."""
-    labs = tuple(lab for lab in config.labs if lab in sub.labs)
+    """Configure and build the labs `sub` handed in; a failure is recorded, not raised.
+
+    A lab the static check rejects scores 0 whatever its tests say, so it is
+    neither built nor graded: its GPU time goes to the next student.
+    """
+    handed_in = tuple(lab for lab in config.labs if lab in sub.labs)
     build_dir = config.build_root / safe_name(sub.name)
     report = config.report_dir(sub)
     report.mkdir(parents=True, exist_ok=True)
+    static = static_findings(sub.path, handed_in, report) if handed_in else {}
+    labs = tuple(lab for lab in handed_in if lab not in static)
     if not labs:
-        return BuiltTree(build_dir, ())
-    static = static_findings(sub.path, labs, report)
+        return BuiltTree(build_dir, (), static=static)
     args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(labs)}")
     log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
     (report / "build.log").write_text(log, encoding="utf-8")
@@ -91,14 +96,23 @@ def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, 
     return found
 
 
-def apply_static(result: StudentResult, static: Mapping[str, Sequence[str]]) -> StudentResult:
-    """Zero each lab the static check rejected and say why, first finding first."""
+def apply_static(result: StudentResult, static: Mapping[str, Sequence[str]],
+                 lab_max: Mapping[str, float], order: Sequence[str]) -> StudentResult:
+    """Score 0 of its full mark each lab the static check rejected, and say why first.
+
+    Such a lab was not graded, so `result` either lacks it or (for a student
+    with nothing else to grade) lists it as not submitted: both are replaced.
+    """
     if not static:
         return result
-    labs = tuple(LabResult(lab.lab, 0.0, lab.max_score) if lab.lab in static else lab
-                 for lab in result.labs)
+    graded = {lab.lab: lab for lab in result.labs if lab.lab not in static}
+    rejected = {lab: LabResult(lab, 0.0, float(lab_max.get(lab, 0.0))) for lab in static}
+    merged = {**graded, **rejected}
+    labs = tuple(merged[lab] for lab in order if lab in merged) + tuple(
+        lab for name, lab in merged.items() if name not in order)
     failures = tuple(f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
-                     for lab, items in static.items()) + result.failures
+                     for lab, items in static.items()) + tuple(
+        f for f in result.failures if f.split(":", 1)[0] not in static)
     return StudentResult(result.name, result.status, labs, failures, result.reason, result.gpu,
                          result.duration_s, result.report)
 
@@ -123,8 +137,8 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
     report = config.report_dir(sub)
     start = time.monotonic()
     if not built.labs:
-        missing = StudentResult(sub.name, "graded", gpu=gpu)
-        return _all_missing(config, missing)
+        missing = _all_missing(config, StudentResult(sub.name, "graded", gpu=gpu))
+        return apply_static(missing, built.static, config.lab_max, config.labs)
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpu,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(_PACKAGE_PARENT),
                                                        os.environ.get("PYTHONPATH")]))}
@@ -141,13 +155,14 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
     if proc.returncode == EXIT_NO_GPU:
         return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,
                              reason=f"no GPU visible on GPU {gpu}: tests were skipped")
-    result = result_from_report(sub.name, report, gpu=gpu, expected_labs=config.labs,
+    expected = [lab for lab in config.labs if lab not in built.static]
+    result = result_from_report(sub.name, report, gpu=gpu, expected_labs=expected,
                                 missing_max=config.lab_max, duration_s=duration)
     if result is None:
         tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
         return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,
                              reason=f"grader exited {proc.returncode} without a report: {tail}")
-    return apply_static(result, built.static)
+    return apply_static(result, built.static, config.lab_max, config.labs)
 
 
 def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:

@@ -208,13 +208,19 @@ def _results_json(report: Path, labs: list[tuple[str, float, float]],
 
 
 def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
-    _results_json(tmp_path, [("lab1", 100, 120)], [("lab1.Correctness/x", "3 bins differ")])
+    _results_json(tmp_path, [("lab1", 100, 120)], [
+        ("lab1.Correctness/x", "3 bins differ"),
+        ("lab1.Correctness/Histogram.MatchesTheCpuHistogramExactly/shared__prime__odd_launch",
+         "cudaErrorIllegalAddress (an illegal memory access was encountered)\nhint: ...")])
     result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1", "lab3"],
                                 missing_max={"lab3": 50})
     assert result is not None
     assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
         ("lab1", 100, 120), ("lab3", 0, 50)]
-    assert result.failures == ("lab1.Correctness/x: 3 bins differ", "lab3: not submitted")
+    assert result.failures == (
+        "lab1.Correctness/x: 3 bins differ",
+        "lab1.Correctness/.../shared__prime__odd_launch: cudaErrorIllegalAddress (an illegal "
+        "memory access was encountered)", "lab3: not submitted")
     assert result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[],
                               missing_max={}) is None
 
@@ -332,7 +338,29 @@ def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
     found = static_findings(sub, ["lab1"], report)
     assert list(found) == ["lab1"] and "library-include" in found["lab1"][0]
     assert "library-include" in (report / "static-check.txt").read_text()
-    graded = StudentResult("cheat", "graded", (LabResult("lab1", 120, 120),))
-    zeroed = apply_static(graded, found)
-    assert zeroed.score == 0 and zeroed.max_score == 120
+    graded = StudentResult("cheat", "graded", (LabResult("lab3", 20, 50),),
+                           ("lab3.Suite.A: wrong",))
+    zeroed = apply_static(graded, found, {"lab1": 120, "lab3": 50}, ("lab1", "lab3"))
+    assert [(lab.lab, lab.score, lab.max_score) for lab in zeroed.labs] == [
+        ("lab1", 0, 120), ("lab3", 20, 50)]
     assert zeroed.failures[0].startswith("lab1: rejected by the static check: ")
+    assert zeroed.failures[1:] == ("lab3.Suite.A: wrong",)
+
+
+def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
+    from grader.batch_steps import build_submission
+
+    sub_dir = _student(tmp_path / "subs", "cheat", "lab1_histogram")
+    (sub_dir / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
+    config = BatchConfig(repo=tmp_path, labs=("lab1", "lab3"), report_root=tmp_path / "out",
+                         build_root=tmp_path / "b", lab_max={"lab1": 120, "lab3": 50})
+    sub = Submission("cheat", sub_dir, ("lab1",))
+    built = build_submission(config, sub)
+    assert built.labs == () and list(built.static) == ["lab1"]
+    assert not (tmp_path / "b").exists(), "nothing may be configured for a rejected lab"
+    result = grade_submission(config, sub, built, "0")
+    assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
+        ("lab1", 0, 120), ("lab3", 0, 50)]
+    assert result.failures[0].startswith("lab1: rejected by the static check: ")
+    assert "lab1: not submitted" not in result.failures
+    assert "lab3: not submitted" in result.failures
