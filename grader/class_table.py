@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -17,6 +18,7 @@ from grader.batch import LabResult, StudentResult
 CSV_NAME = "class.csv"
 MARKDOWN_NAME = "class.md"
 _REASON_CHARS = 160
+_PARAMETERIZED = re.compile(r"^([^/]+)/[^/]+/([^/]+)$")  # lab.Prefix/Suite.Test/case
 
 
 def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequence[str],
@@ -49,8 +51,12 @@ def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequ
 
 
 def _failure(test: Mapping[str, Any]) -> str:
-    """`test name: first line of its reason`, short enough for a table cell."""
-    name = str(test.get("name", "?")).split(" (", 1)[0]
+    """`test name: first line of its reason`, short enough for a table cell.
+
+    A parameterized test's name loses its middle (`lab1.Correctness/.../case`):
+    the student's own report has it whole, and the cell keeps room for the reason.
+    """
+    name = _PARAMETERIZED.sub(r"\1/.../\2", str(test.get("name", "?")).split(" (", 1)[0])
     text = str(test.get("output", ""))
     first = text.split(": ", 1)[-1].splitlines()[0] if text else ""
     return f"{name}: {first}"[:_REASON_CHARS]

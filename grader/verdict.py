@@ -57,6 +57,12 @@ _LOCATION_LINE = re.compile(r"(?:.+:\d+|unknown file)")
 _GTEST_OPENER = re.compile(r"Value of: |Expected: |Expected equality of these values:|Failed$"
                            r"|The difference between ")
 _GTEST_DETAIL = re.compile(r"\s+\S|Expected: |Which is: |Actual: |\S+ evaluates to ")
+# An exception that left a test: GoogleTest wraps its what() in a sentence, and
+# the harness's CudaError says where first (labs/common/include/labs/cuda_check.hpp).
+_GTEST_EXCEPTION = re.compile(r'C\+\+ exception with description "(.*)" thrown in (.*?)\.?',
+                              re.DOTALL)
+_HARNESS_CUDA_ERROR = re.compile(r"(?P<file>\S+):(?P<line>\d+) (?P<expr>.*?): "
+                                 r"(?P<error>cudaError\w+.*)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -190,7 +196,7 @@ def trim_failures(failures: tuple[str, ...]) -> str:
     lines = failures[0].strip().splitlines()
     if len(lines) > 1 and _LOCATION_LINE.fullmatch(lines[0].strip()):
         lines = lines[1:]
-    lines = _without_gtest_preamble(lines)
+    lines = _without_gtest_preamble(_unwrapped_exception(lines))
     kept = [_clip(line) for line in lines[:_FAILURE_LINES]]
     if len(lines) > _FAILURE_LINES:
         kept.append("...")
@@ -198,6 +204,23 @@ def trim_failures(failures: tuple[str, ...]) -> str:
         more = len(failures) - 1
         kept.append(f"(and {more} more failure{'s' if more > 1 else ''})")
     return "\n".join(kept) or "failed without a message"
+
+
+def _unwrapped_exception(lines: list[str]) -> list[str]:
+    """`C++ exception with description "x:31 kernel: cudaErrorY (...)" thrown in the test
+    body.` -> `cudaErrorY (...) in kernel at x:31`: the error's name first, where it
+    surfaced after, so the first line of a reason (all a class table keeps) names it."""
+    match = _GTEST_EXCEPTION.fullmatch("\n".join(lines).strip())
+    if match is None:
+        return lines
+    what = match.group(1)
+    cuda = _HARNESS_CUDA_ERROR.fullmatch(what)
+    if cuda is not None:
+        where = cuda["file"].rsplit("/", 1)[-1]
+        what = f"{cuda['error']} in {cuda['expr']} at {where}:{cuda['line']}"
+    else:
+        what = f"exception in {match.group(2)}: {what}"
+    return what.splitlines()
 
 
 def _without_gtest_preamble(lines: list[str]) -> list[str]:

@@ -217,6 +217,16 @@ def test_gtests_assertion_preamble_gives_way_to_the_harness_message() -> None:
     assert trim_failures((bare,)).startswith("Expected equality of these values:")
 
 
+def test_an_uncaught_cuda_error_is_named_first() -> None:
+    cuda = ('unknown file\nC++ exception with description "/src/labs/common/src/sync.cu:31 kernel: '
+            'cudaErrorIllegalAddress (an illegal memory access was encountered)" thrown in the '
+            'test body.')
+    assert trim_failures((cuda,)) == ("cudaErrorIllegalAddress (an illegal memory access was "
+                                      "encountered) in kernel at sync.cu:31")
+    other = 'unknown file\nC++ exception with description "bad\nthings" thrown in SetUp().'
+    assert trim_failures((other,)) == "exception in SetUp(): bad\nthings"
+
+
 def test_the_kernel_watchdog_is_named_as_a_possible_deadlock() -> None:
     line = ("cuda-labs: kernel timed out after 10 s: possible deadlock (e.g. __syncthreads() "
             "in a branch that not every thread takes)")
