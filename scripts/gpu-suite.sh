@@ -44,13 +44,17 @@ for tree in ${TREES:-solutions skeletons}; do
   fi
   echo "$tree built in $(( $(date +%s) - start )) s"
   # What one CUDA process costs to start, alone and crowded: it bounds how fast
-  # the grader can run one process per test.
+  # the grader can run one process per test. "init" only asks for the device;
+  # "context" also creates a context and allocates, as every test does.
   if [ ! -f "$out/startup.txt" ]; then
-    for n in 1 8 16; do
-      t0=$(date +%s%N)
-      for _ in $(seq $n); do "$build/bin/lab_gpu_info" >/dev/null 2>&1 & done
-      wait
-      echo "$n $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$out/startup.txt"
+    for probe in init context; do
+      flag=$([ $probe = context ] && echo --context)
+      for n in 1 8 16; do
+        t0=$(date +%s%N)
+        for _ in $(seq $n); do "$build/bin/lab_gpu_info" $flag >/dev/null 2>&1 & done
+        wait
+        echo "$probe $n $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$out/startup.txt"
+      done
     done
   fi
   for lab in $([ "${CTEST:-1}" = 0 ] || echo $labs); do

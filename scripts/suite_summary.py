@@ -48,25 +48,39 @@ def main(out: Path) -> int:
             timings += re.findall(r"cuda-labs: timing: (.*)", node.text or "")
     gpu_file = out / "gpu.txt"
     gpu = gpu_file.read_text().strip().splitlines()[-1] if gpu_file.exists() else "?"
-    print("\n== timing verdicts (reference solutions) ==")
+    if timings:
+        print("\n== timing verdicts (reference solutions) ==")
     for line in timings:
         print("  " + line)
     print(f"\n== GPU suite summary ({gpu}) ==")
-    print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} "
-          f"{'slowest s':>9}  as expected")
+    if rows:
+        print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} "
+              f"{'slowest s':>9}  as expected")
+    else:
+        print("ctest: not run (CTEST=0 or no build)")
     for tree, lab, c, good in rows:
         print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
               f"{c['slowest']:>9.2f}  {good}")
-    startup = out / "startup.txt"
-    if startup.exists():
-        runs = [line.split() for line in startup.read_text().splitlines() if line.strip()]
-        print("\nCUDA process start-up (lab_gpu_info): "
-              + ", ".join(f"{n} at once {ms} ms" for n, ms in runs))
+    print_startup(out / "startup.txt")
     checks_ok = print_checks(out)
     if not rows and checks_ok is None:
         print("no results: did the builds fail?")
         return 1
     return 0 if ok and checks_ok is not False else 1
+
+
+def print_startup(startup: Path) -> None:
+    """`init 8 394` lines: probe, processes at once, milliseconds for all of them."""
+    if not startup.exists():
+        return
+    by_probe: dict[str, list[str]] = {}
+    for line in startup.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            by_probe.setdefault(parts[0], []).append(f"{parts[1]} at once {parts[2]} ms")
+    print("\nCUDA process start-up (lab_gpu_info; init: device query, context: + 256 MiB):")
+    for probe, runs in by_probe.items():
+        print(f"  {probe:<8} " + ", ".join(runs))
 
 
 def check_result(out: Path, name: str) -> str:

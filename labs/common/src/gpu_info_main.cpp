@@ -1,10 +1,17 @@
 // lab_gpu_info: prints the GPU as one JSON object, or exits 77 when there is none.
+// `lab_gpu_info --context` also creates a context and allocates and frees 256 MiB,
+// what every test process pays at least, so scripts can time a test's start-up.
+#include <cuda_runtime.h>
+
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
+#include "labs/cuda_check.hpp"
 #include "labs/gpu_info.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  const bool with_context = argc > 1 && std::strcmp(argv[1], "--context") == 0;
   std::string why;
   if (!harness::cuda_device_available(&why)) {
     std::printf("cuda-labs: skipped: no CUDA device (%s)\n", why.c_str());
@@ -12,6 +19,12 @@ int main() {
   }
   try {
     std::printf("%s\n", harness::to_json(harness::query_gpu_info()).c_str());
+    if (with_context) {
+      void* buffer = nullptr;
+      LAB_CUDA_CHECK(cudaMalloc(&buffer, 256u << 20));
+      LAB_CUDA_CHECK(cudaMemset(buffer, 0, 256u << 20));
+      LAB_CUDA_CHECK(cudaFree(buffer));
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lab_gpu_info: %s\n", e.what());
     return 1;
