@@ -139,7 +139,9 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
     if not built.labs:
         missing = _all_missing(config, StudentResult(sub.name, "graded", gpu=gpu))
         return apply_static(missing, built.static, config.lab_max, config.labs)
-    env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpu,
+    # PCI order makes CUDA's device numbers nvidia-smi's, so `gpu` (an index from
+    # `nvidia-smi -L`) is the GPU the child gets and the one its clocks are read on.
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpu, "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(_PACKAGE_PARENT),
                                                        os.environ.get("PYTHONPATH")]))}
     try:

@@ -7,9 +7,10 @@ with nvidia-smi just before and just after the test; empty when it is missing.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
-from typing import Callable
+from typing import Callable, Mapping
 
 QUERY = ("name", "driver_version", "clocks.sm", "clocks.mem")
 _KEYS = ("name", "driver", "sm_mhz", "mem_mhz")
@@ -25,15 +26,31 @@ def parse(text: str) -> dict[str, str]:
     return {}
 
 
-def read(runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
-         ) -> dict[str, str]:
-    """The clocks now, or {} when nvidia-smi is missing or fails."""
+def visible_gpu(env: Mapping[str, str] = os.environ) -> str | None:
+    """The GPU the tests run on, as nvidia-smi's `-i` takes it: the first entry of
+    CUDA_VISIBLE_DEVICES (a batch worker's GPU), or None for nvidia-smi's first GPU.
+
+    nvidia-smi ignores CUDA_VISIBLE_DEVICES, so without `-i` a worker pinned to
+    GPU 1 would record GPU 0's clocks. Indices agree with CUDA's only under
+    CUDA_DEVICE_ORDER=PCI_BUS_ID, which the batch sets; UUIDs always agree.
+    """
+    first = env.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
+    return first or None
+
+
+def read(runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+         gpu: str | None = None) -> dict[str, str]:
+    """The clocks of `gpu` (default: the visible one) now, or {} when nvidia-smi is
+    missing or fails."""
     smi = shutil.which("nvidia-smi")
     if smi is None:
         return {}
+    gpu = gpu if gpu is not None else visible_gpu()
+    argv = [smi, f"--query-gpu={','.join(QUERY)}", "--format=csv,noheader,nounits"]
+    if gpu is not None:
+        argv.append(f"--id={gpu}")
     try:
-        proc = runner([smi, f"--query-gpu={','.join(QUERY)}", "--format=csv,noheader,nounits"],
-                      capture_output=True, text=True, timeout=_TIMEOUT_S, check=False)
+        proc = runner(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return {}
     return parse(proc.stdout) if proc.returncode == 0 else {}

@@ -31,6 +31,23 @@ def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
     assert clocks.read(ok)["sm_mhz"] == "1980"
 
 
+def test_read_asks_for_the_gpu_the_tests_see(monkeypatch) -> None:
+    monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+    asked: list[list[str]] = []
+
+    def smi(argv, **kw):
+        asked.append(argv)
+        return subprocess.CompletedProcess(argv, 0, SMI, "")
+
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+    clocks.read(smi)
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES")
+    clocks.read(smi)
+    assert asked[0][-1] == "--id=1" and not any(a.startswith("--id") for a in asked[1])
+    assert clocks.visible_gpu({"CUDA_VISIBLE_DEVICES": "GPU-1234, 0"}) == "GPU-1234"
+    assert clocks.visible_gpu({"CUDA_VISIBLE_DEVICES": ""}) is None
+
+
 def test_around_keeps_both_readings() -> None:
     before = clocks.parse(SMI)
     after = {**before, "sm_mhz": "1755"}
