@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO, Callable, Mapping, Sequence
 
 from grader import clocks
 from grader.gtest_xml import read_cases
@@ -145,7 +145,7 @@ class Runner:
         self.timeout_scale = timeout_scale
         self.default_timeout_s = default_timeout_s
         self.keep_bytes = keep_bytes
-        self.read_clocks = clocks.read  # replaceable in tests
+        self.read_clocks: Callable[[], dict[str, str]] = clocks.read  # replaceable in tests
         self._setup_outcomes: dict[str, Outcome] = {}
         self._setup_lock = threading.RLock()
         self._running = _ThreadSetups()

@@ -21,6 +21,7 @@ from grader.cli import Command
 from grader.commands.grade import add_jobs_argument, writable_dir
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
 from grader.schedule import check_jobs
 
@@ -91,13 +92,19 @@ def _run(args: argparse.Namespace) -> int:
           f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
           f"{args.build_jobs} build(s) at once", flush=True)
     start = time.monotonic()
-    results = run_batch(submissions, gpus, partial(build_submission, config),
-                        partial(grade_submission, config), build_jobs=args.build_jobs)
+    with UsageLog(report / LOG_NAME, gpus) as usage_log:
+        results = run_batch(submissions, gpus, partial(build_submission, config),
+                            partial(grade_submission, config), build_jobs=args.build_jobs)
     csv_path, md_path = write_class_table(results, report)
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
-    print(f"grader: batch done in {elapsed:.0f} s; graded per GPU: "
-          + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items()))
+    done = (f"Batch done in {elapsed:.0f} s; graded per GPU: "
+            + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items()))
+    use = (f"{usage_log.usage.line()} ({LOG_NAME})" if usage_log.usage
+           else "GPU use: not recorded (no nvidia-smi samples)")
+    with open(md_path, "a", encoding="utf-8") as md:
+        md.write(f"\n{done}.\n\n{use}.\n")
+    print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}")
     print(f"grader: class table {csv_path} and {md_path}; one report folder per student in "
           f"{report}{os.sep}")
     return EXIT_OK

@@ -189,9 +189,13 @@ def test_one_gpu_grades_one_at_a_time() -> None:
     assert recorder.max_running == 1
 
 
+def _built(sub: Submission) -> str:
+    return f"built-{sub.name}"
+
+
 def test_no_gpu_is_a_usage_error() -> None:
     with pytest.raises(GraderUsageError, match="no GPU"):
-        run_batch(_subs(1), [], lambda s: s, _Recorder().grade)
+        run_batch(_subs(1), [], _built, _Recorder().grade)
 
 
 # --- class table -------------------------------------------------------------------------

@@ -72,7 +72,8 @@ def test_the_first_report_is_quoted_without_the_backtrace() -> None:
     assert report.splitlines()[0] == "========= Invalid __global__ write of size 4 bytes"
     assert "register_kernel" in report and "by thread (1,0,0)" in report
     assert "Host Frame" not in report and "Saved host" not in report
-    assert first_report(RACECHECK).startswith("========= Error: Race reported between Write")
+    race = first_report(RACECHECK)
+    assert race is not None and race.startswith("========= Error: Race reported between Write")
     assert first_report("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n") is None
 
 
