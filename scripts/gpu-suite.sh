@@ -8,7 +8,9 @@
 #      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
 #      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
 #      REPEAT_RECORD when set, so they can span several machine sessions;
-#      must give identical verdicts), known-wrong (each rejected for its reason);
+#      must give identical verdicts), known-wrong (each rejected for its reason),
+#      class (scripts/class-batch.sh: the sample class graded by `grader batch` on
+#      GPUS="2 1" GPUs, for a machine with two);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
 # TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
@@ -88,7 +90,12 @@ for check in $checks; do
                   ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}) ;;
     known-wrong) args=(known-wrong --labs "$lab_list" --build-root "$root/build/known-wrong"
                        --build-jobs 4 "${gtest_args[@]/#/--cmake-arg=}") ;;
-    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong)"; status=1; continue ;;
+    class) # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
+      LOGS=$out/class bash "$root/scripts/class-batch.sh" >"$out/class.log" 2>&1
+      echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"
+      continue ;;
+    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class)"; status=1
+       continue ;;
   esac
   (cd "$root" && python3 -m grader "${args[@]}" --report "$report") >"$out/$check.log" 2>&1
   echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"

@@ -91,6 +91,11 @@ def check_result(out: Path, name: str) -> str:
             return "no results.json"
         doc = json.loads(results.read_text())
         return f"score {doc.get('score')}/{doc.get('max_score')}"
+    if name == "class":
+        log = out / "class.log"
+        runs = re.findall(r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
+                          log.read_text() if log.exists() else "", re.MULTILINE)
+        return "; ".join(f"{n} GPU(s) {wall}, {ok}" for n, wall, ok in runs) or "no result"
     report = out / f"{name}.md"
     text = report.read_text() if report.exists() else ""
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]

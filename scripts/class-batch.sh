@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
+# `grader batch`, once for each GPU count in GPUS (default "2 1"), each from a
+# fresh build root so the wall times compare, and checks every student's verdict.
+# Prints last a table: GPUs, wall time, students per GPU, GPU use, as expected.
+# Everything goes under LOGS (default build/class-batch). Takes about 13 minutes
+# for one GPU on an H100 or H200, so start it detached on a lent machine.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+logs=${LOGS:-$root/build/class-batch}
+rm -rf "$logs"
+mkdir -p "$logs"
+cd "$root" || exit 1
+cmake_args=()
+# A GoogleTest source tree carried along (no system package on the machine).
+[ -d .deps/googletest ] && cmake_args=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
+
+python3 submissions/sample_class.py make "$logs/class" || exit 1
+# The instructor's secret lives outside the students' folders.
+head -c 24 /dev/urandom | base64 >"$logs/secret"
+status=0
+for n in ${GPUS:-2 1}; do
+  python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" --gpus "$n" \
+    --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
+    "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
+  python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
+    >"$logs/check-$n.md" 2>&1 || status=1
+  rm -rf "$logs/build-$n"
+done
+
+echo "== sample class, lab1, $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c |
+  sed 's/^ *//' | paste -sd,)"
+printf '%-5s %-70s %s\n' GPUs "batch" "as expected"
+for n in ${GPUS:-2 1}; do
+  done_line=$(grep -h "batch done" "$logs/batch-$n.log" | sed 's/^grader: //')
+  printf '%-5s %-70s %s\n' "$n" "${done_line:-no result: see batch-$n.log}" \
+    "$(tail -1 "$logs/check-$n.md")"
+  grep -h "GPU use" "$logs/batch-$n.log" | sed 's/^grader: /      /'
+done
+exit $status
