@@ -91,9 +91,8 @@ def find_submissions(root: Path) -> list[Submission]:
                                "subfolder per student")
     found = []
     for path in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        labs = tuple(sorted({m.group(1) for m in (_LAB_DIR.fullmatch(c.name)
-                                                   for c in path.iterdir() if c.is_dir()) if m},
-                            key=lambda lab: int(lab[3:])))
+        matches = (_LAB_DIR.fullmatch(c.name) for c in path.iterdir() if c.is_dir())
+        labs = tuple(sorted({m.group(1) for m in matches if m}, key=lambda lab: int(lab[3:])))
         problem = None if labs else ("not a submission: no labN_* folder (expected a tree laid "
                                      "out like skeletons/, e.g. lab1_histogram/)")
         found.append(Submission(path.name, path.resolve(), labs, problem))

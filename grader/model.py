@@ -11,11 +11,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
-# The kinds a test can carry as its `labN.<kind>` label. `build` and `other`
-# are the grader's own: a lab that did not build, and a test with no kind label.
+# The kinds a test can carry as its `labN.<kind>` label. `build`, `static` and
+# `other` are the grader's own: stand-ins for a lab that did not build or that
+# the static check rejected (worth the lab's whole mark, never run), and a test
+# with no kind label.
 KINDS = ("correctness", "timing", "reference", "data")
 TIMED_KINDS = ("timing", "reference")
 BUILD_KIND = "build"
+STATIC_KIND = "static"
+STAND_IN_KINDS = (BUILD_KIND, STATIC_KIND)
 OTHER_KIND = "other"
 
 _LAB_ID = re.compile(r"lab(\d+)")

@@ -13,12 +13,12 @@ from typing import Mapping, Sequence
 
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
-from grader.model import BUILD_KIND, OTHER_KIND, LabTest, Outcome, Status
+from grader.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
 
 DEFAULT_POINTS: Mapping[str, float] = {"correctness": 1, "timing": 2}
 # Worth nothing whatever grading.json says: bars only the reference must meet,
 # and kinds the grader invents for a lab that did not build or a test with no kind.
-_UNSCORED = ("reference", "data", BUILD_KIND, OTHER_KIND)
+_UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND)
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,8 @@ class Grade:
 
 
 def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> LabScore:
-    """Give each test its points; a build failure carries the lab's expected maximum."""
+    """Give each test its points; a stand-in (a lab that did not build or that the
+    static check rejected) carries the lab's expected maximum."""
     scores = []
     notes = list(policy.notes)
     for test, outcome in results:
@@ -143,14 +144,14 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
         gained = worth if outcome.status is Status.PASSED else 0
         scores.append(ScoredTest(test, outcome, gained, worth))
     built_max = sum(s.max_points for s in scores)
-    build_failures = [i for i, s in enumerate(scores) if s.test.kind == BUILD_KIND]
-    if policy.expected_max is not None and build_failures:
-        first = build_failures[0]
+    stand_ins = [i for i, s in enumerate(scores) if s.test.kind in STAND_IN_KINDS]
+    if policy.expected_max is not None and stand_ins:
+        first = stand_ins[0]
         missing = max(0.0, policy.expected_max - built_max)
         scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
-    elif build_failures:
-        notes.append(f"{policy.lab} did not build, so its tests could not be listed: its maximum "
-                     "is unknown (a max_score in its grading.json would give it).")
+    elif stand_ins:
+        notes.append(f"{policy.lab} was not graded test by test: its maximum is unknown "
+                     "(a max_score in its grading.json would give it).")
     elif policy.expected_max is not None and policy.expected_max != built_max:
         notes.append(f"{policy.lab}: grading.json expects max_score {number(policy.expected_max)}"
                      f" but the build's tests are worth {number(built_max)}.")

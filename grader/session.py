@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from grader.build import BuildFailure
 from grader.discovery import (lab_dirs, parse_tests, read_ctest_json, repo_root, resolve_labs,
                               setups_by_fixture, select_tests)
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
-from grader.model import BUILD_KIND, LabTest, Outcome, Status
+from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
 from grader.runner import Runner
 from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 
 NOT_RUN = "not run: the grading session stopped early or the test was deselected"
+STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
 
 
 class GradingSession:
@@ -28,8 +29,15 @@ class GradingSession:
 
     def __init__(self, *, tests: Sequence[LabTest], policies: dict[str, LabPolicy],
                  gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
-                 notes: Sequence[str] = (), jobs: int = 1) -> None:
-        self.tests = list(tests)
+                 notes: Sequence[str] = (), jobs: int = 1,
+                 rejected: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.rejected = dict(rejected or {})
+        # A rejected lab scores 0 of its full mark whatever its tests would say: one
+        # stand-in per lab carries the findings (and, as a failed build does, the
+        # lab's maximum), and none of its tests takes GPU time.
+        self.tests = [t for t in tests if t.lab not in self.rejected] + [
+            LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
+            for lab in sorted({t.lab for t in tests} & set(self.rejected))]
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
@@ -44,11 +52,14 @@ class GradingSession:
              timeout_scale: float = 1.0, build_failure: BuildFailure | None = None,
              gpu: GpuInfo | None = None, secret: str | None = None,
              extra_env: dict[str, str] | None = None,
-             jobs: int | None = None) -> GradingSession:
+             jobs: int | None = None,
+             rejected: Mapping[str, Sequence[str]] | None = None) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
         `jobs`: how many untimed tests share the GPU (None: as many as its memory
-        and the CPUs allow). Raises GraderUsageError for what the caller got wrong.
+        and the CPUs allow). `rejected`: lab -> the static check's findings; such
+        a lab fails with them and its tests do not run. Raises GraderUsageError
+        for what the caller got wrong.
         """
         check_jobs(jobs)
         if timeout_scale <= 0:
@@ -81,7 +92,7 @@ class GradingSession:
                         timeout_scale=timeout_scale, secret=secret, extra_env=extra_env)
         return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
                    build_failure=build_failure, notes=notes,
-                   jobs=jobs if jobs is not None else default_jobs(gpu))
+                   jobs=jobs if jobs is not None else default_jobs(gpu), rejected=rejected)
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""
@@ -93,7 +104,7 @@ class GradingSession:
         """Run the untimed ones among `tests` now, together; once per session."""
         if not self._planned:
             self._planned = True
-            self.scheduler.prepare(t for t in tests if t.kind != BUILD_KIND)
+            self.scheduler.prepare(t for t in tests if t.kind not in STAND_IN_KINDS)
 
     def run(self, test: LabTest) -> Outcome:
         """Run one test (its setups first) and remember the outcome.
@@ -101,7 +112,10 @@ class GradingSession:
         Unless run_all() chose the tests, the first call runs every selected
         untimed test, side by side (pytest asks for one test at a time).
         """
-        if test.kind == BUILD_KIND:
+        if test.kind == STATIC_KIND:
+            findings = "\n".join(self.rejected[test.lab])
+            outcome = Outcome(Status.FAILED, f"{STATIC_REJECTION}\n{findings}")
+        elif test.kind == BUILD_KIND:
             outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
         else:
             self._plan(self.tests)

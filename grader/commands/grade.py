@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS, configure_and_build
+from grader.build import IMPL_WORDS, configure_and_build, impl_argument
 from grader.cli import Command
 from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
@@ -22,6 +22,7 @@ from grader.model import Status
 from grader.runner import SECRET_ENV
 from grader.scoring import Grade
 from grader.session import GradingSession
+from grader.static_check import check_lab, lab_folders
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
@@ -73,8 +74,12 @@ def _run(args: argparse.Namespace) -> int:
     labs = parse_lab_list(args.labs) if args.labs else None
     report = writable_dir(args.report)
     repo = (args.repo or repo_root()).resolve()
-    build, failure = args.build, None
+    build, failure, rejected = args.build, None, {}
     if args.impl is not None:
+        rejected = static_rejections(repo, args.impl, labs)
+        for lab, findings in rejected.items():
+            print(f"grader: {lab} rejected by the static check, scored 0: {findings[0]}",
+                  file=sys.stderr, flush=True)
         build = args.build_dir or default_build_dir(args.impl)
         print(f"grader: building the labs against {args.impl} in {build}", flush=True)
         log, failure = configure_and_build(repo, args.impl, build, args.cmake_arg)
@@ -84,13 +89,28 @@ def _run(args: argparse.Namespace) -> int:
                   f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
     session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
                                   build_failure=failure, secret=read_secret(args.secret_file),
-                                  jobs=args.jobs)
+                                  jobs=args.jobs, rejected=rejected)
     grade = _run_pytest(session, report)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED
     print(f"grader: reports in {report}")
     return exit_status(grade, args.allow_skips)
+
+
+def static_rejections(repo: Path, impl: str, labs: list[str] | None) -> dict[str, list[str]]:
+    """lab -> the static check's findings, for each lab folder of `impl` it rejects.
+
+    The same check as `grader check --impl`, so a submission that calls CUB or
+    copies the answer to the host cannot pass by being graded without it.
+    """
+    word = impl_argument(impl)
+    folder = repo / word if word in IMPL_WORDS else Path(word)
+    if not folder.is_dir():
+        return {}  # the configure step says what is missing
+    found = {lab: [f.describe() for f in check_lab(lab, path, folder)]
+             for lab, path in lab_folders(folder, labs).items()}
+    return {lab: findings for lab, findings in found.items() if findings}
 
 
 def _run_pytest(session: GradingSession, report: Path) -> Grade | None:

@@ -229,3 +229,30 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
     assert [t["name"] for t in doc["tests"]] == ["lab1.build (build)", "lab10.build (build)"]
     assert "lab1: histogram.cu is missing" in doc["tests"][0]["output"]
     assert "-DLAB_EXTRA=1" in (tmp_path / "out" / "build.log").read_text()
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
+                    reason="cmake and ninja needed")
+def test_impl_a_lab_the_static_check_rejects_scores_zero_and_is_not_run(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
+                                                   "points": {"correctness": 1},
+                                                   "max_score": 7}})
+    (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
+project(fake NONE)
+enable_testing()
+add_test(NAME lab1.Hist.Uniform COMMAND sh -c "echo ran > ${CMAKE_BINARY_DIR}/ran")
+set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")
+""")
+    student = tmp_path / "cheat"
+    (student / "lab1_histogram").mkdir(parents=True)
+    (student / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
+    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--report",
+                   str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "lab1 rejected by the static check" in proc.stderr
+    doc = _results(tmp_path)
+    assert (doc["score"], doc["max_score"]) == (0, 7)
+    (test,) = doc["tests"]
+    assert test["name"].startswith("lab1.static_check") and test["status"] == "failed"
+    assert "library-include" in test["output"]
+    assert not (tmp_path / "build-grade-cheat" / "ran").exists(), "a rejected lab's tests ran"
