@@ -23,7 +23,8 @@ from grader.errors import GraderUsageError
 # Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
 EXCLUDED_PREFIXES = (
     "solutions/", "submissions/", ".github/", "grader/tests/",
-    "scripts/gpu-suite.sh", "scripts/suite_summary.py",
+    "scripts/gpu-suite.sh", "scripts/suite_summary.py", "scripts/class-batch.sh",
+    "scripts/check_max_scores.py",
     "grader/known_wrong.py", "grader/commands/known_wrong.py",
     "grader/batch.py", "grader/commands/batch.py",
     "grader/export.py", "grader/commands/export.py",
