@@ -9,6 +9,7 @@ GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from grader.static_check import check_lab, lab_folders
 
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 _TAIL_LINES = 6
+DATASETS_DIR = "datasets"  # LAB_DATA_ROOT of a build (cmake/LabTesting.cmake)
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,10 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
                              reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
                              report=report)
     (report / "grade.log").write_text(proc.stdout, encoding="utf-8")
+    # The generated cases (about 390 MB per student for lab1, hidden ones with a
+    # secret) are the same for every student and made again on demand: kept, a
+    # class of 200 would fill the disk.
+    shutil.rmtree(built.build_dir / DATASETS_DIR, ignore_errors=True)
     duration = time.monotonic() - start
     if proc.returncode == EXIT_NO_GPU:
         return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,

@@ -261,8 +261,11 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
     config = BatchConfig(repo=repo, labs=("lab1", "lab3"), report_root=tmp_path / "out",
                          build_root=tmp_path / "b", lab_max={"lab1": 5, "lab3": 7})
     sub = Submission("ann", tmp_path, ("lab1",))
+    (build / "datasets" / "lab1").mkdir(parents=True)
+    (build / "datasets" / "lab1" / "case.bin").write_bytes(b"\0" * 64)
     result = grade_submission(config, sub, BuiltTree(build, ("lab1",)), "1")
     assert result.status == "graded", result.reason
+    assert not (build / "datasets").exists(), "a graded student's datasets are left on disk"
     assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
         ("lab1", 1, 5), ("lab3", 0, 7)]
     assert any(f.startswith("lab1.Suite.B") for f in result.failures)
