@@ -23,7 +23,7 @@ from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU
 from grader.scoring import load_policy
-from grader.static_check import check_lab, lab_folders
+from grader.static_check import rejections
 
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 _TAIL_LINES = 6
@@ -90,9 +90,7 @@ def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, 
     Written to `static-check.txt`; a lab with findings scores 0 (`apply_static`),
     since passing tests with CUB or a host-side answer is no pass.
     """
-    found = {lab: tuple(f.describe() for f in check_lab(lab, folder, impl))
-             for lab, folder in lab_folders(impl, labs).items()}
-    found = {lab: items for lab, items in found.items() if items}
+    found = {lab: tuple(items) for lab, items in rejections(impl, labs).items()}
     text = "\n".join(item for items in found.values() for item in items)
     (report / "static-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
     return found

@@ -183,6 +183,14 @@ def check_lab(lab: str, folder: Path, root: Path | None = None) -> list[Finding]
     return findings
 
 
+def rejections(impl: Path, labs: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """lab -> its findings (`file:line: rule: reason`), for each lab folder of `impl`
+    with at least one: what `grade --impl` and `batch` score 0."""
+    found = {lab: [f.describe() for f in check_lab(lab, folder, impl)]
+             for lab, folder in lab_folders(impl, labs).items()}
+    return {lab: items for lab, items in found.items() if items}
+
+
 def _relative(path: Path, root: Path) -> str:
     try:
         return str(path.relative_to(root))

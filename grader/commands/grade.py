@@ -22,7 +22,7 @@ from grader.model import Status
 from grader.runner import SECRET_ENV
 from grader.scoring import Grade
 from grader.session import GradingSession
-from grader.static_check import check_lab, lab_folders
+from grader.static_check import rejections
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
@@ -108,9 +108,7 @@ def static_rejections(repo: Path, impl: str, labs: list[str] | None) -> dict[str
     folder = repo / word if word in IMPL_WORDS else Path(word)
     if not folder.is_dir():
         return {}  # the configure step says what is missing
-    found = {lab: [f.describe() for f in check_lab(lab, path, folder)]
-             for lab, path in lab_folders(folder, labs).items()}
-    return {lab: findings for lab, findings in found.items() if findings}
+    return rejections(folder, labs)
 
 
 def _run_pytest(session: GradingSession, report: Path) -> Grade | None:
