@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -15,6 +16,7 @@ from typing import Callable, Sequence
 
 LOG_NAME = "gpu-usage.csv"
 QUERY = "timestamp,index,utilization.gpu,memory.used"
+_QUERY_TIMEOUT_S = 10
 
 
 @dataclass(frozen=True)
@@ -56,38 +58,49 @@ def summarize(text: str, gpus: Sequence[str]) -> Usage:
 
 class UsageLog:
     """`with UsageLog(report / LOG_NAME, gpus) as log:` samples while the batch runs;
-    `log.usage` is None when nvidia-smi is missing or recorded nothing."""
+    `log.usage` is None when nvidia-smi is missing or recorded nothing.
 
-    def __init__(self, path: Path, gpus: Sequence[str],
-                 popen: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen) -> None:
+    One `nvidia-smi --query-gpu` a second from a thread, each sample appended at
+    once: its own `--loop` mode buffers its output, and a killed loop loses it.
+    """
+
+    def __init__(self, path: Path, gpus: Sequence[str], interval_s: float = 1.0,
+                 run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> None:
         self.path = path
         self.gpus = list(gpus)
-        self.popen = popen
+        self.interval_s = interval_s
+        self.run = run
         self.usage: Usage | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> UsageLog:
-        smi = shutil.which("nvidia-smi") if self.popen is subprocess.Popen else "nvidia-smi"
-        if smi is None:
-            return self
-        with open(self.path, "wb") as out:
-            try:
-                self._proc = self.popen([smi, f"--query-gpu={QUERY}",
-                                         "--format=csv,noheader,nounits", "--loop=1"],
-                                        stdout=out, stderr=subprocess.DEVNULL)
-            except OSError:
-                self._proc = None
+        smi = shutil.which("nvidia-smi") if self.run is subprocess.run else "nvidia-smi"
+        if smi is not None:
+            self.path.write_text("", encoding="utf-8")
+            self._thread = threading.Thread(target=self._sample, args=(smi,), daemon=True,
+                                            name="gpu-usage")
+            self._thread.start()
         return self
+
+    def _sample(self, smi: str) -> None:
+        argv = [smi, f"--query-gpu={QUERY}", "--format=csv,noheader,nounits"]
+        while not self._stop.is_set():
+            try:
+                proc = self.run(argv, capture_output=True, text=True, timeout=_QUERY_TIMEOUT_S,
+                                check=False)
+            except (OSError, subprocess.TimeoutExpired):
+                proc = None
+            if proc is not None and proc.returncode == 0:
+                with open(self.path, "a", encoding="utf-8") as log:
+                    log.write(proc.stdout)
+            self._stop.wait(self.interval_s)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        if self._proc is None:
+        if self._thread is None:
             return
-        self._proc.terminate()
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        self._stop.set()
+        self._thread.join()
         usage = summarize(self.path.read_text(encoding="utf-8", errors="replace"), self.gpus)
         self.usage = usage if usage.samples else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-import sys
+import time
 from pathlib import Path
 
 from grader.gpu_usage import UsageLog, summarize
@@ -27,22 +27,25 @@ def test_summarize_counts_busy_samples_per_gpu_and_together() -> None:
     assert summarize("[N/A]\ngarbage\n", ["0"]).samples == 0
 
 
-def test_usage_log_runs_the_sampler_for_the_batch_and_stops_it(tmp_path: Path) -> None:
-    # A stand-in for `nvidia-smi --loop=1`: prints its samples, then runs until stopped.
-    script = f"import sys, time; sys.stdout.write({SMI!r}); sys.stdout.flush(); time.sleep(60)"
+def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
+    samples = iter(["2026/11/21 10:00:0{i}.001, 0, {u}, 5000\n2026/11/21 10:00:0{i}.003, 1, "
+                    "50, 9\n".format(i=i, u=u) for i, u in enumerate([97, 0, 12])])
+    asked: list[list[str]] = []
 
-    def popen(argv, **kwargs):
-        assert "--loop=1" in argv and any(a.startswith("--query-gpu=") for a in argv)
-        return subprocess.Popen([sys.executable, "-c", script], **kwargs)
+    def smi(argv, **kwargs):
+        asked.append(argv)
+        return subprocess.CompletedProcess(argv, 0, next(samples, ""), "")
 
     log_path = tmp_path / "gpu-usage.csv"
-    with UsageLog(log_path, ["0", "1"], popen=popen) as log:
-        for _ in range(100):
-            if log_path.read_text().count("\n") >= 5:
-                break
-            subprocess.run(["sleep", "0.05"], check=True)
-    assert log.usage is not None and log.usage.all_busy == 1
-    assert log._proc is not None and log._proc.returncode is not None
+    with UsageLog(log_path, ["0", "1"], interval_s=0.01, run=smi) as log:
+        while len(asked) < 4:
+            time.sleep(0.01)
+    assert all(a[1].startswith("--query-gpu=") for a in asked)
+    assert log.usage is not None and log.usage.samples == 3
+    assert log.usage.busy == {"0": 2, "1": 3} and log.usage.all_busy == 2
+    settled = len(asked)
+    time.sleep(0.05)
+    assert len(asked) == settled, "the sampler still runs after the batch"
 
 
 def test_usage_log_without_nvidia_smi_records_nothing(tmp_path: Path, monkeypatch) -> None:
