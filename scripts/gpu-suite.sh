@@ -82,22 +82,24 @@ solutions=$root/build/gpu-solutions
 rm -f "$out/checks.txt"
 for check in $checks; do
   start=$(date +%s)
-  report=$out/$check.md
+  grader=(python3 -m grader)
   case $check in
-    grade) args=(grade --build "$solutions" --labs "$lab_list"); report=$out/grade ;;
-    sanitize) args=(sanitize --build "$solutions" --labs "$lab_list") ;;
-    repeat) args=(repeat --build "$solutions" --labs "$lab_list" --times "${REPEAT_TIMES:-10}"
-                  ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}) ;;
-    known-wrong) args=(known-wrong --labs "$lab_list" --build-root "$root/build/known-wrong"
-                       --build-jobs 4 "${gtest_args[@]/#/--cmake-arg=}") ;;
-    class) # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
-      LOGS=$out/class bash "$root/scripts/class-batch.sh" >"$out/class.log" 2>&1
-      echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"
-      continue ;;
+    grade) cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
+                --report "$out/grade") ;;
+    sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
+                   --report "$out/$check.md") ;;
+    repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
+                 --times "${REPEAT_TIMES:-10}" ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}
+                 --report "$out/$check.md") ;;
+    known-wrong) cmd=("${grader[@]}" known-wrong --labs "$lab_list"
+                      --build-root "$root/build/known-wrong" --build-jobs 4
+                      "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
+    # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
+    class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
     *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class)"; status=1
        continue ;;
   esac
-  (cd "$root" && python3 -m grader "${args[@]}" --report "$report") >"$out/$check.log" 2>&1
+  (cd "$root" && "${cmd[@]}") >"$out/$check.log" 2>&1
   echo "$check $? $(( $(date +%s) - start ))" >>"$out/checks.txt"
 done
 
