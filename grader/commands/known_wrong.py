@@ -27,7 +27,7 @@ from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
                                 load_manifest, table, write_trees)
 from grader.discovery import read_ctest_json
-from grader.model import Outcome
+from grader.model import LabTest, Outcome
 from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession
 from grader.static_check import Finding, check_lab, lab_folders
@@ -95,18 +95,21 @@ def grade_entry(entry: Expectation, build_problem: str, repo: Path, args: argpar
                                   jobs=args.jobs)
     if not session.gpu.present:
         return None, False, ""
+
     # Only the tests the verdict rests on: those the defect must fail and those
     # that must still pass. Running the whole lab per entry costs minutes.
-    wanted = [re.compile(p) for p in (entry.tests, entry.must_pass) if p]
-    tests = [t for t in session.tests if any(w.search(t.name) for w in wanted)]
+    def matching(pattern: str | None) -> list[LabTest]:
+        return [t for t in session.tests if pattern and re.search(pattern, t.name)]
+
     if entry.sanitizer:
-        tests = [t for t in sanitize_tests(read_ctest_json(build), [entry.lab])
-                 if tool_of(t) == entry.sanitizer]
-        if not tests:
+        defect = [t for t in sanitize_tests(read_ctest_json(build), [entry.lab])
+                  if tool_of(t) == entry.sanitizer]
+        if not defect:
             return None, True, f"{NOT_JUDGED}: no {entry.sanitizer} tests (compute-sanitizer " \
                                "not found in the CUDA toolkit?)"
-        keep = re.compile(entry.must_pass) if entry.must_pass else None
-        tests += [t for t in session.tests if keep is not None and keep.search(t.name)]
+    else:
+        defect = matching(entry.tests)
+    tests = defect + [t for t in matching(entry.must_pass) if t not in defect]
     outcomes = session.run_all(tests)
     for name, outcome in outcomes.items():
         print(f"  {name}: {outcome.status.value}", flush=True)
