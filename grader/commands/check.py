@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from grader.build import IMPL_WORDS
 from grader.cli import Command
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
@@ -31,9 +32,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: this one)")
 
 
-def resolve_impl(impl: str, repo: Path) -> Path:
+def impl_folder(impl: str, repo: Path) -> Path:
     """`skeletons`/`solutions` name the repository's trees; anything else is a folder."""
-    path = repo / impl if impl in ("skeletons", "solutions") else Path(impl).expanduser()
+    return repo / impl if impl in IMPL_WORDS else Path(impl).expanduser()
+
+
+def resolve_impl(impl: str, repo: Path) -> Path:
+    """impl_folder(), which must exist."""
+    path = impl_folder(impl, repo)
     if not path.is_dir():
         raise GraderUsageError(f"--impl {impl}: no such folder")
     return path.resolve()

@@ -14,8 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS, configure_and_build, impl_argument
+from grader.build import IMPL_WORDS, configure_and_build
 from grader.cli import Command
+from grader.commands.check import impl_folder
 from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status
@@ -104,8 +105,7 @@ def static_rejections(repo: Path, impl: str, labs: list[str] | None) -> dict[str
     The same check as `grader check --impl`, so a submission that calls CUB or
     copies the answer to the host cannot pass by being graded without it.
     """
-    word = impl_argument(impl)
-    folder = repo / word if word in IMPL_WORDS else Path(word)
+    folder = impl_folder(impl, repo)
     if not folder.is_dir():
         return {}  # the configure step says what is missing
     return rejections(folder, labs)
