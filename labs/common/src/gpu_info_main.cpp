@@ -1,13 +1,15 @@
 // lab_gpu_info: prints the GPU as one JSON object, or exits 77 when there is none.
-// `lab_gpu_info --context` also creates a context and allocates and frees 256 MiB,
+// `lab_gpu_info --context` also creates a context and allocates and clears 256 MiB,
 // what every test process pays at least, so scripts can time a test's start-up.
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 
 #include "labs/cuda_check.hpp"
+#include "labs/device_buffer.hpp"
 #include "labs/gpu_info.hpp"
 
 int main(int argc, char** argv) {
@@ -20,10 +22,9 @@ int main(int argc, char** argv) {
   try {
     std::printf("%s\n", harness::to_json(harness::query_gpu_info()).c_str());
     if (with_context) {
-      void* buffer = nullptr;
-      LAB_CUDA_CHECK(cudaMalloc(&buffer, 256u << 20));
-      LAB_CUDA_CHECK(cudaMemset(buffer, 0, 256u << 20));
-      LAB_CUDA_CHECK(cudaFree(buffer));
+      harness::DeviceBuffer<unsigned char> buffer(std::size_t{256} << 20);
+      buffer.fill_bytes(0);
+      LAB_CUDA_CHECK(cudaDeviceSynchronize());
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lab_gpu_info: %s\n", e.what());
