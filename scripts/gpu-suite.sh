@@ -46,16 +46,27 @@ for tree in ${TREES:-solutions skeletons}; do
   fi
   echo "$tree built in $(( $(date +%s) - start )) s"
   # What one CUDA process costs to start, alone and crowded: it bounds how fast
-  # the grader can run one process per test. "init" only asks for the device;
-  # "context" also creates a context and allocates, as every test does.
+  # the grader can run one process per test. "init" only asks for the device,
+  # "context" also creates a context, "ctx+256MiB" also allocates and clears 256 MiB
+  # (every test does at least that). With several GPUs, the crowded runs are also
+  # spread over all of them ("@all"): a cost that does not shrink is machine-wide.
   if [ ! -f "$out/startup.txt" ]; then
-    for probe in init context; do
-      flag=$([ $probe = context ] && echo --context)
-      for n in 1 8 16; do
-        t0=$(date +%s%N)
-        for _ in $(seq $n); do "$build/bin/lab_gpu_info" $flag >/dev/null 2>&1 & done
-        wait
-        echo "$probe $n $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$out/startup.txt"
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    spreads=1; [ "$gpus" -gt 1 ] && spreads="1 $gpus"
+    for probe in init context ctx+256MiB; do
+      case $probe in init) flag=() ;; context) flag=(--context 0) ;; *) flag=(--context 256) ;; esac
+      for spread in $spreads; do
+        for n in 1 8 16; do
+          [ "$spread" -gt 1 ] && [ "$n" = 1 ] && continue
+          t0=$(date +%s%N)
+          for i in $(seq $n); do
+            pin=(); [ "$spread" -gt 1 ] && pin=(env CUDA_VISIBLE_DEVICES=$((i % spread)))
+            "${pin[@]}" "$build/bin/lab_gpu_info" "${flag[@]}" >/dev/null 2>&1 &
+          done
+          wait
+          name=$probe; [ "$spread" -gt 1 ] && name=$probe@all
+          echo "$name $n $(( ($(date +%s%N) - t0) / 1000000 ))" >>"$out/startup.txt"
+        done
       done
     done
   fi

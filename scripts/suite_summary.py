@@ -78,9 +78,10 @@ def print_startup(startup: Path) -> None:
         parts = line.split()
         if len(parts) == 3:
             by_probe.setdefault(parts[0], []).append(f"{parts[1]} at once {parts[2]} ms")
-    print("\nCUDA process start-up (lab_gpu_info; init: device query, context: + 256 MiB):")
+    print("\nCUDA process start-up (lab_gpu_info; init: device query, context: + context,")
+    print("  ctx+256MiB: + 256 MiB allocated and cleared; @all: spread over all GPUs):")
     for probe, runs in by_probe.items():
-        print(f"  {probe:<8} " + ", ".join(runs))
+        print(f"  {probe:<15} " + ", ".join(runs))
 
 
 def check_result(out: Path, name: str) -> str:
