@@ -66,6 +66,35 @@ function(lab_add_gtest target)
   endif()
 endfunction()
 
+# lab_add_tests(<lab> SANITIZE_FILTER <f> [DATASETS] [REFERENCE_TEST]
+#               [REFERENCE_TIMEOUT s]): a lab's test programs, from its tests/ folder,
+# linked with <lab>_harness: <lab>_correctness_test (60 s a case; <f>: the cases run
+# under compute-sanitizer), <lab>_timing_test (120 s) and, with REFERENCE_TEST and
+# only when LAB_IMPL is the reference, <lab>_reference_test (REFERENCE_TIMEOUT,
+# default 120 s). DATASETS: the lab reads dataset files (lab_add_datasets), and its
+# correctness test gets the case table (lab_case_header).
+function(lab_add_tests lab)
+  cmake_parse_arguments(A "DATASETS;REFERENCE_TEST" "SANITIZE_FILTER;REFERENCE_TIMEOUT" "" ${ARGN})
+  if(NOT A_REFERENCE_TIMEOUT)
+    set(A_REFERENCE_TIMEOUT 120)
+  endif()
+  if(A_DATASETS)
+    lab_add_datasets(${lab})
+  endif()
+  lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness TIMEOUT 60
+                SOURCES tests/correctness_test.cu LIBRARIES ${lab}_harness
+                SANITIZE_FILTER "${A_SANITIZE_FILTER}")
+  if(A_DATASETS)
+    lab_case_header(${lab} ${lab}_correctness_test)
+  endif()
+  lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT 120
+                SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness)
+  if(A_REFERENCE_TEST AND LAB_IMPL_IS_REFERENCE)
+    lab_add_gtest(${lab}_reference_test LAB ${lab} KIND reference TIMEOUT ${A_REFERENCE_TIMEOUT}
+                  SOURCES tests/reference_test.cu LIBRARIES ${lab}_harness)
+  endif()
+endfunction()
+
 # lab_case_header(<lab> <target>): writes <lab>_cases.hpp from datasets/<lab>.json
 # (an array `k_cases` of harness::DatasetCase) and adds its folder to <target>.
 function(lab_case_header lab target)
@@ -108,6 +137,17 @@ function(lab_add_harness lab folder)
   add_library(${lab}_harness STATIC ${A_HARNESS})
   target_link_libraries(${lab}_harness PUBLIC ${lab}_impl labs_common ${A_LINK})
   set(${lab}_STUDENT_SOURCES ${student} PARENT_SCOPE)
+endfunction()
+
+# lab_write_bad_inputs(<var> <python>): runs <python> at configure time with `d`, a
+# fresh folder, and `struct` in scope (it writes the bad input files there), and
+# sets <var> to that folder, for lab_rejects.
+function(lab_write_bad_inputs var python)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/bad_inputs)
+  execute_process(COMMAND ${Python3_EXECUTABLE} -c "import struct, sys, pathlib
+d = pathlib.Path(sys.argv[1]); d.mkdir(parents=True, exist_ok=True)
+${python}" ${dir} COMMAND_ERROR_IS_FATAL ANY)
+  set(${var} ${dir} PARENT_SCOPE)
 endfunction()
 
 # lab_rejects(<lab> <program> <name> <regex> <arg>...): a test of the harness, not
