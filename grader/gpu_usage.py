@@ -1,4 +1,4 @@
-"""How busy each GPU was during a batch: nvidia-smi sampled once a second.
+"""How busy each GPU was during a batch: nvidia-smi sampled about once a second.
 
 The class table says which GPU graded each student; this log says whether the
 GPUs were busy at the same time, which is what spreading a batch over them is for.
@@ -9,7 +9,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Callable, Sequence
@@ -26,11 +28,21 @@ class Usage:
     samples: int
     busy: dict[str, int]
     all_busy: int
+    span_s: float | None = None  # first to last sample, by nvidia-smi's timestamps
 
     def line(self) -> str:
         per_gpu = ", ".join(f"GPU {gpu} busy in {n}" for gpu, n in self.busy.items())
-        return (f"GPU use (nvidia-smi, one sample a second): {per_gpu} of {self.samples} "
-                f"samples; all {len(self.busy)} at once in {self.all_busy}")
+        # A query slows down when the driver is busy: say how far apart samples really were.
+        span = f" over {self.span_s:.0f} s" if self.span_s is not None else ""
+        return (f"GPU use (nvidia-smi, {self.samples} samples{span}): {per_gpu}; "
+                f"all {len(self.busy)} at once in {self.all_busy}")
+
+
+def _timestamp(text: str) -> datetime | None:
+    try:
+        return datetime.strptime(text, "%Y/%m/%d %H:%M:%S.%f")
+    except ValueError:
+        return None
 
 
 def summarize(text: str, gpus: Sequence[str]) -> Usage:
@@ -40,6 +52,7 @@ def summarize(text: str, gpus: Sequence[str]) -> Usage:
     by milliseconds), so a GPU seen again starts the next sample.
     """
     samples: list[dict[str, bool]] = [{}]
+    starts: list[datetime | None] = [None]
     for line in text.splitlines():
         fields = [f.strip() for f in line.split(",")]
         if len(fields) != 4 or fields[1] not in gpus:
@@ -50,10 +63,15 @@ def summarize(text: str, gpus: Sequence[str]) -> Usage:
             continue
         if fields[1] in samples[-1]:
             samples.append({})
+            starts.append(None)
         samples[-1][fields[1]] = busy
-    samples = [s for s in samples if len(s) == len(gpus)]
+        starts[-1] = starts[-1] or _timestamp(fields[0])
+    whole = [i for i, s in enumerate(samples) if len(s) == len(gpus)]
+    first, last = (starts[whole[0]], starts[whole[-1]]) if whole else (None, None)
+    span = (last - first).total_seconds() if first and last else None
+    samples = [samples[i] for i in whole]
     return Usage(len(samples), {gpu: sum(s[gpu] for s in samples) for gpu in gpus},
-                 sum(all(s.values()) for s in samples))
+                 sum(all(s.values()) for s in samples), span)
 
 
 class UsageLog:
@@ -86,6 +104,7 @@ class UsageLog:
     def _sample(self, smi: str) -> None:
         argv = [smi, f"--query-gpu={QUERY}", "--format=csv,noheader,nounits"]
         while not self._stop.is_set():
+            started = time.monotonic()
             try:
                 proc = self.run(argv, capture_output=True, text=True, timeout=_QUERY_TIMEOUT_S,
                                 check=False)
@@ -94,7 +113,8 @@ class UsageLog:
             if proc is not None and proc.returncode == 0:
                 with open(self.path, "a", encoding="utf-8") as log:
                     log.write(proc.stdout)
-            self._stop.wait(self.interval_s)
+            # A steady rate: the query's own time comes out of the wait.
+            self._stop.wait(max(0.0, self.interval_s - (time.monotonic() - started)))
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:

@@ -20,11 +20,13 @@ SMI = """2026/11/21 10:00:00.001, 0, 97, 5000
 def test_summarize_counts_busy_samples_per_gpu_and_together() -> None:
     usage = summarize(SMI, ["0", "1"])
     assert usage.samples == 2 and usage.busy == {"0": 2, "1": 1} and usage.all_busy == 1
-    assert usage.line().endswith("GPU 0 busy in 2, GPU 1 busy in 1 of 2 samples; all 2 at "
-                                 "once in 1")
+    assert usage.line() == ("GPU use (nvidia-smi, 2 samples over 1 s): GPU 0 busy in 2, "
+                            "GPU 1 busy in 1; all 2 at once in 1")
     only_first = summarize(SMI, ["0"])
     assert only_first.samples == 3 and only_first.busy == {"0": 3}
     assert summarize("[N/A]\ngarbage\n", ["0"]).samples == 0
+    no_times = summarize(SMI.replace("2026/11/21 ", ""), ["0", "1"])
+    assert no_times.span_s is None and "(nvidia-smi, 2 samples):" in no_times.line()
 
 
 def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
