@@ -10,7 +10,8 @@
 #      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason),
 #      class (scripts/class-batch.sh: the sample class graded by `grader batch` on
-#      GPUS="2 1" GPUs, for a machine with two);
+#      GPUS="2 1" GPUs, for a machine with two), sweep (scripts/seed-sweeps.sh: the
+#      seeds' launch-configuration tables and plots through `grader sweep`);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
 # TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
@@ -107,7 +108,9 @@ for check in $checks; do
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
     # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
-    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class)"; status=1
+    # The seeds' launch-configuration tables through `grader sweep`.
+    sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;
+    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class, sweep)"; status=1
        continue ;;
   esac
   (cd "$root" && "${cmd[@]}") >"$out/$check.log" 2>&1

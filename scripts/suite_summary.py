@@ -97,6 +97,14 @@ def check_result(out: Path, name: str) -> str:
         runs = re.findall(r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
                           log.read_text() if log.exists() else "", re.MULTILINE)
         return "; ".join(f"{n} GPU(s) {wall}, {ok}" for n, wall, ok in runs) or "no result"
+    if name == "sweep":
+        log = out / "sweep.log"
+        rows = re.findall(r"^lab\d+ \S+ +(\d+) +(\d+)  (.*)$",
+                          log.read_text() if log.exists() else "", re.MULTILINE)
+        ran = sum(1 for code, _, _ in rows if code == "0")
+        configs = sum(int(n) for _, n, _ in rows)
+        plots = sum(1 for _, _, plot in rows if plot == "sweep.png")
+        return f"{ran}/{len(rows)} sweeps ran, {configs} configurations, {plots} plots"
     report = out / f"{name}.md"
     text = report.read_text() if report.exists() else ""
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]
