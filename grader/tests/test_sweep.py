@@ -158,7 +158,9 @@ sys.stdout.write(text)
 
 
 def _sweep(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "MPLBACKEND": "Agg"}
+    # Keep the caller's PYTHONPATH: matplotlib may be installed through it.
+    path = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
     return subprocess.run([sys.executable, "-m", "grader", "sweep", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
 
