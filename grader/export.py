@@ -24,6 +24,7 @@ from grader.errors import GraderUsageError
 EXCLUDED_PREFIXES = (
     "solutions/", "submissions/", ".github/", "grader/tests/",
     "scripts/gpu-suite.sh", "scripts/suite_summary.py", "scripts/class-batch.sh",
+    "scripts/seed-sweeps.sh",
     "scripts/check_max_scores.py",
     "grader/known_wrong.py", "grader/commands/known_wrong.py",
     "grader/batch.py", "grader/commands/batch.py",

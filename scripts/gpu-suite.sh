@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole GPU suite in one command, for a machine with a CUDA GPU:
-#   1. builds the reference solutions and the skeletons for this GPU;
-#   2. runs every lab test on both: the solutions must pass everything, the
-#      skeletons must fail every lab test, cleanly (no hang, no crash) and fast;
+#   1. builds the reference solutions and the skeletons for this GPU (TREES also
+#      takes `export`: the student repository that `grader export` writes);
+#   2. runs every lab test on each: the solutions must pass everything, the
+#      skeletons (and the export) must fail every lab test, cleanly (no hang, no
+#      crash) and fast;
 #   3. prints each lab program's table for the reference solutions;
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
 #      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
@@ -39,8 +41,16 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 status=0
 for tree in ${TREES:-solutions skeletons}; do
   build=$root/build/gpu-$tree
+  src=$root impl=$tree
+  if [ "$tree" = export ]; then
+    # The student repository as `grader export` writes it (outside this one, as
+    # export demands), built and tested on its own.
+    src=${EXPORT_DIR:-${TMPDIR:-/tmp}/cuda-labs-export} impl=skeletons
+    python3 -m grader export "$src" --force >"$out/export.log" 2>&1 ||
+      { echo "export failed: see $out/export.log"; status=1; continue; }
+  fi
   start=$(date +%s)
-  if ! { cmake -S "$root" -B "$build" "${cmake_args[@]}" -DLAB_IMPL=$tree &&
+  if ! { cmake -S "$src" -B "$build" "${cmake_args[@]}" -DLAB_IMPL=$impl &&
          cmake --build "$build" -j "$jobs"; } >"$out/build-$tree.log" 2>&1; then
     echo "build of $tree failed: see $out/build-$tree.log"; tail -30 "$out/build-$tree.log"; status=1
     continue
