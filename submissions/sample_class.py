@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 LAB = "lab1"
-MAX = 120  # lab1's points (labs/lab1_histogram/grading.json)
+MAX = json.loads((REPO / "labs/lab1_histogram/grading.json").read_text())["max_score"]
 EXPECTED_FILE = "expected.json"
 # What each known-wrong submission must lose points for, as in manifest.json.
 KNOWN_WRONG = {
