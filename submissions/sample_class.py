@@ -24,8 +24,13 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from grader.discovery import lab_dirs  # noqa: E402
+from grader.scoring import load_policy, number  # noqa: E402
+
 LAB = "lab1"
-MAX = json.loads((REPO / "labs/lab1_histogram/grading.json").read_text())["max_score"]
+MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).expected_max or 0)  # grading.json max_score
 EXPECTED_FILE = "expected.json"
 # What each known-wrong submission must lose points for, as in manifest.json.
 KNOWN_WRONG = {
