@@ -47,6 +47,20 @@ def write_markdown(result: SweepResult, path: Path, title: str) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def plot_labels(result: SweepResult) -> tuple[str, list[str]]:
+    """The parameters every configuration shares ("n=2048"), and each configuration's
+    label from the others: a value repeated on every tick label only crowds the plot."""
+    names = result.plan.names
+    configs = [config for config, _ in result.rows]
+    fixed = [i for i in range(len(names)) if len({c[i] for c in configs}) == 1]
+    if len(fixed) == len(names):
+        fixed = []
+    shared = ", ".join(f"{names[i]}={configs[0][i]}" for i in fixed)
+    labels = [",".join(f"{n}={v}" for i, (n, v) in enumerate(zip(names, c)) if i not in fixed)
+              for c in configs]
+    return shared, labels
+
+
 def write_plot(result: SweepResult, path: Path, title: str) -> str | None:
     """Time and rate against the configuration; returns why it was skipped, if it was."""
     try:
@@ -55,8 +69,9 @@ def write_plot(result: SweepResult, path: Path, title: str) -> str | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return "matplotlib is not installed (pip install matplotlib): sweep.png skipped"
-    labels = [",".join(f"{n}={v}" for n, v in zip(result.plan.names, config))
-              for config, _ in result.rows]
+    fixed, labels = plot_labels(result)
+    if fixed:
+        title += f" ({fixed})"
     times = [row.time_ms if row.time_ms is not None else float("nan") for _, row in result.rows]
     rates = [row.rate if row.rate is not None else float("nan") for _, row in result.rows]
     fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(max(6, 0.6 * len(labels)), 6))

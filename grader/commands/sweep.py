@@ -89,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"grader: no GPU: {program.path.name} found no CUDA device ({exc}); nothing "
               "measured", file=sys.stderr)
         return EXIT_NO_GPU
-    title = f"{args.lab} {variant or program.path.name}: " + ", ".join(plan.names)
+    title = f"{args.lab} {args.variant}: " + ", ".join(plan.names)
     write_csv(result, out / "sweep.csv")
     write_markdown(result, out / "sweep.md", title)
     skipped = write_plot(result, out / "sweep.png", title)

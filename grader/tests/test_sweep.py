@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from grader.errors import GraderUsageError
-from grader.sweep import (NoDevice, ProgramHelp, parse_help, parse_params, parse_row,
-                          plan_sweep, run_sweep)
+from grader.sweep import (NoDevice, ProgramHelp, Row, SweepResult, parse_help, parse_params,
+                          parse_row, plan_sweep, run_sweep)
+from grader.sweep_report import plot_labels
 
 RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
@@ -131,6 +132,17 @@ def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
         run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, 77, "", "no CUDA device"))
 
 
+def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> None:
+    helps = ProgramHelp(tmp_path / "lab5_matmul", {"n": "", "block-x": "", "block-y": "",
+                                                   "variant": "naive, or all"})
+    plan = plan_sweep(helps, "naive", [("block-x", ["8", "16"]), ("block-y", ["8"]),
+                                       ("n", ["2048"])], None)
+    result = SweepResult(plan, [(config, Row()) for config in plan.configs])
+    assert plot_labels(result) == ("block-y=8, n=2048", ["block-x=8", "block-x=16"])
+    single = plan_sweep(helps, "naive", [("n", ["2048"])], None)
+    assert plot_labels(SweepResult(single, [(single.configs[0], Row())])) == ("", ["n=2048"])
+
+
 # --- the command line on a fake program -------------------------------------------------------
 
 def _fake_lab(tmp_path: Path, exit_code: int = 0) -> tuple[Path, Path]:
@@ -177,6 +189,7 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
     assert rows[0] == ["blocks", "threads", "time_ms", "GB/s", "check", "error"]
     assert rows[1] == ["2048", "256", "0.158", "849.5", "ok", ""]
     md = (tmp_path / "out" / "sweep.md").read_text()
+    assert md.startswith("# lab1 shared: blocks, threads\n")
     assert "| blocks | threads | time_ms | GB/s | check |" in md
     try:
         import matplotlib  # noqa: F401
