@@ -1,22 +1,37 @@
 // lab_gpu_info: prints the GPU as one JSON object, or exits 77 when there is none.
-// `lab_gpu_info --context [MIB]` also creates a context and allocates and clears MIB
-// MiB (default 256; 0: the context alone), what every test process pays at least, so
-// scripts can time a test's start-up and tell the context's share from the memory's.
+// `lab_gpu_info --context MIB` also creates a context and allocates and clears MIB
+// MiB (0: the context alone), what every test process pays at least, so scripts
+// can time a test's start-up and tell the context's share from the memory's.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
+#include <string>
 
+#include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/program.hpp"
 
-int main(int argc, char** argv) {
-  const bool with_context = argc > 1 && std::strcmp(argv[1], "--context") == 0;
-  const std::size_t mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 256;
+namespace {
+
+constexpr long long kMaxMib = 1 << 20;  // 1 TiB: more than any GPU holds
+
+int probe(int argc, char** argv) {
+  const harness::Args args(
+      argc, argv,
+      {{"context", "also create a context and allocate and clear MIB MiB (0: the context alone)"}});
+  if (args.has("help")) {
+    std::printf("%s", args.usage().c_str());
+    return 0;
+  }
+  const long long mib = args.get_int("context", 0);
+  if (mib < 0 || mib > kMaxMib) {
+    throw harness::UsageError("--context takes 0 to " + std::to_string(kMaxMib) + " MiB, not " +
+                              std::to_string(mib));
+  }
   std::string why;
   if (!harness::cuda_device_available(&why)) {
     std::printf("cuda-labs: skipped: no CUDA device (%s)\n", why.c_str());
@@ -24,9 +39,9 @@ int main(int argc, char** argv) {
   }
   try {
     std::printf("%s\n", harness::to_json(harness::query_gpu_info()).c_str());
-    if (with_context && mib == 0) LAB_CUDA_CHECK(cudaFree(nullptr));  // creates the context
-    if (with_context && mib > 0) {
-      harness::DeviceBuffer<unsigned char> buffer(mib << 20);
+    if (args.has("context") && mib == 0) LAB_CUDA_CHECK(cudaFree(nullptr));  // the context
+    if (mib > 0) {
+      harness::DeviceBuffer<unsigned char> buffer(static_cast<std::size_t>(mib) << 20);
       buffer.fill_bytes(0);
       LAB_CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -35,4 +50,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return harness::run_program("lab_gpu_info", [&] { return probe(argc, argv); });
 }
