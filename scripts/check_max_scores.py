@@ -16,18 +16,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader.discovery import lab_dirs, parse_tests, read_ctest_json  # noqa: E402
-from grader.scoring import load_policy, number  # noqa: E402
+from grader.scoring import LabPolicy, load_policy, number  # noqa: E402
 
 
 def main(build: Path) -> int:
     dirs = lab_dirs(ROOT)
+    policies: dict[str, LabPolicy] = {}
     worth: dict[str, float] = {}
     for test in parse_tests(read_ctest_json(build)):
-        policy = load_policy(test.lab, dirs.get(test.lab))
-        worth[test.lab] = worth.get(test.lab, 0.0) + policy.points_for(test.kind)
+        if test.lab not in policies:
+            policies[test.lab] = load_policy(test.lab, dirs.get(test.lab))
+        worth[test.lab] = worth.get(test.lab, 0.0) + policies[test.lab].points_for(test.kind)
     bad = 0
     for lab, total in sorted(worth.items()):
-        expected = load_policy(lab, dirs.get(lab)).expected_max
+        expected = policies[lab].expected_max
         if expected != total:
             bad += 1
             print(f"check_max_scores: {lab}: grading.json max_score is {expected}, its tests are "

@@ -84,6 +84,11 @@ def print_startup(startup: Path) -> None:
         print(f"  {probe:<15} " + ", ".join(runs))
 
 
+def _text(path: Path) -> str:
+    """A log or report's text; empty when the check did not write it."""
+    return path.read_text() if path.exists() else ""
+
+
 def check_result(out: Path, name: str) -> str:
     """One line on what a grader check found, read from its report and log."""
     if name == "grade":
@@ -93,20 +98,17 @@ def check_result(out: Path, name: str) -> str:
         doc = json.loads(results.read_text())
         return f"score {doc.get('score')}/{doc.get('max_score')}"
     if name == "class":
-        log = out / "class.log"
         runs = re.findall(r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
-                          log.read_text() if log.exists() else "", re.MULTILINE)
+                          _text(out / "class.log"), re.MULTILINE)
         return "; ".join(f"{n} GPU(s) {wall}, {ok}" for n, wall, ok in runs) or "no result"
     if name == "sweep":
-        log = out / "sweep.log"
-        rows = re.findall(r"^lab\d+ \S+ +(\d+) +(\d+)  (.*)$",
-                          log.read_text() if log.exists() else "", re.MULTILINE)
+        rows = re.findall(r"^lab\d+ \S+ +(\d+) +(\d+)  (.*)$", _text(out / "sweep.log"),
+                          re.MULTILINE)
         ran = sum(1 for code, _, _ in rows if code == "0")
         configs = sum(int(n) for _, n, _ in rows)
         plots = sum(1 for _, _, plot in rows if plot == "sweep.png")
         return f"{ran}/{len(rows)} sweeps ran, {configs} configurations, {plots} plots"
-    report = out / f"{name}.md"
-    text = report.read_text() if report.exists() else ""
+    text = _text(out / f"{name}.md")
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line][1:]
     if name == "known-wrong":
         good = sum(1 for row in rows if row.rstrip().endswith("| yes |"))
@@ -114,8 +116,7 @@ def check_result(out: Path, name: str) -> str:
     if name == "sanitize":
         clean = sum(1 for row in rows if "| passed |" in row)
         return f"{clean}/{len(rows)} clean"
-    log = out / f"{name}.log"
-    runs = re.findall(r"grader: run \d+/\d+: (.*)", log.read_text()) if log.exists() else []
+    runs = re.findall(r"grader: run \d+/\d+: (.*)", _text(out / f"{name}.log"))
     first = text.strip().splitlines()[0] if text.strip() else "no report"
     return f"{first} (each run: {', '.join(sorted(set(runs)))})" if runs else first
 
