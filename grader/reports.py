@@ -4,7 +4,8 @@
 - `results.json`: Gradescope's layout plus the GPU and a timestamp;
 - `summary.md`: a table for a GitHub Actions job summary.
 
-A skipped test scores 0 and is never shown as passed.
+A skipped test scores 0 and is never shown as passed. A run whose student code
+ran outside the sandbox says so first in each report.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def write_all(out_dir: Path, grade: Grade) -> dict[str, Path]:
 
 def junit_tree(grade: Grade) -> ET.ElementTree:
     """JUnit XML with one testsuite per lab."""
-    root = ET.Element("testsuites", {"name": "cuda-labs", "timestamp": grade.timestamp,
+    name = f"cuda-labs ({grade.unsandboxed})" if grade.unsandboxed else "cuda-labs"
+    root = ET.Element("testsuites", {"name": _xml(name), "timestamp": grade.timestamp,
                                      **_junit_counts(grade.all_tests())})
     for lab in grade.labs:
         suite = ET.SubElement(root, "testsuite", {"name": lab.lab, "timestamp": grade.timestamp,
@@ -95,6 +97,7 @@ def results_json(grade: Grade) -> dict[str, Any]:
         "timestamp": grade.timestamp,
         "labs": [_result_lab(lab) for lab in grade.labs],
         "notes": list(grade.notes) + [n for lab in grade.labs for n in lab.notes],
+        "sandboxed": not grade.unsandboxed,
     }
 
 
@@ -134,8 +137,9 @@ def _failed(lab: LabScore | Grade) -> int:
 
 
 def _overview(grade: Grade) -> str:
-    lines = [f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}"
-             for lab in grade.labs]
+    lines = [grade.unsandboxed] if grade.unsandboxed else []
+    lines += [f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}"
+              for lab in grade.labs]
     skipped = _skip_sentence(grade)
     if skipped:
         lines.append(skipped)
@@ -158,7 +162,9 @@ def _skip_sentence(grade: Grade) -> str:
 
 def summary_markdown(grade: Grade) -> str:
     """A job summary: the score table, what failed and why, then the GPU."""
-    out = ["## cuda-labs grading", "",
+    heading = "## cuda-labs grading" + (f" ({_inline(grade.unsandboxed)})"
+                                        if grade.unsandboxed else "")
+    out = [heading, "",
            "| lab | score | max | passed | failed | skipped |",
            "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for lab in grade.labs:

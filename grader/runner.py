@@ -7,18 +7,22 @@ child holding it open cannot stall the grader.
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Callable, Mapping, Sequence
+from typing import IO, Any, Callable, Mapping, Sequence
 
 from grader import clocks
 from grader.gtest_xml import read_cases
 from grader.model import LabTest, Outcome, Status
+from grader.provenance import RunFiles
+from grader.sandbox import Sandbox, exit_status, start_failure
 from grader.verdict import ProcessResult, classify
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -32,8 +36,12 @@ HIDDEN_SUFFIX = "-hidden"
 
 def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None,
                 timeout_s: float, keep_bytes: int = OUTPUT_KEEP_BYTES,
-                limit_bytes: int = OUTPUT_LIMIT_BYTES) -> ProcessResult:
-    """Run `argv` in a new process group; kill the whole group when it ends or hangs."""
+                limit_bytes: int = OUTPUT_LIMIT_BYTES,
+                user: Mapping[str, Any] | None = None) -> ProcessResult:
+    """Run `argv` in a new process group; kill the whole group when it ends or hangs.
+
+    `user`: Popen's user/group arguments (the sandbox's user when the grader is root).
+    """
     if not argv:
         return ProcessResult(None, not_built=True)
     if cwd is not None and not Path(cwd).is_dir():
@@ -43,7 +51,8 @@ def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] 
         try:
             proc = subprocess.Popen(list(argv), cwd=cwd, env=dict(env) if env is not None else None,
                                     stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    **(user or {}))
         except FileNotFoundError as exc:
             if exc.filename in (argv[0], None):
                 return ProcessResult(None, not_built=True)
@@ -79,6 +88,13 @@ def _wait(proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float,
         except subprocess.TimeoutExpired:
             if os.fstat(out.fileno()).st_size > limit_bytes:
                 return False, True
+
+
+def _program_exists(program: str) -> bool:
+    """Whether the command's program is there to start (a lab that did not build is not)."""
+    if os.sep in program:
+        return os.path.isfile(program)
+    return shutil.which(program) is not None
 
 
 def _kill_group(pgid: int) -> None:
@@ -137,8 +153,10 @@ class Runner:
     def __init__(self, *, gpu_present: bool, setups: Mapping[str, Sequence[LabTest]] | None = None,
                  timeout_scale: float = 1.0, default_timeout_s: float = DEFAULT_TIMEOUT_S,
                  keep_bytes: int = OUTPUT_KEEP_BYTES, secret: str | None = None,
-                 extra_env: Mapping[str, str] | None = None) -> None:
+                 extra_env: Mapping[str, str] | None = None,
+                 sandbox: Sandbox | None = None) -> None:
         self.gpu_present = gpu_present
+        self.sandbox = sandbox
         self.secret = secret
         self.extra_env = dict(extra_env or {})
         self.setups = dict(setups or {})
@@ -162,21 +180,62 @@ class Runner:
         return self.execute(test)
 
     def execute(self, test: LabTest) -> Outcome:
-        """Run `test` alone, ignoring fixtures, and judge it."""
+        """Run `test` alone, ignoring fixtures, and judge it.
+
+        Each run gets a fresh folder for its report and end marker (provenance.py);
+        it is also the sandbox's scratch folder.
+        """
         argv, env = self.command_and_env(test)
         with tempfile.TemporaryDirectory(prefix="grader-") as tmp:
-            xml_path = Path(tmp) / "gtest.xml"
+            files = RunFiles.fresh(Path(tmp))
+            preexisting = False
             if test.is_gtest:
-                argv.append(f"--gtest_output=xml:{xml_path}")
+                argv.append(f"--gtest_output=xml:{files.report}")
+                env.update(files.env())
+                preexisting = files.leftovers()
             timed = test.is_timed and self.gpu_present
             before = self.read_clocks() if timed else {}
-            result = run_process(argv, cwd=test.cwd, env=env, timeout_s=self.timeout_for(test),
-                                 keep_bytes=self.keep_bytes)
+            result = self._run(test, argv, env, files.folder)
             after = self.read_clocks() if timed else {}
-            cases = read_cases(xml_path) if test.is_gtest else None
-        status, reason = classify(test, result, cases, self.gpu_present)
+            cases = read_cases(files.report) if test.is_gtest else None
+            provenance = files.provenance(preexisting) if test.is_gtest else None
+        status, reason = classify(test, result, cases, self.gpu_present, provenance)
         return Outcome(status, reason, result.output, result.duration_s, result.returncode,
                        clocks.around(before, after))
+
+    def _run(self, test: LabTest, argv: list[str], env: dict[str, str],
+             scratch: Path) -> ProcessResult:
+        """Run the command, in the sandbox unless it is the harness's dataset setup."""
+        timeout_s = self.timeout_for(test)
+        sandbox = None if test.is_setup else self.sandbox
+        if sandbox is None or not argv:
+            return run_process(argv, cwd=test.cwd, env=env, timeout_s=timeout_s,
+                               keep_bytes=self.keep_bytes)
+        if test.cwd is not None and not Path(test.cwd).is_dir():
+            return ProcessResult(None, launch_error=f"working directory {test.cwd} does not exist")
+        if not _program_exists(argv[0]):
+            return ProcessResult(None, not_built=True)
+        sandbox.prepare(scratch)
+        wrapped = sandbox.command(argv, scratch=scratch, cwd=test.cwd,
+                                  read_only=self.read_only_paths(test, argv, env), env=env)
+        result = run_process(wrapped, cwd=str(scratch), env=sandbox.environment(env, scratch),
+                             timeout_s=timeout_s, keep_bytes=self.keep_bytes,
+                             user=sandbox.process_user())
+        if not sandbox.started(scratch) and not result.timed_out:
+            return ProcessResult(None, result.output, result.duration_s, timeout_s,
+                                 launch_error=start_failure(result.output))
+        if result.returncode is None:
+            return result
+        return dataclasses.replace(result, returncode=exit_status(result.returncode))
+
+    def read_only_paths(self, test: LabTest, argv: Sequence[str],
+                        env: Mapping[str, str]) -> list[str]:
+        """What the sandbox shows a test: the folders of the files its command names
+        (the program, a dataset) and its lab's dataset folder."""
+        paths = [os.path.dirname(arg) for arg in argv
+                 if os.path.isabs(arg) and os.path.isfile(arg)]
+        data = env.get(DATA_DIR_ENV) or self._data_dir(test, hidden=False)
+        return paths + ([data] if data else [])
 
     def command_and_env(self, test: LabTest) -> tuple[list[str], dict[str, str]]:
         """The argv and environment `test` runs with.
@@ -202,11 +261,16 @@ class Runner:
         return argv, env
 
     def _hidden_data_dir(self, test: LabTest) -> str | None:
+        return self._data_dir(test, hidden=True)
+
+    def _data_dir(self, test: LabTest, *, hidden: bool) -> str | None:
+        """The folder the dataset setup of `test` writes (`DIR-hidden` with a secret)."""
         for fixture in test.fixtures_required:
             for setup in self.setups.get(fixture, ()):
                 out = _out_argument(list(setup.command))
                 if out is not None:
-                    return hidden_dir(setup.command[out])
+                    folder = setup.command[out]
+                    return hidden_dir(folder) if hidden else folder
         return None
 
     def _ensure_fixtures(self, test: LabTest) -> Outcome | None:

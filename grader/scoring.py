@@ -113,6 +113,8 @@ class Grade:
     gpu: GpuInfo
     timestamp: str
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # The reports' first line when student code ran outside the sandbox, else "".
+    unsandboxed: str = ""
 
     @property
     def score(self) -> float:

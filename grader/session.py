@@ -17,6 +17,7 @@ from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
 from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
 from grader.runner import Runner
+from grader.sandbox import Decision, decide, warn
 from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 
@@ -30,8 +31,10 @@ class GradingSession:
     def __init__(self, *, tests: Sequence[LabTest], policies: dict[str, LabPolicy],
                  gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
                  notes: Sequence[str] = (), jobs: int = 1,
-                 rejected: Mapping[str, Sequence[str]] | None = None) -> None:
+                 rejected: Mapping[str, Sequence[str]] | None = None,
+                 sandbox: Decision | None = None) -> None:
         self.rejected = dict(rejected or {})
+        self.sandbox = sandbox
         # A rejected lab scores 0 of its full mark whatever its tests would say: one
         # stand-in per lab carries the findings (and, as a failed build does, the
         # lab's maximum), and none of its tests takes GPU time.
@@ -53,13 +56,17 @@ class GradingSession:
              gpu: GpuInfo | None = None, secret: str | None = None,
              extra_env: dict[str, str] | None = None,
              jobs: int | None = None,
-             rejected: Mapping[str, Sequence[str]] | None = None) -> GradingSession:
+             rejected: Mapping[str, Sequence[str]] | None = None,
+             sandbox: str | Decision | None = None,
+             hidden: Sequence[Path] = ()) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
         `jobs`: how many untimed tests share the GPU (None: as many as its memory
         and the CPUs allow). `rejected`: lab -> the static check's findings; such
-        a lab fails with them and its tests do not run. Raises GraderUsageError
-        for what the caller got wrong.
+        a lab fails with them and its tests do not run. `sandbox`: require, auto,
+        off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
+        folders the sandbox never shows (the secret's, the reports'). Raises
+        GraderUsageError for what the caller got wrong (--sandbox require included).
         """
         check_jobs(jobs)
         if timeout_scale <= 0:
@@ -78,8 +85,11 @@ class GradingSession:
         tests += [LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
                   for lab in chosen if lab not in with_tests]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
+        if not isinstance(sandbox, Decision):
+            sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
+            warn(sandbox)
         gpu = gpu or probe(build)
-        notes = []
+        notes = [sandbox.note]
         if gpu.state == "unknown":
             notes.append(f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
                          "counted as skipped.")
@@ -89,10 +99,12 @@ class GradingSession:
             notes.append("Graded on hidden data drawn from the instructor's secret "
                          "(the public cases' sizes and distributions, other values).")
         runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(all_tests),
-                        timeout_scale=timeout_scale, secret=secret, extra_env=extra_env)
+                        timeout_scale=timeout_scale, secret=secret, extra_env=extra_env,
+                        sandbox=sandbox.sandbox)
         return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
                    build_failure=build_failure, notes=notes,
-                   jobs=jobs if jobs is not None else default_jobs(gpu), rejected=rejected)
+                   jobs=jobs if jobs is not None else default_jobs(gpu), rejected=rejected,
+                   sandbox=sandbox)
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""
@@ -149,4 +161,6 @@ class GradingSession:
             notes.append(f"Timed out or out of GPU memory while sharing the GPU, so run again "
                          f"alone (the verdicts are the second run's): {names}"
                          + (f" and {more} more" if more > 0 else ""))
-        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(notes))
+        unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
+        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(notes),
+                     unsandboxed=unsandboxed)

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from grader.errors import GraderUsageError
+from grader.sandbox import Sandbox, start_failure
+from grader.sandbox import exit_status as sandbox_exit_status
 
 TIME_HEADERS = ("time_ms",)
 RATE_HEADERS = ("GB/s", "GFLOP/s")
@@ -190,11 +194,31 @@ class SweepResult:
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
-def run_program(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    """Run one configuration; a timeout is a failed run with its reason."""
+def run_program(argv: Sequence[str],
+                sandbox: Sandbox | None = None) -> subprocess.CompletedProcess[str]:
+    """Run one configuration (in `sandbox`, when given); a timeout is a failed run
+    with its reason."""
+    if sandbox is None:
+        return _run(argv, list(argv), None, {})
+    with tempfile.TemporaryDirectory(prefix="grader-sweep-") as tmp:
+        scratch = Path(tmp)
+        sandbox.prepare(scratch)
+        read_only = [os.path.dirname(a) for a in argv if os.path.isabs(a) and os.path.isfile(a)]
+        wrapped = sandbox.command(argv, scratch=scratch, cwd=None, read_only=read_only,
+                                  env=os.environ)
+        proc = _run(argv, wrapped, sandbox.environment(os.environ, scratch),
+                    {"cwd": scratch, **sandbox.process_user()})
+        if not sandbox.started(scratch):
+            return subprocess.CompletedProcess(list(argv), 2, "", start_failure(proc.stderr))
+        return subprocess.CompletedProcess(list(argv), sandbox_exit_status(proc.returncode),
+                                           proc.stdout, proc.stderr)
+
+
+def _run(argv: Sequence[str], command: list[str], env: dict[str, str] | None,
+         extra: dict[str, Any]) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(list(argv), capture_output=True, text=True, errors="replace",
-                              timeout=_RUN_TIMEOUT_S, check=False)
+        return subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              timeout=_RUN_TIMEOUT_S, check=False, env=env, **extra)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(list(argv), 124, "",
                                            f"timed out after {_RUN_TIMEOUT_S:.0f} s")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from grader.gpu import SKIP_EXIT_CODE, skip_reason
 from grader.gtest_xml import GtestCase, matching
 from grader.model import LabTest, Status
+from grader.provenance import Provenance
 from grader.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 
 DEADLOCK_HINT = ("possible deadlock (a kernel that never finishes, e.g. __syncthreads() "
@@ -80,8 +81,13 @@ class ProcessResult:
 
 
 def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None,
-             gpu_present: bool) -> tuple[Status, str]:
-    """The status and the student-facing reason for one finished test."""
+             gpu_present: bool, provenance: Provenance | None = None) -> tuple[Status, str]:
+    """The status and the student-facing reason for one finished test.
+
+    With `provenance`, a GoogleTest report counts only when the harness's end
+    marker vouches for it (provenance.py); without a marker, a nonzero exit is
+    judged from its status and output alone.
+    """
     if result.not_built:
         program = f": {test.command[0]}" if test.command else ""
         return Status.FAILED, f"the test program was not built{program}"
@@ -99,6 +105,12 @@ def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None
     if rc == SANITIZER_EXIT_CODE and is_sanitized(test):
         # The tool found an error: a failure even when every check of the program passed.
         return Status.FAILED, sanitizer_reason(test, result.output)
+    if provenance is not None and test.is_gtest:
+        problem = provenance.problem(rc)
+        if problem is not None:
+            if rc == 0 or provenance.marker is not None or provenance.preexisting:
+                return Status.FAILED, problem
+            cases = None  # the harness did not finish: whatever report there is, is not its
     reported = None
     if cases is not None and test.is_gtest:
         reported = matching(cases, test.gtest_filter or "")

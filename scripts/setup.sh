@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what cuda-labs needs on a Debian/Ubuntu machine that already has the
-# CUDA toolkit (nvcc): CMake, Ninja, GoogleTest, Python's numpy and pytest.
+# CUDA toolkit (nvcc): CMake, Ninja, GoogleTest, bubblewrap (the grader's sandbox),
+# Python's numpy and pytest.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,7 @@ missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v clang-format >/dev/null || missing+=(clang-format)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v python3 >/dev/null || missing+=(python3 python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then

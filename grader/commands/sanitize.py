@@ -21,6 +21,7 @@ from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
 from grader.model import LabTest, Outcome, Status, lab_number
 from grader.runner import Runner
+from grader.sandbox import decide, warn
 from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.sanitize import sanitize_tests
 
@@ -69,8 +70,10 @@ def _run(args: argparse.Namespace) -> int:
                                "found in the CUDA toolkit) and build it")
     tests.sort(key=lambda t: (lab_number(t.lab), t.name))
     gpu = probe(args.build)
+    sandbox = decide(None, probe_paths=[args.build / "bin"])  # mode: $LAB_SANDBOX, else auto
+    warn(sandbox)
     runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(parse_tests(doc)),
-                    timeout_scale=args.timeout_scale)
+                    timeout_scale=args.timeout_scale, sandbox=sandbox.sandbox)
     jobs = args.jobs if args.jobs is not None else default_jobs(gpu)
     outcomes = Scheduler(runner, jobs).run_all(tests)
     rows = [(test, outcomes[test.name]) for test in tests]

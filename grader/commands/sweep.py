@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 from grader.cli import Command
 from grader.commands.grade import writable_dir
 from grader.discovery import lab_dirs, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.sandbox import Sandbox, add_argument, decide, warn
 from grader.sweep import (NoDevice, ProgramHelp, default_data, lab_programs, parse_help,
                           parse_params, plan_sweep, run_program, run_sweep)
 from grader.sweep_report import write_csv, write_markdown, write_plot
@@ -37,17 +39,18 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding labs/ and datasets/ (default: this one)")
+    add_argument(parser)
 
 
-def _help_of(path: Path) -> ProgramHelp:
-    proc = run_program([str(path), "--help"])
+def _help_of(path: Path, sandbox: Sandbox | None) -> ProgramHelp:
+    proc = run_program([str(path), "--help"], sandbox)
     if proc.returncode != 0:
         raise GraderUsageError(f"{path} --help failed (exit {proc.returncode})")
     return parse_help(path, proc.stdout)
 
 
-def resolve_program(build: Path, repo: Path, lab: str, variant: str) -> tuple[ProgramHelp,
-                                                                              str | None]:
+def resolve_program(build: Path, repo: Path, lab: str, variant: str,
+                    sandbox: Sandbox | None = None) -> tuple[ProgramHelp, str | None]:
     """The program to sweep and the variant to pass it (None: the program is the variant)."""
     dirs = lab_dirs(repo)
     if lab not in dirs:
@@ -59,11 +62,11 @@ def resolve_program(build: Path, repo: Path, lab: str, variant: str) -> tuple[Pr
                                f"(cmake --build {build})")
     main = bin_dir / dirs[lab].name
     others = {p.name[len(lab) + 1:]: p for p in programs if p != main}
-    helps = _help_of(main) if main in programs else None
+    helps = _help_of(main, sandbox) if main in programs else None
     if helps is not None and variant in helps.variants:
         return helps, variant
     if variant in others:
-        return _help_of(others[variant]), None
+        return _help_of(others[variant], sandbox), None
     known = helps.variants if helps else []
     raise GraderUsageError(f"unknown variant {variant!r} of {lab}: variants are "
                            f"{', '.join(known) or 'none'}"
@@ -75,7 +78,10 @@ def _run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     if not params:
         raise GraderUsageError("give at least one --param NAME=V1,V2,...")
-    program, variant = resolve_program(args.build, repo, args.lab, args.variant)
+    decision = decide(args.sandbox, probe_paths=[args.build / "bin"])
+    warn(decision)
+    program, variant = resolve_program(args.build, repo, args.lab, args.variant,
+                                       decision.sandbox)
     data = args.data
     if data is None and "data" in program.options:
         data = default_data(args.build, repo, args.lab)
@@ -84,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"grader: {len(plan.configs)} configurations of {program.path.name} "
           f"{variant or ''}".rstrip(), flush=True)
     try:
-        result = run_sweep(plan)
+        result = run_sweep(plan, partial(run_program, sandbox=decision.sandbox))
     except NoDevice as exc:
         print(f"grader: no GPU: {program.path.name} found no CUDA device ({exc}); nothing "
               "measured", file=sys.stderr)

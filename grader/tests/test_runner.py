@@ -121,7 +121,7 @@ def test_exit_77_with_a_gpu_present_fails() -> None:
 
 
 def test_exit_0_without_xml_fails_as_unreported() -> None:
-    outcome = WITH_GPU.run(fake_test("exit0_no_xml"))
+    outcome = WITH_GPU.run(fake_test("marker_no_xml"))
     assert outcome.status is Status.FAILED
     assert outcome.reason.startswith("the test process exited without reporting a result")
 

@@ -2,8 +2,11 @@
 
     fake_gtest.py MODE [--gtest_filter=Suite.Test] [--gtest_output=xml:PATH]
 
-It writes the XML report the way GoogleTest does, so the grader can be tested
-on every way a student's test can end, without a GPU or a compiler.
+It writes the XML report the way GoogleTest does and, as the harness's main
+does after RUN_ALL_TESTS, the end marker (`<nonce> <result>` at $LAB_RUN_MARKER),
+so the grader can be tested on every way a student's test can end, without a
+GPU or a compiler. Modes in EARLY_EXITS end the way student code ending the
+process would: without a marker.
 """
 
 from __future__ import annotations
@@ -17,6 +20,12 @@ from xml.sax.saxutils import quoteattr
 
 NO_DEVICE = ("cuda-labs: skipped: no CUDA device (cudaErrorNoDevice: no CUDA-capable device "
              "is detected)")
+# Before the harness finished: no GPU (exit 77 before any test), a student's exit(),
+# a report forged by the student before ending the process.
+EARLY_EXITS = ("no_gpu", "exit0_no_xml", "cuda_crash", "forged_report")
+# A marker the student forged: another nonce, or a result the exit status does not match.
+FORGED_MARKERS: dict[str, tuple[int, str | None]] = {
+    "wrong_nonce": (0, "0123456789abcdef0123456789abcdef"), "status_mismatch": (1, None)}
 CUDA_EXCEPTION = ("unknown file\nC++ exception with description \"histogram.cu:88 "
                   "cudaDeviceSynchronize(): cudaErrorIllegalAddress (an illegal memory access "
                   "was encountered)\" thrown in the test body.")
@@ -63,8 +72,29 @@ def _spawn_sleeper() -> None:
         out.write(str(child.pid))
 
 
+def write_marker(result: int, nonce: str | None = None) -> None:
+    """What test_main.cpp writes once RUN_ALL_TESTS has returned `result`."""
+    given = os.environ.pop("LAB_RUN_NONCE", None)
+    path = os.environ.pop("LAB_RUN_MARKER", None)
+    if given is None or path is None:
+        return
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f"{nonce or given} {result}\n")
+
+
 def main() -> int:
     mode, name, xml = _args()
+    result = run(mode, name, xml)
+    if mode in FORGED_MARKERS:
+        write_marker(*FORGED_MARKERS[mode])
+        return 0
+    if mode not in EARLY_EXITS:
+        write_marker(result)
+    return result
+
+
+def run(mode: str, name: str, xml: str | None) -> int:
+    """The test body: what GoogleTest prints and reports, and RUN_ALL_TESTS's result."""
     print(f"[ RUN      ] {name}", flush=True)
     if mode == "pass":
         write_xml(xml, name)
@@ -114,6 +144,12 @@ def main() -> int:
         return 77
     if mode == "exit0_no_xml":
         print("[  PASSED  ] 1 test.")
+        return 0
+    if mode in ("forged_report", *FORGED_MARKERS):
+        write_xml(xml, name)
+        print(f"[       OK ] {name}\n[  PASSED  ] 1 test.")
+        return 0
+    if mode == "marker_no_xml":
         return 0
     if mode == "wrong_test_xml":
         write_xml(xml, "Other.Test")

@@ -1,15 +1,59 @@
 // GoogleTest main for every lab test program. Without a usable GPU each test
 // reports itself skipped (exit 77 plus a marker line), never passed. With a GPU
 // it prints the device so every log says what it was measured on.
+//
+// The grader trusts the XML report only with this main's end marker: it hands
+// over a nonce (LAB_RUN_NONCE) and a path (LAB_RUN_MARKER); after RUN_ALL_TESTS
+// the marker gets "<nonce> <result>" and the process exits with that result. A
+// report written by student code, or a process ended before this point, has no
+// valid marker. Without a nonce (ctest, gtest_discover_tests) no marker is written.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "labs/gpu_info.hpp"
 
+namespace {
+
+constexpr const char* kNonceEnv = "LAB_RUN_NONCE";
+constexpr const char* kMarkerEnv = "LAB_RUN_MARKER";
+
+struct EndMarker {
+  std::string nonce;
+  std::string path;
+};
+
+// Taken before any test runs. unsetenv only drops the pointer: the string stays
+// in the process's environment block (/proc/self/environ), so it is wiped first.
+EndMarker take_end_marker() {
+  EndMarker marker;
+  if (char* nonce = std::getenv(kNonceEnv)) {
+    marker.nonce = nonce;
+    std::memset(nonce, '0', std::strlen(nonce));
+  }
+  if (const char* path = std::getenv(kMarkerEnv)) marker.path = path;
+  unsetenv(kNonceEnv);
+  unsetenv(kMarkerEnv);
+  return marker;
+}
+
+// Exclusive create: a marker already there was not written by this harness, and
+// the grader rejects its content rather than this main overwriting it.
+void write_end_marker(const EndMarker& marker, int result) {
+  if (marker.nonce.empty() || marker.path.empty()) return;
+  std::FILE* out = std::fopen(marker.path.c_str(), "wx");
+  if (out == nullptr) return;
+  std::fprintf(out, "%s %d\n", marker.nonce.c_str(), result);
+  std::fclose(out);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  const EndMarker marker = take_end_marker();
   testing::InitGoogleTest(&argc, argv);
   // Listing the tests (at build time, on machines without GPU) must not touch CUDA.
   if (testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();
@@ -19,5 +63,8 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::printf("cuda-labs: device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-  return RUN_ALL_TESTS();
+  const int result = RUN_ALL_TESTS();
+  std::fflush(stdout);
+  write_end_marker(marker, result);
+  return result;
 }

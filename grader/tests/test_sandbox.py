@@ -1,0 +1,258 @@
+"""The sandbox, tried with real small programs: what they may write, reach and read.
+
+These run bubblewrap for real, so they are skipped (with the reason) where it is
+not installed or cannot start; CI installs it (scripts/setup.sh).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import socket
+import stat
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from grader.errors import GraderUsageError
+from grader.model import LabTest, Outcome, Status
+from grader.provenance import NO_MARKER
+from grader.reports import write_all
+from grader.runner import Runner
+from grader.sandbox import (BWRAP_ENV, MODE_ENV, NOBODY, PROCESS_LIMIT, Decision, Sandbox, decide,
+                            exit_status, hide_targets)
+from grader.tests.helpers import FAKE_GTEST
+from grader.tests.test_reports import H100, _grade
+
+SH = "/bin/sh"
+# The system's Python: the sandbox's user can run it wherever the grader's own lives.
+PYTHON = shutil.which("python3", path="/usr/bin:/bin")
+needs_python = pytest.mark.skipif(PYTHON is None, reason="no /usr/bin/python3")
+
+
+@pytest.fixture(name="shared")
+def _shared() -> Iterator[Path]:
+    """A folder every user may enter (pytest's tmp_path is root's own when root runs it)."""
+    folder = Path(tempfile.mkdtemp(prefix="sandbox-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = ()) -> Sandbox:
+    monkeypatch.setenv(MODE_ENV, "auto")
+    decision = decide(None, hidden=hidden)
+    if decision.sandbox is None:
+        pytest.skip(decision.reason)
+    return decision.sandbox
+
+
+def _run(sandbox: Sandbox, *argv: str, cwd: Path | None = None, timeout: float = 20,
+         env: dict[str, str] | None = None) -> Outcome:
+    test = LabTest(name="lab1.sandboxed", lab="lab1", kind="correctness", command=argv,
+                   cwd=str(cwd) if cwd else None, timeout=timeout, env=env or {})
+    return Runner(gpu_present=True, sandbox=sandbox).run(test)
+
+
+def _program(folder: Path, body: str) -> Path:
+    """A shell script in `folder`: the folder of a test's program is shown to it."""
+    script = folder / "prog.sh"
+    script.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatch,
+                                                  shared: Path) -> None:
+    sandbox = _sandbox(monkeypatch)
+    bin_dir = shared / "bin"
+    bin_dir.mkdir(mode=0o777)
+    bin_dir.chmod(0o777)  # writable on the host: only the sandbox stops the write
+    for target in (bin_dir / "planted", Path("/etc/planted"), Path("/usr/planted"),
+                   shared / "elsewhere", Path("/planted")):
+        program = _program(bin_dir, f'echo x > "{target}" && echo WROTE')
+        outcome = _run(sandbox, str(program), cwd=bin_dir)
+        assert not target.exists()
+        if not str(target).startswith("/tmp/"):  # /tmp inside is the scratch's tmp/
+            assert outcome.status is Status.FAILED, (target, outcome.output)
+            assert "WROTE" not in outcome.output
+
+
+def test_a_write_inside_the_scratch_folder_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    script = ('echo a > "$TMPDIR/a" && echo b > /tmp/b && echo c > "$HOME/c" && '
+              'cat "$TMPDIR/a" /tmp/b "$HOME/c" && test "$TMPDIR" = /tmp')
+    outcome = _run(sandbox, SH, "-c", script)
+    assert outcome.status is Status.PASSED, outcome.reason
+    assert outcome.output.split() == ["a", "b", "c"]
+
+
+@needs_python
+def test_the_network_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # reachable from outside the sandbox
+        script = (f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=5); "
+                  "print('CONNECTED')")
+        outcome = _run(sandbox, str(PYTHON), "-c", script)
+    assert outcome.status is Status.FAILED
+    assert "CONNECTED" not in outcome.output
+    assert "Connection refused" in outcome.output or "unreachable" in outcome.output
+
+
+def test_the_secret_other_students_and_reports_are_unreadable(monkeypatch: pytest.MonkeyPatch,
+                                                              shared: Path) -> None:
+    bin_dir = shared / "build" / "bin"
+    secret_dir = bin_dir / "instructor"  # inside a folder the test is shown: covered
+    secret_dir.mkdir(parents=True)
+    (secret_dir / "secret").write_text("s3cret\n")
+    other = shared / "students" / "bob"
+    other.mkdir(parents=True)
+    (other / "kernels.cu").write_text("bob's code\n")
+    data = shared / "build" / "datasets" / "lab1"
+    data.mkdir(parents=True)
+    (data / "case.bin").write_text("data\n")
+    for folder in (shared / "build", bin_dir, secret_dir, other.parent, other, data.parent, data):
+        folder.chmod(0o755)
+    sandbox = _sandbox(monkeypatch, hidden=(secret_dir / "secret",))
+    program = _program(bin_dir, f"""
+cat "{secret_dir}/secret" 2>/dev/null && echo SECRET
+ls "{secret_dir}" | grep -q secret && echo LISTED
+cat "{other}/kernels.cu" 2>/dev/null && echo OTHER
+cat /root/.bash_history 2>/dev/null && echo ROOT
+cat "$LAB_DATA_DIR/case.bin" || exit 3
+ls "{shared / 'build' / 'datasets'}"
+exit 0""")
+    outcome = _run(sandbox, str(program), env={"LAB_DATA_DIR": str(data)})
+    assert outcome.status is Status.PASSED, outcome.output
+    for leak in ("s3cret", "SECRET", "LISTED", "bob's code", "OTHER", "ROOT"):
+        assert leak not in outcome.output
+    assert outcome.output.split() == ["data", "lab1"]  # only its own dataset folder
+
+
+def test_the_process_is_nobody_and_root_files_stay_closed(monkeypatch: pytest.MonkeyPatch,
+                                                          shared: Path) -> None:
+    sandbox = _sandbox(monkeypatch)
+    private = shared / "private"
+    private.write_text("root only\n")
+    private.chmod(0o600)
+    program = _program(shared, f'id -u; id -g; cat "{private}" && echo READ; exit 0')
+    outcome = _run(sandbox, str(program))
+    assert outcome.output.split()[:2] == [str(NOBODY), str(NOBODY)]
+    if os.geteuid() == 0:  # dropped before bwrap: nobody outside the namespace too
+        assert sandbox.uid == NOBODY
+        assert "READ" not in outcome.output and "root only" not in outcome.output
+
+
+def test_the_graders_environment_does_not_reach_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghs_secret")
+    monkeypatch.setenv("LAB_SECRET_SEED", "seed")
+    outcome = _run(sandbox, SH, "-c", "env; ls /proc | grep -c '^[0-9]'",
+                   env={"CUDA_VISIBLE_DEVICES": "0"})
+    assert "ghs_secret" not in outcome.output and "LAB_SECRET_SEED" not in outcome.output
+    assert "CUDA_VISIBLE_DEVICES=0" in outcome.output
+    assert int(outcome.output.split()[-1]) < 10  # its own pid namespace
+
+
+@needs_python
+def test_a_fork_bomb_is_stopped_by_the_process_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    script = """
+import os, sys, time
+n = 0
+try:
+    while n < 100000:
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        n += 1
+except OSError as exc:
+    print("stopped after", n, exc.errno)
+    sys.exit(3)
+print("not stopped", n)
+"""
+    start = time.monotonic()
+    outcome = _run(sandbox, str(PYTHON), "-c", script, timeout=30)
+    assert time.monotonic() - start < 20
+    assert "stopped after" in outcome.output, outcome.output
+    assert int(outcome.output.split("stopped after")[1].split()[0]) < PROCESS_LIMIT
+    assert outcome.reason.startswith("exited with status 3")  # the children died with it
+
+
+def test_a_crash_inside_reads_as_its_signal(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    outcome = _run(sandbox, SH, "-c", "kill -SEGV $$")
+    assert outcome.reason.startswith("crashed: SIGSEGV")
+    assert exit_status(139) == -11 and exit_status(77) == 77 and exit_status(124) == 124
+
+
+def test_a_sandbox_that_cannot_start_is_a_grader_error(monkeypatch: pytest.MonkeyPatch,
+                                                       shared: Path) -> None:
+    sandbox = dataclasses.replace(_sandbox(monkeypatch), devices=(str(shared / "no-such-dev"),))
+    outcome = _run(sandbox, SH, "-c", "exit 0")
+    assert outcome.status is Status.ERROR
+    assert "the sandbox did not start: bwrap:" in outcome.reason
+
+
+def _reachable_by_others(path: Path) -> bool:
+    return all(p.stat().st_mode & stat.S_IXOTH for p in [path, *path.parents])
+
+
+@needs_python
+def test_the_harness_marker_is_written_from_inside(monkeypatch: pytest.MonkeyPatch) -> None:
+    if not _reachable_by_others(FAKE_GTEST.parent):
+        pytest.skip(f"{FAKE_GTEST.parent} is not reachable by other users")
+    sandbox = _sandbox(monkeypatch)
+    runner = Runner(gpu_present=True, sandbox=sandbox)
+
+    def fake(mode: str) -> LabTest:
+        return LabTest(name="lab1.Suite.Test", lab="lab1", kind="correctness",
+                       command=(str(PYTHON), str(FAKE_GTEST), mode, "--gtest_filter=Suite.Test"))
+
+    assert runner.run(fake("pass")).status is Status.PASSED
+    forged = runner.run(fake("forged_report"))
+    assert (forged.status, forged.reason) == (Status.FAILED, NO_MARKER)
+
+
+def test_require_refuses_and_auto_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(BWRAP_ENV, "/nonexistent/bwrap")
+    with pytest.raises(GraderUsageError, match="--sandbox require: bubblewrap not found"):
+        decide("require")
+    auto = decide("auto")
+    assert auto.sandbox is None and auto.headline.startswith("UNSANDBOXED:")
+    assert "bubblewrap not found" in auto.headline
+    assert decide("off").reason == "turned off with --sandbox off"
+    with pytest.raises(GraderUsageError):
+        decide("sometimes")
+
+
+def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> None:
+    headline = Decision("auto", None, "bubblewrap not found (bwrap)").headline
+    grade = dataclasses.replace(_grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}),
+                                unsandboxed=headline)
+    paths = write_all(tmp_path, grade)
+    root = ET.parse(paths["junit.xml"]).getroot()
+    assert root.get("name", "").startswith("cuda-labs (UNSANDBOXED: student code ran without")
+    doc = json.loads(paths["results.json"].read_text())
+    assert doc["output"].splitlines()[0] == headline and doc["sandboxed"] is False
+    first = paths["summary.md"].read_text().splitlines()[0]
+    assert first.startswith("## cuda-labs grading (UNSANDBOXED:")
+
+
+def test_a_secret_in_a_system_folder_hides_only_itself(tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("x")
+    assert hide_targets([secret]) == (str(secret.resolve()), str(tmp_path.resolve()))
+    assert hide_targets(["/etc/hostname"]) == ("/etc/hostname",)
+    assert hide_targets(["/"]) == ()
