@@ -21,6 +21,7 @@ from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status
 from grader.runner import SECRET_ENV
+from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
 from grader.session import GradingSession
 from grader.static_check import rejections
@@ -60,6 +61,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding CMakeLists.txt and labs/ (default: this one)")
     add_jobs_argument(parser)
+    add_sandbox_argument(parser)
 
 
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +92,8 @@ def _run(args: argparse.Namespace) -> int:
                   f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
     session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
                                   build_failure=failure, secret=read_secret(args.secret_file),
-                                  jobs=args.jobs, rejected=rejected)
+                                  jobs=args.jobs, rejected=rejected, sandbox=args.sandbox,
+                                  hidden=[p for p in (report, args.secret_file) if p])
     grade = _run_pytest(session, report)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
