@@ -23,6 +23,7 @@ from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
+from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
 from grader.schedule import check_jobs
 
 
@@ -52,6 +53,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding CMakeLists.txt and labs/ (default: this one)")
     add_jobs_argument(parser)
+    add_argument(parser)
 
 
 def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
@@ -87,6 +89,7 @@ def _run(args: argparse.Namespace) -> int:
                          timeout_scale=args.timeout_scale,
                          secret_file=args.secret_file.resolve() if args.secret_file else None,
                          student_timeout_s=args.student_timeout, jobs=check_jobs(args.jobs))
+    _sandbox_workers(args, report)
     gradable = sum(1 for s in submissions if s.problem is None)
     print(f"grader: {len(submissions)} folders ({gradable} submissions), labs "
           f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
@@ -108,6 +111,17 @@ def _run(args: argparse.Namespace) -> int:
     print(f"grader: class table {csv_path} and {md_path}; one report folder per student in "
           f"{report}{os.sep}")
     return EXIT_OK
+
+
+def _sandbox_workers(args: argparse.Namespace, report: Path) -> None:
+    """Try the sandbox here (require fails before any build), then hand the mode and
+    what to hide (every submission, the reports, the secret) to the workers, which
+    take it from their environment."""
+    hidden = [args.submissions, report, *([args.secret_file] if args.secret_file else [])]
+    decision = decide(args.sandbox, hidden=hidden)
+    warn(decision)
+    os.environ[MODE_ENV] = decision.mode
+    os.environ[HIDE_ENV] = os.pathsep.join(hide_targets(hidden))
 
 
 COMMAND = Command("batch", "grade every student's folder, one worker per GPU; class table",
