@@ -24,6 +24,7 @@ from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU
 from grader.scoring import load_policy
 from grader.static_check import rejections
+from grader.submission_check import object_findings
 
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 _TAIL_LINES = 6
@@ -77,6 +78,9 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
     args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(labs)}")
     log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
     (report / "build.log").write_text(log, encoding="utf-8")
+    found = object_rejections(config.repo, sub.path, build_dir, labs, report)
+    static = {**static, **found}
+    labs = tuple(lab for lab in labs if lab not in found)
     if failure is None:
         return BuiltTree(build_dir, labs, static=static)
     failure_log = report / "build-failure.log"
@@ -93,6 +97,17 @@ def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, 
     found = {lab: tuple(items) for lab, items in rejections(impl, labs).items()}
     text = "\n".join(item for items in found.values() for item in items)
     (report / "static-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
+    return found
+
+
+def object_rejections(repo: Path, impl: Path, build: Path, labs: Sequence[str],
+                      report: Path) -> dict[str, tuple[str, ...]]:
+    """The object check of the labs just built (`object-check.txt`): a lab it
+    rejects scores 0 like one the source rules reject, and is not graded."""
+    found = {lab: tuple(f.describe() for f in items)
+             for lab, items in object_findings(repo, impl, build, labs).items() if items}
+    text = "\n".join(item for items in found.values() for item in items)
+    (report / "object-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
     return found
 
 

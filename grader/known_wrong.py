@@ -26,6 +26,8 @@ from grader.sanitize import TOOLS
 from grader.static_check import Finding
 
 MANIFEST = Path("submissions") / "known_wrong" / "manifest.json"
+# The cheats of hostile students, refused before any test (make_hostile.py).
+HOSTILE = MANIFEST.parent / "hostile.json"
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,11 @@ def load_manifest(path: Path) -> list[Expectation]:
                                    f"{', '.join(TOOLS)}, on a 'grade' entry")
         entries.append(entry)
     return entries
+
+
+def load_entries(repo: Path) -> list[Expectation]:
+    """Every entry: the known-wrong submissions, then the hostile ones."""
+    return load_manifest(repo / MANIFEST) + load_manifest(repo / HOSTILE)
 
 
 def judge_static(entry: Expectation, findings: Sequence[Finding]) -> Judgement:
@@ -145,7 +152,7 @@ def table(rows: Sequence[tuple[Expectation, Judgement]]) -> str:
     return "\n".join(lines)
 
 
-GENERATORS = ("make_lab1.py", "make_labs.py")
+GENERATORS = ("make_lab1.py", "make_labs.py", "make_hostile.py")
 
 
 def write_trees(repo: Path, out: Path) -> Path:

@@ -1,9 +1,10 @@
-"""The static check of a submission's sources: forbidden libraries, timers, process
-control, host-side answers. Needs no GPU and no compiler.
+"""The source rules of a submission: libraries named at the line that uses them.
+Needs no GPU and no compiler; teaches early. The defence is the object check
+(`object_check.py`), which `submission_check.py` runs after these.
 
-`check_tree(impl, labs)` reads every source file of every lab folder in a tree
-laid out like `skeletons/` and returns the findings, each with file:line and the
-reason. The rules are in `static_rules.py`; the object-file check is `symbols.py`.
+`check_lab(lab, folder)` reads every source file of one lab folder laid out like
+`skeletons/` and returns the findings, each with file:line and the reason. The
+rules are in `static_rules.py`.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from grader.static_rules import EXEMPTIONS, RULES, Exemption, Rule
+from grader.static_rules import RULES, Rule
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".c", ".inc",
                    ".inl", ".ptx")
@@ -104,53 +105,20 @@ def _join_continuations(text: str) -> tuple[str, list[int]]:
     return "".join(joined), where
 
 
-def function_spans(code: str, name: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the bodies of every definition of function `name`."""
-    spans = []
-    for match in re.finditer(rf"\b{re.escape(name)}\s*\([^;{{}}]*\)\s*(?:const\s*)?\{{", code):
-        depth, i = 0, match.end() - 1
-        while i < len(code):
-            if code[i] == "{":
-                depth += 1
-            elif code[i] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            i += 1
-        spans.append((match.end() - 1, i + 1))
-    return spans
-
-
-def check_source(text: str, path: str, lab: str,
-                 rules: Sequence[Rule] = RULES,
-                 exemptions: Sequence[Exemption] = EXEMPTIONS) -> list[Finding]:
+def check_source(text: str, path: str, rules: Sequence[Rule] = RULES) -> list[Finding]:
     """Every rule broken in one source file's text, in file order, once per line and rule."""
     original_lines = text.splitlines()
-    views = {}
-    for keep_strings in (True, False):
-        code, where = _join_continuations(strip_comments(text, blank_strings=not keep_strings))
-        views[keep_strings] = (code, where, _allowed_spans(code, lab, exemptions))
+    views = {keep: _join_continuations(strip_comments(text, blank_strings=not keep))
+             for keep in (True, False)}
     findings: dict[tuple[int, str], Finding] = {}
     for rule in rules:
-        code, where, allowed = views[rule.on_includes]
-        spans = allowed.get(rule.rule_id, ())
+        code, where = views[rule.on_includes]
         for match in rule.pattern.finditer(code):
-            if any(start <= match.start() < end for start, end in spans):
-                continue
             line = text.count("\n", 0, where[match.start()]) + 1
             excerpt = original_lines[line - 1].strip()[:160] if line <= len(original_lines) else ""
             findings.setdefault((line, rule.rule_id),
                                 Finding(path, line, rule.rule_id, rule.reason, excerpt))
     return sorted(findings.values(), key=lambda f: (f.line, f.rule_id))
-
-
-def _allowed_spans(code: str, lab: str,
-                   exemptions: Iterable[Exemption]) -> dict[str, list[tuple[int, int]]]:
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for exemption in exemptions:
-        if exemption.lab == lab:
-            spans.setdefault(exemption.rule_id, []).extend(function_spans(code, exemption.function))
-    return spans
 
 
 def lab_folders(impl: Path, labs: Sequence[str] | None = None) -> dict[str, Path]:
@@ -179,7 +147,7 @@ def check_lab(lab: str, folder: Path, root: Path | None = None) -> list[Finding]
         except OSError as exc:
             findings.append(Finding(_relative(path, root), 0, "unreadable", str(exc)))
             continue
-        findings += check_source(text, _relative(path, root), lab)
+        findings += check_source(text, _relative(path, root))
     return findings
 
 

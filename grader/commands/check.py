@@ -1,23 +1,27 @@
-"""`check`: the static check of a submission, without a GPU or a compiler.
+"""`check`: the checks a submission passes before any of its tests runs.
 
-    python3 -m grader check --impl DIR [--labs lab1,lab3] [--build BUILD]
+    python3 -m grader check --impl DIR [--labs lab1,lab3] [--build BUILD | --build-dir B]
 
-Reads every source file of every lab folder in DIR (laid out like skeletons/)
-and, with --build, the objects of each lab's `labN_impl` target. Prints each
-finding as file:line: rule: reason. Exit status 0 clean, 1 findings, 2 usage.
+Reads every source file of every lab folder in DIR (laid out like skeletons/),
+compiles the student's objects alone (no GPU needed; in a temporary folder, or
+B to keep them) and checks what they import, define, include and run: the same
+checks `grade` and `batch` apply. With --build, the objects of that build are
+checked instead. Prints each finding as file:line: rule: reason. Exit status 0
+clean, 1 findings, 2 usage.
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 from grader.build import IMPL_WORDS
 from grader.cli import Command
-from grader.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
-from grader.static_check import Finding, check_lab, lab_folders
-from grader.symbols import check_objects
+from grader.static_check import Finding, lab_folders
+from grader.submission_check import check_submission
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +30,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labs", metavar="LABS",
                         help="comma-separated labs, e.g. lab1,lab3 (default: every lab in DIR)")
     parser.add_argument("--build", type=Path, metavar="BUILD",
-                        help="also check the symbols of each lab's compiled labN_impl objects")
+                        help="check the objects of this build instead of compiling them")
+    parser.add_argument("--build-dir", type=Path, metavar="B",
+                        help="compile the student's objects here and keep them "
+                             "(default: a temporary folder)")
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
+                        help="extra configure argument for compiling the objects, e.g. "
+                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
     parser.add_argument("--repo", type=Path, metavar="REPO",
                         help="repository holding labs/ and the contract headers "
                              "(default: this one)")
@@ -45,14 +55,9 @@ def resolve_impl(impl: str, repo: Path) -> Path:
     return path.resolve()
 
 
-def contract_header(lab_dir: Path) -> Path | None:
-    """The lab's contract: its one `.cuh` header."""
-    headers = sorted(lab_dir.glob("*.cuh"))
-    return headers[0] if headers else None
-
-
-def check_impl(impl: Path, repo: Path, labs: list[str] | None,
-               build: Path | None) -> dict[str, list[Finding]]:
+def check_impl(impl: Path, repo: Path, labs: list[str] | None, build: Path | None,
+               build_dir: Path | None = None,
+               cmake_args: list[str] | None = None) -> dict[str, list[Finding]]:
     """Findings per lab; a lab asked for but missing from `impl` is a usage error."""
     folders = lab_folders(impl, labs)
     missing = [lab for lab in labs or () if lab not in folders]
@@ -60,17 +65,11 @@ def check_impl(impl: Path, repo: Path, labs: list[str] | None,
         raise GraderUsageError(f"{impl} has no folder for {', '.join(missing)}")
     if not folders:
         raise GraderUsageError(f"{impl} holds no lab folders (labN_topic/)")
-    dirs = lab_dirs(repo)
-    results: dict[str, list[Finding]] = {}
-    for lab, folder in folders.items():
-        findings = check_lab(lab, folder, impl)
-        if build is not None:
-            header = contract_header(dirs[lab]) if lab in dirs else None
-            if header is None:
-                raise GraderUsageError(f"no contract header labs/{lab}_*/*.cuh in {repo}")
-            findings += check_objects(build, lab, header)
-        results[lab] = findings
-    return results
+    if build is not None or build_dir is not None:
+        return check_submission(repo, impl, labs, build=build, work=build_dir,
+                                cmake_args=cmake_args or [])
+    with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
+        return check_submission(repo, impl, labs, work=Path(work), cmake_args=cmake_args or [])
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -78,8 +77,12 @@ def _run(args: argparse.Namespace) -> int:
     labs = parse_lab_list(args.labs) if args.labs else None
     if args.build is not None and not args.build.is_dir():
         raise GraderUsageError(f"build directory {args.build} does not exist")
+    if args.build is not None and args.build_dir is not None:
+        raise GraderUsageError("--build checks an existing build; --build-dir makes one: "
+                               "give one of them")
     impl = resolve_impl(args.impl, repo)
-    results = check_impl(impl, repo, labs, args.build)
+    print(f"grader: checking {impl} (compiling the student's objects)", flush=True)
+    results = check_impl(impl, repo, labs, args.build, args.build_dir, args.cmake_arg)
     total = 0
     for lab, findings in results.items():
         print(f"{lab}: {'clean' if not findings else f'{len(findings)} finding(s)'}")
@@ -92,5 +95,6 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMAND = Command("check", "static check of a submission's sources (and objects): "
-                  "forbidden libraries, timers, host answers", _add_arguments, _run)
+COMMAND = Command("check", "the checks before any test: a submission's sources and compiled "
+                  "objects (imports, definitions, includes, constructors, system calls)",
+                  _add_arguments, _run)

@@ -24,7 +24,7 @@ from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
 from grader.session import GradingSession
-from grader.static_check import rejections
+from grader.submission_check import check_submission, configured_impl, rejected_labs
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
@@ -77,12 +77,8 @@ def _run(args: argparse.Namespace) -> int:
     labs = parse_lab_list(args.labs) if args.labs else None
     report = writable_dir(args.report)
     repo = (args.repo or repo_root()).resolve()
-    build, failure, rejected = args.build, None, {}
+    build, failure = args.build, None
     if args.impl is not None:
-        rejected = static_rejections(repo, args.impl, labs)
-        for lab, findings in rejected.items():
-            print(f"grader: {lab} rejected by the static check, scored 0: {findings[0]}",
-                  file=sys.stderr, flush=True)
         build = args.build_dir or default_build_dir(args.impl)
         print(f"grader: building the labs against {args.impl} in {build}", flush=True)
         log, failure = configure_and_build(repo, args.impl, build, args.cmake_arg)
@@ -90,6 +86,11 @@ def _run(args: argparse.Namespace) -> int:
         if failure is not None:
             print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
                   f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
+    rejected = submission_rejections(repo, args.impl, build, labs)
+    for lab, findings in rejected.items():
+        print(f"grader: {lab} rejected by the static check (sources and objects), scored 0: "
+              f"{findings[0]}",
+              file=sys.stderr, flush=True)
     session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
                                   build_failure=failure, secret=read_secret(args.secret_file),
                                   jobs=args.jobs, rejected=rejected, sandbox=args.sandbox,
@@ -102,16 +103,19 @@ def _run(args: argparse.Namespace) -> int:
     return exit_status(grade, args.allow_skips)
 
 
-def static_rejections(repo: Path, impl: str, labs: list[str] | None) -> dict[str, list[str]]:
-    """lab -> the static check's findings, for each lab folder of `impl` it rejects.
+def submission_rejections(repo: Path, impl: str | None, build: Path,
+                          labs: list[str] | None) -> dict[str, list[str]]:
+    """lab -> the findings of the checks before any test (source rules and the
+    object check of `build`'s student objects), for each lab they reject.
 
-    The same check as `grader check --impl`, so a submission that calls CUB or
-    copies the answer to the host cannot pass by being graded without it.
+    The same checks as `grader check`, so a submission that calls CUB, copies
+    the answer to the host or replaces a harness function cannot pass by being
+    graded without them. `impl` None: the folder the build was configured with.
     """
-    folder = impl_folder(impl, repo)
-    if not folder.is_dir():
+    folder = impl_folder(impl, repo) if impl is not None else configured_impl(build, repo)
+    if folder is None or not folder.is_dir():
         return {}  # the configure step says what is missing
-    return rejections(folder, labs)
+    return rejected_labs(check_submission(repo, folder, labs, build=build))
 
 
 def _run_pytest(session: GradingSession, report: Path) -> Grade | None:

@@ -24,13 +24,14 @@ from grader.cli import Command
 from grader.commands.grade import add_jobs_argument, read_secret
 from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (MANIFEST, Expectation, Judgement, judge_grade, judge_static,
-                                load_manifest, table, write_trees)
+from grader.known_wrong import (Expectation, Judgement, judge_grade, judge_static, load_entries,
+                                table, write_trees)
 from grader.discovery import read_ctest_json
 from grader.model import LabTest, Outcome
 from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession
-from grader.static_check import Finding, check_lab, lab_folders
+from grader.static_check import Finding, lab_folders
+from grader.submission_check import check_submission
 
 NOT_JUDGED = "not judged"
 
@@ -63,12 +64,17 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_jobs_argument(parser)
 
 
-def static_findings(entry: Expectation, folder: Path) -> list[Finding]:
-    """The static check of the entry's lab folder."""
+def static_findings(entry: Expectation, folder: Path, repo: Path, build_root: Path,
+                    cmake_args: list[str]) -> list[Finding]:
+    """The checks before any test (sources, and the objects compiled alone into
+    BUILD_ROOT/check/<lab>, one build folder per lab reconfigured for each entry)
+    of the entry's lab folder."""
     labs = lab_folders(folder, [entry.lab])
     if entry.lab not in labs:
         raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
-    return check_lab(entry.lab, labs[entry.lab], folder)
+    work = build_root / "check" / entry.lab
+    return check_submission(repo, folder, [entry.lab], work=work,
+                            cmake_args=cmake_args).get(entry.lab, [])
 
 
 def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace) -> str:
@@ -143,7 +149,7 @@ def exit_status(judgements: list[Judgement]) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     repo = (args.repo or repo_root()).resolve()
-    entries = load_manifest(repo / MANIFEST)
+    entries = load_entries(repo)
     unknown = [name for name in args.only if name not in {e.name for e in entries}]
     if unknown:
         raise GraderUsageError(f"no known-wrong submission {', '.join(unknown)}; known: "
@@ -161,7 +167,12 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-jobs must be at least 1")
     trees = write_trees(repo, args.build_root.resolve() / "trees")
     rows = []
-    findings = {e.name: static_findings(e, trees / e.folder_name) for e in entries}
+    root = args.build_root.resolve()
+    findings = {}
+    for entry in entries:
+        print(f"grader: checking {entry.name}", flush=True)
+        findings[entry.name] = static_findings(entry, trees / entry.folder_name, repo, root,
+                                              args.cmake_arg)
     # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
         builds = {e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)

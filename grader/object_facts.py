@@ -1,0 +1,178 @@
+"""What a compiled object holds, read with binutils (readelf, objdump, c++filt).
+
+The object check judges these facts, never the source: macros, token pasting,
+aliases and assembler labels all end up here under their real names.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+_TOOL_TIMEOUT_S = 120
+# Host instructions that enter the kernel directly, bypassing every import.
+_OS_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(syscall|sysenter|int\s+\$?0x80)\b", re.M)
+_FUNCTION_LABEL = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+
+
+@dataclass(frozen=True)
+class ElfSymbol:
+    """One row of the symbol table."""
+
+    name: str  # as the linker sees it (mangled)
+    demangled: str
+    kind: str  # FUNC, OBJECT, NOTYPE, SECTION, FILE
+    bind: str  # LOCAL, GLOBAL, WEAK, UNIQUE
+    section: str  # the section's index, or UND / ABS / COM
+    value: int
+    size: int
+
+    @property
+    def defined(self) -> bool:
+        return self.section != "UND"
+
+
+@dataclass(frozen=True)
+class Section:
+    index: str
+    name: str
+    size: int
+    flags: str  # readelf's letters: W write, A alloc, X execute, G group member
+
+
+@dataclass(frozen=True)
+class Relocation:
+    """A reference from `section` at `offset` to `target` (a symbol or a section)."""
+
+    section: str  # the section the reference sits in (".init_array", ".text", ...)
+    offset: int
+    target: str  # mangled symbol name, or a section name for section-relative ones
+    addend: int
+
+
+@dataclass(frozen=True)
+class ObjectFacts:
+    path: Path
+    symbols: tuple[ElfSymbol, ...]
+    sections: tuple[Section, ...]
+    relocations: tuple[Relocation, ...]
+    os_instructions: tuple[tuple[str, str], ...]  # (function, instruction)
+
+    def section_named(self, name: str) -> Section | None:
+        return next((s for s in self.sections if s.name == name), None)
+
+    def section_by_index(self, index: str) -> Section | None:
+        return next((s for s in self.sections if s.index == index), None)
+
+    def function_at(self, section: str, offset: int) -> ElfSymbol | None:
+        """The function whose body holds `offset` in the section named `section`."""
+        target = self.section_named(section)
+        if target is None:
+            return None
+        for symbol in self.symbols:
+            if (symbol.kind == "FUNC" and symbol.section == target.index
+                    and symbol.value <= offset < symbol.value + max(symbol.size, 1)):
+                return symbol
+        return None
+
+
+class ToolError(OSError):
+    """A binutils program is missing or failed on the object."""
+
+
+def _run(tool: str, *args: str, stdin: str | None = None) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise ToolError(f"{tool} not found on PATH (install binutils)")
+    try:
+        proc = subprocess.run([path, *args], input=stdin, capture_output=True, text=True,
+                              errors="replace", timeout=_TOOL_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise ToolError(f"{tool} {' '.join(args)} did not finish") from exc
+    if proc.returncode != 0:
+        raise ToolError(f"{tool} {' '.join(args)}: {proc.stderr.strip() or 'failed'}")
+    return proc.stdout
+
+
+def demangle(names: list[str]) -> list[str]:
+    """c++filt over every name at once (one process per object, not per symbol)."""
+    if not names:
+        return []
+    out = _run("c++filt", stdin="\n".join(names) + "\n").split("\n")
+    return out[:len(names)] if len(out) >= len(names) else names
+
+
+def parse_symbols(text: str) -> list[tuple[str, str, str, str, int, int]]:
+    """`readelf -s -W` rows: (name, type, bind, ndx, value, size)."""
+    rows = []
+    for line in text.splitlines():
+        parts = line.split(None, 7)
+        if len(parts) < 8 or not parts[0].endswith(":") or not parts[0][:-1].isdigit():
+            continue
+        _, value, size, kind, bind, _vis, ndx, name = parts
+        size_value = int(size, 16) if size.startswith("0x") else int(size)
+        rows.append((name.strip(), kind, bind, ndx, int(value, 16), size_value))
+    return rows
+
+
+def parse_sections(text: str) -> list[Section]:
+    """`readelf -S -W` rows."""
+    sections = []
+    pattern = re.compile(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)"
+                         r"\s+[0-9a-f]+\s+([A-Za-z]*)\s")
+    for line in text.splitlines():
+        match = pattern.match(line)
+        if match:
+            index, name, size, flags = match.groups()
+            sections.append(Section(index, name, int(size, 16), flags))
+    return sections
+
+
+def parse_relocations(text: str) -> list[Relocation]:
+    """`readelf -r -W` rows, each tagged with the section it patches."""
+    relocations = []
+    current = ""
+    header = re.compile(r"^Relocation section '\.rela?(\.[^']+)'")
+    row = re.compile(r"^([0-9a-f]+)\s+[0-9a-f]+\s+\S+\s+[0-9a-f]+\s+(\S+)\s*([+-])\s*([0-9a-f]+)")
+    for line in text.splitlines():
+        match = header.match(line)
+        if match:
+            current = match.group(1)
+            continue
+        match = row.match(line)
+        if match and current:
+            offset, target, sign, addend = match.groups()
+            value = int(addend, 16) * (-1 if sign == "-" else 1)
+            relocations.append(Relocation(current, int(offset, 16), target, value))
+    return relocations
+
+
+def parse_os_instructions(text: str) -> list[tuple[str, str]]:
+    """(function, instruction) for every syscall-like instruction in `objdump -d` output."""
+    found = []
+    function = "?"
+    for line in text.splitlines():
+        label = _FUNCTION_LABEL.match(line)
+        if label:
+            function = label.group(1)
+            continue
+        match = _OS_INSTRUCTION.match(line)
+        if match:
+            found.append((function, match.group(1)))
+    return found
+
+
+def read_object(path: Path) -> ObjectFacts:
+    """Everything the object check needs from one object file."""
+    raw = parse_symbols(_run("readelf", "-s", "-W", str(path)))
+    names = demangle([row[0] for row in raw])
+    symbols = tuple(ElfSymbol(name, shown, kind, bind, ndx, value, size)
+                    for (name, kind, bind, ndx, value, size), shown in zip(raw, names))
+    sections = tuple(parse_sections(_run("readelf", "-S", "-W", str(path))))
+    relocations = tuple(parse_relocations(_run("readelf", "-r", "-W", str(path))))
+    disassembly = _run("objdump", "-d", "-C", "--no-show-raw-insn", str(path))
+    return ObjectFacts(path, symbols, sections, relocations,
+                       tuple(parse_os_instructions(disassembly)))

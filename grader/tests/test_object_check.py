@@ -1,0 +1,129 @@
+"""The object check on real compiled objects: host objects built here with g++
+for each rule, and both trees of the repository compiled with nvcc. No GPU."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from grader.cli import main
+from grader.commands.check import check_impl
+from grader.object_check import (ObjectPolicy, check_includes, check_lab_objects, contract_names,
+                                 load_object_policy)
+from grader.object_facts import parse_relocations, parse_sections, parse_symbols
+from grader.tests.helpers import DATA
+
+REPO = Path(__file__).resolve().parents[2]
+OBJECTS = DATA / "objects"
+LAB1 = REPO / "labs" / "lab1_histogram"
+LAB4 = REPO / "labs" / "lab4_power_array"
+CUB = "/usr/local/cuda/include/cccl/cub/cub.cuh"
+needs_binutils = pytest.mark.skipif(
+    any(shutil.which(t) is None for t in ("g++", "readelf", "objdump", "c++filt")),
+    reason="needs g++ and binutils")
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None or shutil.which("ninja") is None,
+                                reason="needs nvcc and ninja")
+
+
+def _build_object(tmp_path: Path, lab: str, source: Path) -> Path:
+    """A fake build tree holding `source` compiled as the lab's student object."""
+    folder = tmp_path / "labs" / f"{lab}_x" / "CMakeFiles" / f"{lab}_impl.dir" / "s"
+    folder.mkdir(parents=True)
+    subprocess.run(["g++", "-O2", "-c", str(source), "-o", str(folder / "k.cu.o")], check=True)
+    return tmp_path
+
+
+def _found(build: Path, policy: ObjectPolicy) -> list[tuple[str, str]]:
+    return [(f.rule_id, f.reason) for f in check_lab_objects(build, policy, LAB1, None)]
+
+
+@needs_binutils
+def test_definitions_outside_the_contract_are_refused(tmp_path: Path) -> None:
+    build = _build_object(tmp_path, "lab1", OBJECTS / "symbols.cpp")
+    policy = load_object_policy("lab1", LAB1)
+    found = _found(build, policy)
+    reasons = " | ".join(reason for _, reason in found)
+    assert ("replaces-symbol", "defines cudaEventElapsedTime") in [
+        (rule, reason.split(",")[0]) for rule, reason in found]
+    assert "defines harness::time_gpu()" in reasons
+    assert "defines lab1::helper_visible()" in reasons
+    assert "defines lab1::lab_inline(int)" in reasons  # inline, but in the lab's namespace
+    assert "header_inline" not in reasons and "helper_hidden" not in reasons
+    assert "helper_static" not in reasons and "histogram_best" not in reasons
+
+
+@needs_binutils
+def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> None:
+    build = _build_object(tmp_path, "lab4", OBJECTS / "host_side.cpp")
+    found = _found(build, load_object_policy("lab4", LAB4))
+    rules = {rule for rule, _ in found}
+    assert rules == {"forbidden-import", "constructor", "syscall", "restricted-use"}
+    text = " | ".join(reason for _, reason in found)
+    assert "uses getenv, which reads or changes the environment" in text
+    assert "uses puts" not in text and "uses cudaGetDevice" not in text
+    assert ("refers to cudaMemcpyFromSymbol in lab4::power_best(float const*, float*, int, int, "
+            "int); the contract allows it only in lab4::symbol_download") in text
+    assert "symbol_download(float*, int) executes" not in text
+    # Another lab's contract does not allow the copy at all.
+    other = _found(build, ObjectPolicy("lab4", frozenset({"lab4::power_best"}), "x.cuh"))
+    assert any("uses cudaMemcpyFromSymbol, which copies memory" in r for _, r in other)
+
+
+def test_includes_are_judged_by_where_the_file_is(tmp_path: Path) -> None:
+    own = tmp_path / "student" / "lab1_histogram"
+    own.mkdir(parents=True)
+    files = ["obj.o", str(own / "kernels.cu"), str(own / "helpers.cuh"), str(own / "table.dat"),
+             str(LAB1 / "histogram.cuh"), str(LAB1 / "cpu_reference.hpp"),
+             "/usr/include/c++/12/cstdio", "/usr/local/cuda-13.0/include/cuda_runtime.h",
+             CUB, "/usr/local/cuda/include/cublas_v2.h",
+             str(tmp_path / "secret.txt")]
+    found = [(f.rule_id, f.reason.split(",")[0].split(":")[0])
+             for f in check_includes(files, LAB1, own, "k")]
+    assert found == [("include-not-source", "includes table.dat"),
+                     ("include-outside", f"includes {LAB1.resolve() / 'cpu_reference.hpp'}"),
+                     ("library-include", f"includes {Path(CUB).resolve()}"),
+                     ("include-outside", f"includes {tmp_path.resolve() / 'secret.txt'}")]
+
+
+def test_parsers_read_binutils_output() -> None:
+    symbols = parse_symbols("   12: 0000000000000010    21 FUNC    GLOBAL DEFAULT    2 _Z1fv\n"
+                            "   13: 0000000000000000     0 NOTYPE  GLOBAL DEFAULT  UND exit\n")
+    assert symbols == [("_Z1fv", "FUNC", "GLOBAL", "2", 16, 21), ("exit", "NOTYPE", "GLOBAL",
+                                                                   "UND", 0, 0)]
+    sections = parse_sections("  [13] .init_array       INIT_ARRAY       0000000000000000  "
+                              "00016300 000008 08  WA  0   0  8\n")
+    assert sections[0].name == ".init_array" and sections[0].size == 8 and sections[0].flags == "WA"
+    relocations = parse_relocations(
+        "Relocation section '.rela.init_array' at offset 0x1dda0 contains 1 entry:\n"
+        "  Offset          Info           Type           Sym. Value    Sym. Name + Addend\n"
+        "000000000000  005e00000001 R_X86_64_64       0000000000000000 .text.startup + 10\n")
+    assert [(r.section, r.target, r.addend) for r in relocations] == [
+        (".init_array", ".text.startup", 16)]
+
+
+def test_contract_names_of_lab1() -> None:
+    names = contract_names((LAB1 / "histogram.cuh").read_text())
+    assert "lab1::histogram_global" in names and "lab1::histogram_best" in names
+    assert len(names) == 8
+
+
+@needs_nvcc
+@pytest.mark.parametrize("tree", ["skeletons", "solutions"])
+def test_the_repository_trees_pass_every_check(tree: str) -> None:
+    results = check_impl(REPO / tree, REPO, None, None)
+    assert set(results) == {"lab1", "lab2", "lab3", "lab4", "lab5"}
+    assert {lab: [f.describe() for f in found] for lab, found in results.items() if found} == {}
+
+
+@needs_nvcc
+def test_check_compiles_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken" / "lab2_divergence"
+    broken.mkdir(parents=True)
+    (broken / "divergence_kernels.cu").write_text('#include "divergence.cuh"\nint f() { return }\n')
+    assert main(["check", "--impl", str(tmp_path / "broken")]) == 1
+    out = capsys.readouterr().out
+    assert "lab2_divergence:0: does-not-compile" in out and "divergence_kernels.cu(2): error" in out
+    assert main(["check", "--impl", str(DATA / "static" / "cheater"), "--labs", "lab3"]) == 2
