@@ -25,7 +25,10 @@ class HistogramBench {
   std::string check_cub();
   const std::vector<int>& last_result() const { return last_; }
 
-  // Times a launcher (check it first: a wrong histogram has no meaningful time).
+  // Times a launcher (check it first: a wrong histogram has no meaningful time),
+  // then checks the last timed run's histogram and one more on fresh samples
+  // (harness::time_fresh); the samples stay the fresh ones. The yardsticks are
+  // timed without the freshness checks; all must read the samples in the window.
   harness::TimingStats time(Launcher run, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_seed_global(const harness::TimingOptions& options = {});
@@ -33,6 +36,7 @@ class HistogramBench {
 
  private:
   std::string compare();
+  void redraw();
   std::vector<int> samples_;
   std::vector<int> expected_;
   std::vector<int> last_;

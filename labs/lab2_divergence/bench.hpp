@@ -31,7 +31,13 @@ class ElementwiseBench {
   std::string check(const Variant& v, Launch launch);
   // The GPU reference kernel's output against the CPU's (a harness self-check).
   std::string check_gpu_reference(Family family);
-  // Times a kernel (check it first: a wrong output has no meaningful time).
+  // Bytes a pass must move: n floats read and n written.
+  double bytes_moved() const { return 8.0 * n_; }
+
+  // Times a kernel (check it first: a wrong output has no meaningful time), then
+  // checks the last timed run's output and one more on fresh inputs
+  // (harness::time_fresh); the inputs stay the fresh ones. The harness's own
+  // kernels below are timed without the freshness checks.
   harness::TimingStats time(const Variant& v, Launch launch,
                             const harness::TimingOptions& options = {});
   // The harness's divergent kernel for `family` (one thread per element, branch on
@@ -42,6 +48,8 @@ class ElementwiseBench {
                                      const harness::TimingOptions& options = {});
 
  private:
+  std::string compare(Family family);
+  void redraw(Family family);
   int n_;
   std::vector<float> input_;
   std::vector<float> expected_[2];
@@ -62,9 +70,12 @@ class MatrixBench {
   int ny() const { return ny_; }
   double bytes_moved() const { return 12.0 * nx_ * ny_; }  // two reads, one write
   std::string check(Block2D block);
+  // Times, then checks the last timed run and one on fresh matrices (as above).
   harness::TimingStats time(Block2D block, const harness::TimingOptions& options = {});
 
  private:
+  void draw(std::uint64_t seed);
+  std::string compare();
   int nx_, ny_;
   std::vector<float> expected_;
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;

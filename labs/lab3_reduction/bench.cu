@@ -1,12 +1,16 @@
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <random>
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
+#include "labs/fresh.hpp"
 #include "labs/sync.hpp"
 #include "yardsticks.hpp"
 
@@ -35,6 +39,10 @@ std::string ReductionBench::check(const Variant& v, Launch launch) {
   harness::synchronize_or_die();
   v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch);
   LAB_CHECK_LAUNCH();
+  return compare(v, launch);
+}
+
+std::string ReductionBench::compare(const Variant& v, Launch launch) {
   harness::synchronize_or_die();
   if (!v.per_block()) {
     int total = 0;
@@ -70,12 +78,40 @@ std::string ReductionBench::check_cub() {
                                       "CUB sum");
 }
 
+// Fresh values of the same distribution: each value v in [lo, hi] (the input's
+// range) becomes lo + hi - v with probability 1/2, so the sum moves. Where that
+// could overflow an int (not for the harness's inputs), v becomes -v instead,
+// which keeps sum(|value|).
+void ReductionBench::redraw() {
+  const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+  const long long mirror = static_cast<long long>(*lo) + *hi;
+  std::mt19937_64 random(harness::fresh_seed());
+  std::uint64_t bits = 0;
+  std::vector<int> fresh(values_.size());
+  long long magnitude = 0;
+  for (std::size_t i = 0; i < values_.size(); ++i) {
+    if (i % 64 == 0) bits = random();
+    fresh[i] = (bits >> (i % 64)) & 1 ? static_cast<int>(mirror - values_[i]) : values_[i];
+    magnitude += std::llabs(fresh[i]);
+  }
+  if (magnitude > INT_MAX) {
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      fresh[i] = fresh[i] == values_[i] ? values_[i] : -values_[i];
+    }
+  }
+  values_ = std::move(fresh);
+  expected_sum_ = reduce_cpu(values_);
+  LAB_CUDA_CHECK(cudaMemcpy(d_pristine_.get(), values_.data(), values_.size() * sizeof(int),
+                            cudaMemcpyHostToDevice));
+}
+
 harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
                                           const harness::TimingOptions& options) {
-  harness::TimingOptions restoring = options;
+  harness::TimingOptions restoring = harness::doing_at_least(options, bytes_moved());
   restoring.prepare = [&] { restore(); };  // in-place kernels overwrite their input
-  return harness::time_gpu(
-      [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, restoring);
+  return harness::time_fresh(
+      [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, restoring,
+      {{harness::output_of(d_partial_)}, [&] { return compare(v, launch); }, [&] { redraw(); }});
 }
 
 harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& options) {
@@ -85,7 +121,7 @@ harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& opti
         cub_sum(d_pristine_.get(), static_cast<int>(n()), d_partial_.get(), d_cub_temp_.get(),
                 d_cub_temp_.bytes());
       },
-      options);
+      harness::doing_at_least(options, bytes_moved()));
 }
 
 }  // namespace lab3

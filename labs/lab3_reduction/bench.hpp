@@ -30,13 +30,17 @@ class ReductionBench {
   std::string check_cub();
 
   // Times a launcher (check it first: a wrong sum has no meaningful time). The
-  // input is restored before every run, outside the timed region.
+  // input is restored before every run, outside the timed region. Then checks the
+  // last timed run's sums and one more run's on fresh values (harness::time_fresh);
+  // the values stay the fresh ones. CUB is timed without the freshness checks.
   harness::TimingStats time(const Variant& v, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
 
  private:
   void restore();
+  std::string compare(const Variant& v, Launch launch);
+  void redraw();
   std::vector<int> values_;
   int expected_sum_;
   long long last_sum_ = 0;

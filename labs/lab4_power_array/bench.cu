@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/cuda_check.hpp"
+#include "labs/fresh.hpp"
 #include "labs/sync.hpp"
 #include "yardsticks.hpp"
 
@@ -70,32 +72,51 @@ std::string PowerBench::check_volatile(int k) {
   return finish_power(k, false);
 }
 
+// Fresh values of the same distribution: the array rotated by a random offset, so
+// every output moves to another index.
+void PowerBench::redraw() {
+  if (x_.size() < 2) return;
+  const std::size_t offset = 1 + harness::fresh_seed() % (x_.size() - 1);
+  std::rotate(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(offset), x_.end());
+  d_in_.upload(x_);
+}
+
 harness::TimingStats PowerBench::time(const PowerVariant& v, int k, Launch launch,
                                       const harness::TimingOptions& options) {
   check_fits_symbol(v, n());
-  if (v.storage == Storage::Symbol) {
-    LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
-    return harness::time_gpu([&] { v.symbol(size(), k, launch); }, options);
+  harness::TimingOptions least = harness::doing_at_least(options, bytes_moved());
+  const bool symbol = v.storage == Storage::Symbol;
+  if (symbol) {  // in place: the upload is the poison
+    least.prepare = [&] {
+      LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
+      LAB_CUDA_CHECK(cudaGetLastError());
+    };
   }
-  return harness::time_gpu([&] { v.pointer(d_in_.get(), d_out_.get(), size(), k, launch); },
-                           options);
+  const harness::FreshChecks fresh{
+      symbol ? std::vector<harness::Output>{} : std::vector{harness::output_of(d_out_)},
+      [&] { return finish_power(k, symbol); }, [&] { redraw(); }};
+  if (symbol) return harness::time_fresh([&] { v.symbol(size(), k, launch); }, least, fresh);
+  return harness::time_fresh([&] { v.pointer(d_in_.get(), d_out_.get(), size(), k, launch); },
+                             least, fresh);
 }
 
 harness::TimingStats PowerBench::time(const WindowVariant& v, int radius, Launch launch,
                                       const harness::TimingOptions& options) {
-  return harness::time_gpu([&] { v.run(d_in_.get(), d_out_.get(), size(), radius, launch); },
-                           options);
+  return harness::time_fresh(
+      [&] { v.run(d_in_.get(), d_out_.get(), size(), radius, launch); },
+      harness::doing_at_least(options, bytes_moved()),
+      {{harness::output_of(d_out_)}, [&] { return finish_window(radius); }, [&] { redraw(); }});
 }
 
 harness::TimingStats PowerBench::time_window_yardstick(int radius,
                                                        const harness::TimingOptions& options) {
   return harness::time_gpu(
-      [&] { window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius); }, options);
+      [&] { window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius); },
+      harness::doing_at_least(options, bytes_moved()));
 }
 
 harness::TimingStats PowerBench::time_volatile(int k, const harness::TimingOptions& options) {
   return harness::time_gpu([&] { power_volatile_reads(d_in_.get(), d_out_.get(), size(), k); },
-                           options);
+                           harness::doing_at_least(options, bytes_moved()));
 }
-
 }  // namespace lab4

@@ -33,7 +33,10 @@ class PowerBench {
   std::string check_volatile(int k);
 
   // Times a variant (check it first: a wrong answer has no meaningful time). The
-  // symbol variants are timed in place on dA, kernel only.
+  // symbol variants are timed in place on dA, kernel only, dA uploaded again
+  // before every run. Then checks the last timed run's output and one more on
+  // fresh values (harness::time_fresh); the values stay the fresh ones. The
+  // harness's own kernels are timed without the freshness checks.
   harness::TimingStats time(const PowerVariant& v, int k, Launch launch,
                             const harness::TimingOptions& options);
   harness::TimingStats time(const WindowVariant& v, int radius, Launch launch,
@@ -44,6 +47,7 @@ class PowerBench {
  private:
   std::string finish_power(int k, bool from_symbol);
   std::string finish_window(int radius);
+  void redraw();
   int size() const { return static_cast<int>(x_.size()); }
   std::vector<float> x_;
   std::vector<float> last_;

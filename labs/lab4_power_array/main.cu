@@ -55,7 +55,8 @@ bool run_power(lab4::PowerBench& bench, const lab4::PowerVariant& v, lab4::Launc
                const Settings& s) {
   const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
   const std::string wrong = bench.check(v, s.k, l);
-  const harness::TimingStats t = bench.time(v, s.k, l, options_for(bench, s.reps));
+  const harness::TimingStats t =
+      wrong.empty() ? bench.time(v, s.k, l, options_for(bench, s.reps)) : harness::not_timed();
   print_row(v.name, v.storage == lab4::Storage::Symbol ? "dA[]" : "pointer", s.k,
             blocks_text(l.blocks), std::to_string(l.threads), t.median_ms,
             harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
@@ -67,7 +68,8 @@ bool run_window(lab4::PowerBench& bench, const lab4::WindowVariant& v, lab4::Lau
                 const Settings& s) {
   const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
   const std::string wrong = bench.check(v, s.radius, l);
-  const harness::TimingStats t = bench.time(v, s.radius, l, options_for(bench, s.reps));
+  const harness::TimingStats t =
+      wrong.empty() ? bench.time(v, s.radius, l, options_for(bench, s.reps)) : harness::not_timed();
   print_row(v.name, "pointer", s.radius, blocks_text(l.blocks), std::to_string(l.threads),
             t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
             wrong.empty() ? "ok" : "WRONG");

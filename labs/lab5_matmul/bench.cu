@@ -4,6 +4,7 @@
 #include "bench.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
+#include "labs/fresh.hpp"
 #include "labs/sync.hpp"
 #include "yardsticks.hpp"
 
@@ -13,12 +14,22 @@ MatmulBench::MatmulBench(int n, int k, int m, std::uint64_t seed)
     : n_(n),
       k_(k),
       m_(m),
-      a_(random_matrix(static_cast<std::size_t>(n) * k, seed)),
-      b_(random_matrix(static_cast<std::size_t>(k) * m, seed + 1000003)),
-      d_a_(a_),
-      d_b_(b_),
+      d_a_(static_cast<std::size_t>(n) * k),
+      d_b_(static_cast<std::size_t>(k) * m),
       d_c_(static_cast<std::size_t>(n) * m) {
-  if (exact_check()) expected_ = matmul_cpu(a_, b_, n, k, m);
+  draw(seed);
+}
+
+void MatmulBench::draw(std::uint64_t seed) {
+  a_ = random_matrix(d_a_.size(), seed);
+  b_ = random_matrix(d_b_.size(), seed + 1000003);
+  d_a_.upload(a_);
+  d_b_.upload(b_);
+  if (exact_check()) expected_ = matmul_cpu(a_, b_, n_, k_, m_);
+}
+
+harness::TimingOptions MatmulBench::least(const harness::TimingOptions& options) const {
+  return harness::doing_at_least(options, bytes_moved(), flops());
 }
 
 std::string MatmulBench::compare() {
@@ -58,19 +69,22 @@ std::string MatmulBench::check_seed_naive() {
 
 harness::TimingStats MatmulBench::time(Launcher run, Launch launch,
                                        const harness::TimingOptions& options) {
-  return harness::time_gpu([&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); },
-                           options);
+  return harness::time_fresh([&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); },
+                             least(options),
+                             {{harness::output_of(d_c_)},
+                              [&] { return compare(); },
+                              [&] { draw(harness::fresh_seed()); }});
 }
 
 harness::TimingStats MatmulBench::time_cublas(const harness::TimingOptions& options) {
   CublasSgemm& blas = cublas_of(cublas_);
   return harness::time_gpu([&] { blas.run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_); },
-                           options);
+                           least(options));
 }
 
 harness::TimingStats MatmulBench::time_seed_naive(const harness::TimingOptions& options) {
   return harness::time_gpu(
-      [&] { seed_naive_product(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_); }, options);
+      [&] { seed_naive_product(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_); }, least(options));
 }
 
 MqdbBench::MqdbBench(int n, int k, std::uint64_t seed)
@@ -123,11 +137,32 @@ std::string MqdbBench::check_dense_best() {
   return compare();
 }
 
+double MqdbBench::bytes_moved() const {
+  double blocks = 0;
+  for (int d : pair_.a.block_size) blocks += static_cast<double>(d) * d;
+  return 4.0 * (2 * blocks + static_cast<double>(n()) * n());
+}
+
+// Fresh blocks from another seed, the same D: the launchers' views stay valid.
+harness::TimingStats MqdbBench::time_fresh(const std::function<void()>& launch,
+                                           const harness::TimingOptions& options) {
+  return harness::time_fresh(launch, harness::doing_at_least(options, bytes_moved(), flops()),
+                             {{harness::output_of(d_c_)},
+                              [&] { return compare(); },
+                              [&] {
+                                Rng rng(harness::fresh_seed());
+                                fill_blocks(pair_.a, rng);
+                                fill_blocks(pair_.b, rng);
+                                d_a_.upload(pair_.a.elem);
+                                d_b_.upload(pair_.b.elem);
+                              }});
+}
+
 harness::TimingStats MqdbBench::time(bool naive, Launch launch,
                                      const harness::TimingOptions& options) {
   const MqdbDevice A = view(d_a_), B = view(d_b_);
   MqdbDevice C = view(d_c_);
-  return harness::time_gpu(
+  return time_fresh(
       [&] {
         if (naive) {
           mqdb_naive(A, B, C, launch);
@@ -139,8 +174,8 @@ harness::TimingStats MqdbBench::time(bool naive, Launch launch,
 }
 
 harness::TimingStats MqdbBench::time_dense_best(const harness::TimingOptions& options) {
-  return harness::time_gpu([&] { matmul_best(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n()); },
-                           options);
+  return time_fresh([&] { matmul_best(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n()); },
+                    options);
 }
 
 double MqdbBench::time_host_ms() {

@@ -2,6 +2,7 @@
 // so both judge a variant the same way.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ class MatmulBench {
   int k() const { return k_; }
   int m() const { return m_; }
   double flops() const { return 2.0 * n_ * k_ * static_cast<double>(m_); }
+  // Bytes a product must move at least: A and B read, C written.
+  double bytes_moved() const {
+    return 4.0 * (static_cast<double>(n_) * k_ + static_cast<double>(k_) * m_ +
+                  static_cast<double>(n_) * m_);
+  }
   bool exact_check() const { return static_cast<double>(n_) * k_ * m_ <= kExactLimit; }
 
   // Poisons C, runs once, waits (with the deadline) and checks. "" when right.
@@ -39,6 +45,9 @@ class MatmulBench {
   std::string check_cublas();
   std::string check_seed_naive();
 
+  // Times a launcher (check it first), then checks the last timed run's product
+  // and one more on fresh matrices (harness::time_fresh); the matrices stay the
+  // fresh ones. The yardsticks are timed without the freshness checks.
   harness::TimingStats time(Launcher run, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_cublas(const harness::TimingOptions& options = {});
@@ -46,6 +55,8 @@ class MatmulBench {
 
  private:
   std::string compare();
+  void draw(std::uint64_t seed);
+  harness::TimingOptions least(const harness::TimingOptions& options) const;
   int n_, k_, m_;
   std::vector<float> a_, b_;
   std::vector<double> expected_;  // only for exact checks
@@ -62,12 +73,18 @@ class MqdbBench {
   int n() const { return pair_.a.n; }
   double flops() const { return mqdb_flops(pair_.a.block_size); }
   double dense_flops() const { return 2.0 * n() * n() * static_cast<double>(n()); }
+  // Bytes any product of the two must move: A's and B's blocks read, all of C
+  // written (the zeros too).
+  double bytes_moved() const;
 
   // mqdb_naive (with `launch`) or mqdb_best (naive == false): poison, run, check.
   std::string check(bool naive, Launch launch = {16, 16});
   // matmul_best on the same matrices stored densely (n x n x n).
   std::string check_dense_best();
 
+  // Times, then checks the last timed run and one more on fresh blocks (same D),
+  // as MatmulBench does. The dense product must do at least the block product's
+  // work too: skipping the zero tiles is fair.
   harness::TimingStats time(bool naive, Launch launch = {16, 16},
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_dense_best(const harness::TimingOptions& options = {});
@@ -76,6 +93,8 @@ class MqdbBench {
 
  private:
   std::string compare();
+  harness::TimingStats time_fresh(const std::function<void()>& launch,
+                                  const harness::TimingOptions& options);
   MqdbDevice view(harness::DeviceBuffer<float>& elem);
   MqdbPair pair_;
   std::vector<int> offsets_;

@@ -97,8 +97,6 @@ int Mqdb::max_block() const {
   return block_size.empty() ? 0 : *std::max_element(block_size.begin(), block_size.end());
 }
 
-namespace {
-
 void fill_blocks(Mqdb& q, Rng& rng) {
   const std::vector<int> off = q.offsets();
   q.elem.assign(static_cast<std::size_t>(q.n) * q.n, 0.0f);
@@ -110,8 +108,6 @@ void fill_blocks(Mqdb& q, Rng& rng) {
     }
   }
 }
-
-}  // namespace
 
 MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed) {
   if (k < 1 || k > n) {

@@ -65,6 +65,9 @@ struct MqdbPair {
   Mqdb a, b;
 };
 MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed);
+// (Re)fills q's diagonal blocks, block by block, row by row, uniform in [-1, 1)
+// from rng, and zeros elsewhere: step (2) or (3) above.
+void fill_blocks(Mqdb& q, Rng& rng);
 
 // The seed's sequential host product, block by block, in float.
 Mqdb mqdb_product_host(const Mqdb& a, const Mqdb& b);

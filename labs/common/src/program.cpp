@@ -6,6 +6,7 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing.hpp"
 
 namespace harness {
 
@@ -24,6 +25,10 @@ int run_program(const char* name, const std::function<int()>& body) {
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", name, e.what());
     return 2;
+  } catch (const UntrustedTiming& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 1;
   }
 }
 

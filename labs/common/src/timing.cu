@@ -4,6 +4,7 @@
 #include <memory>
 #include <numeric>
 
+#include "labs/bandwidth.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
 #include "labs/sync.hpp"
@@ -28,6 +29,27 @@ class L2Flusher {
   std::unique_ptr<DeviceBuffer<char>> buffer_;
 };
 
+class Event {
+ public:
+  Event() { LAB_CUDA_CHECK(cudaEventCreate(&event_)); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { cudaEventDestroy(event_); }
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_;
+};
+
+// This process's copy ceiling, measured at its first use. `again` measures once
+// more and keeps the higher: a first measurement on a GPU still at idle clocks
+// must not make a kernel timed later at full clocks look impossible.
+double copy_ceiling_gbps(bool again) {
+  static double ceiling = 0;
+  if (ceiling == 0 || again) ceiling = std::max(ceiling, measure_copy_ceiling().gbps);
+  return ceiling;
+}
+
 }  // namespace
 
 std::string TimingStats::summary() const {
@@ -37,7 +59,15 @@ std::string TimingStats::summary() const {
   return text;
 }
 
-TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& options) {
+TimingStats not_timed() {
+  TimingStats stats;
+  stats.median_ms = stats.min_ms = stats.max_ms = stats.cv = NAN;
+  return stats;
+}
+
+namespace detail {
+
+TimingStats time_repetitions(const std::function<void()>& launch, const TimingOptions& options) {
   std::unique_ptr<L2Flusher> flusher;
   if (options.flush_l2) flusher = std::make_unique<L2Flusher>();
   for (int i = 0; i < options.warmup; ++i) {
@@ -45,26 +75,24 @@ TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& o
     launch();
     synchronize_or_die();
   }
-  cudaEvent_t start, stop;
-  LAB_CUDA_CHECK(cudaEventCreate(&start));
-  LAB_CUDA_CHECK(cudaEventCreate(&stop));
+  const Event start, stop;
   TimingStats stats;
   double total = 0;
   for (int rep = 0; rep < options.max_reps; ++rep) {
     if (rep >= options.min_reps && total >= options.max_total_ms) break;
     if (options.prepare) options.prepare();
     if (flusher) flusher->flush();
-    LAB_CUDA_CHECK(cudaEventRecord(start));
+    // Both on the legacy default stream: the stop event completes only after
+    // every blocking stream's work enqueued before it.
+    LAB_CUDA_CHECK(cudaEventRecord(start.get(), cudaStreamLegacy));
     launch();
-    LAB_CUDA_CHECK(cudaEventRecord(stop));
-    synchronize_or_die();
+    LAB_CUDA_CHECK(cudaEventRecord(stop.get(), cudaStreamLegacy));
+    synchronize_or_die();  // the whole device: nothing left over overlaps the next run
     float ms = 0;
-    LAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    LAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     stats.samples_ms.push_back(ms);
     total += ms;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
 
   std::vector<double> sorted = stats.samples_ms;
   std::sort(sorted.begin(), sorted.end());
@@ -77,6 +105,62 @@ TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& o
   double var = 0;
   for (double x : sorted) var += (x - mean) * (x - mean);
   stats.cv = n > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
+  return stats;
+}
+
+}  // namespace detail
+
+std::string impossible_timing(double median_ms, double min_bytes, double min_flops,
+                              double ceiling_gbps, double peak_gflops) {
+  const double ms = std::max(median_ms, 1e-6);  // an empty window can read 0 ms
+  char text[400];
+  const double achieved_gbps = gbps(min_bytes, ms);
+  if (min_bytes > 0 && achieved_gbps > kCeilingMargin * ceiling_gbps) {
+    std::snprintf(text, sizeof text,
+                  "impossible timing: the work was not done inside the timed launch: "
+                  "%.4f ms for at least %.0f bytes is %.0f GB/s, %.1fx this GPU's copy ceiling "
+                  "of %.0f GB/s measured in this process (at most %.1fx is possible)",
+                  median_ms, min_bytes, achieved_gbps, achieved_gbps / ceiling_gbps, ceiling_gbps,
+                  kCeilingMargin);
+    return text;
+  }
+  const double achieved_gflops = min_flops / (ms * 1e6);
+  if (min_flops > 0 && achieved_gflops > peak_gflops) {
+    std::snprintf(text, sizeof text,
+                  "impossible timing: the work was not done inside the timed launch: "
+                  "%.4f ms for at least %.4g FLOP is %.0f GFLOP/s, %.1fx this GPU's FP32 peak "
+                  "of %.0f GFLOP/s (SMs x clock x 128 lanes x 2)",
+                  median_ms, min_flops, achieved_gflops, achieved_gflops / peak_gflops,
+                  peak_gflops);
+    return text;
+  }
+  return "";
+}
+
+double fp32_peak_gflops() {
+  int device = 0, sms = 0, khz = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  return sms * (khz / 1e6) * 128 * 2;
+}
+
+TimingStats time_gpu(const std::function<void()>& launch, const TimingOptions& options) {
+  if (!(options.min_bytes > 0) && !(options.min_flops > 0)) {
+    throw std::invalid_argument(
+        "time_gpu: the options set no least work (min_bytes or min_flops): every timed launch "
+        "must, or an impossible time could pass");
+  }
+  const TimingStats stats = detail::time_repetitions(launch, options);
+  const double peak = fp32_peak_gflops();
+  const double ceiling = options.min_bytes > 0 ? copy_ceiling_gbps(false) : 0;
+  std::string why =
+      impossible_timing(stats.median_ms, options.min_bytes, options.min_flops, ceiling, peak);
+  if (!why.empty() && options.min_bytes > 0) {
+    why = impossible_timing(stats.median_ms, options.min_bytes, options.min_flops,
+                            copy_ceiling_gbps(true), peak);
+  }
+  if (!why.empty()) throw UntrustedTiming(why);
   return stats;
 }
 

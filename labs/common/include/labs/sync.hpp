@@ -7,9 +7,12 @@ namespace harness {
 // Default deadline for one kernel launch, in seconds (env LAB_KERNEL_TIMEOUT_S).
 double kernel_timeout_seconds();
 
-// Waits for all work on the device. Throws CudaError for a kernel error; after
-// `timeout_s` prints "timed out after N s: possible deadlock" and ends the process
-// with exit code 124 (a hung kernel cannot be cancelled from inside the process).
+// Waits for all work on the device, every stream of it: first for the legacy
+// default stream (which waits for every blocking stream), polled, then
+// cudaDeviceSynchronize under a watchdog. Throws CudaError for a kernel error;
+// after `timeout_s` prints "timed out after N s: possible deadlock" and ends the
+// process with exit code 124 (a hung kernel cannot be cancelled from inside the
+// process).
 void synchronize_or_die(double timeout_s = kernel_timeout_seconds(), const char* what = "kernel");
 
 }  // namespace harness
