@@ -80,7 +80,8 @@ class Sandbox:
     def command(self, argv: Sequence[str], *, scratch: Path, cwd: str | None,
                 read_only: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
         """`argv` wrapped: bwrap's options, then the limits, then the command."""
-        needs = _existing(list(read_only) + _library_dirs(env or {}))
+        needs = [p for p in _existing(list(read_only) + _library_dirs(env or {}))
+                 if not _shown_by_system(p, self.hidden)]
         options = [*_namespaces(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
         for device in self.devices:
             options += ["--dev-bind", device, device]
@@ -285,6 +286,13 @@ def _existing(paths: Iterable[str]) -> list[str]:
 
 def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _shown_by_system(path: str, hidden: Sequence[str]) -> bool:
+    """Whether a system folder already shows `path` (a bind into the read-only /usr
+    would fail: the CUDA toolkit's compute-sanitizer lives there)."""
+    real = os.path.realpath(path)
+    return _visible(real, ()) and not any(_under(p, h) for h in hidden for p in (path, real))
 
 
 def _visible(path: str, needs: Sequence[str]) -> bool:

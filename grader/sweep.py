@@ -200,6 +200,8 @@ def run_program(argv: Sequence[str],
     with its reason."""
     if sandbox is None:
         return _run(argv, list(argv), None, {})
+    # The sandbox starts in its scratch folder: paths relative to ours would miss.
+    argv = [os.path.abspath(a) if os.sep in a and os.path.exists(a) else a for a in argv]
     with tempfile.TemporaryDirectory(prefix="grader-sweep-") as tmp:
         scratch = Path(tmp)
         sandbox.prepare(scratch)

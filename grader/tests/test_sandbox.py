@@ -250,6 +250,19 @@ def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> Non
     assert first.startswith("## cuda-labs grading (UNSANDBOXED:")
 
 
+def test_what_the_system_folders_show_is_not_bound_again(shared: Path) -> None:
+    link = shared / "cuda"
+    link.symlink_to("/usr/bin")
+    sandbox = Sandbox("bwrap", "prlimit", hidden=(str(shared / "hidden"),))
+    (shared / "hidden" / "bin").mkdir(parents=True)
+    argv = sandbox.command(["x"], scratch=shared, cwd=None,
+                           read_only=["/usr/bin", str(link), str(shared / "hidden" / "bin")])
+    binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--ro-bind"]
+    assert "/usr/bin" not in binds and str(link) not in binds  # ro /usr: a bind there fails
+    assert str(shared / "hidden" / "bin") in binds
+    assert argv.index("--tmpfs") < argv.index(str(shared / "hidden" / "bin"))
+
+
 def test_a_secret_in_a_system_folder_hides_only_itself(tmp_path: Path) -> None:
     secret = tmp_path / "secret"
     secret.write_text("x")
