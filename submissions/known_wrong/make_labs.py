@@ -91,6 +91,21 @@ variant("lab3", "cub", "reduce_shuffle calls CUB's DeviceReduce::Sum instead of 
          "  cub::DeviceReduce::Sum(scratch, need, data, partial, n);\n"
          "  return;\n"))
 
+variant("lab3", "skip_repeat", "reduce_shuffle computes the sum on its first call with a set of "
+        "buffers and returns without launching anything when called again with the same ones: "
+        "the sum from the first call is still in partial[0]. Legal code that cheats at run "
+        "time: the timed runs do no work.",
+        ("void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n",
+         "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n"
+         "  // DEFECT: \"the answer is already there\" on a repeated call.\n"
+         "  static const int* last_data = nullptr;\n"
+         "  static const int* last_partial = nullptr;\n"
+         "  static int last_n = -1;\n"
+         "  if (data == last_data && partial == last_partial && n == last_n) return;\n"
+         "  last_data = data;\n"
+         "  last_partial = partial;\n"
+         "  last_n = n;\n"))
+
 # ---- lab4 ------------------------------------------------------------------------
 variant("lab4", "oob_write", "power_register writes element i far past the end of out (the "
         "index is shifted instead of used): an illegal memory access.",
@@ -111,6 +126,63 @@ variant("lab4", "slow", "window_shared is correct but thread 0 loads the whole t
         ("  for (int t = threadIdx.x; t < kBlockSize + 2 * radius; t += kBlockSize) {\n",
          "  // DEFECT: one thread loads the whole tile.\n"
          "  for (int t = 0; threadIdx.x == 0 && t < kBlockSize + 2 * radius; t++) {\n"))
+
+# Two launchers that are right on their first call with a set of buffers and then
+# let the timed runs do something else, each with a plausible time.
+POWER_BEST = "void power_best(const float* in, float* out, int n, int k, Launch launch) {\n"
+REPEATED = ("  static const float* last_in = nullptr;\n"
+            "  static float* last_out = nullptr;\n"
+            "  static int last_n = -1, last_k = -1;\n"
+            "  const bool again = in == last_in && out == last_out && n == last_n && k == last_k &&\n"
+            "                     n <= kSymbolCapacity;\n"
+            "  last_in = in;\n"
+            "  last_out = out;\n"
+            "  last_n = n;\n"
+            "  last_k = k;\n")
+variant("lab4", "write_elsewhere", "power_best is right on its first call with a set of "
+        "buffers; called again with the same ones, it computes the same powers into an array "
+        "of its own instead of out, which still holds the first call's answer. The timed runs "
+        "take the right time and write nothing to the output.",
+        ("// (h) Every neighbour from global memory",
+         "// DEFECT: where the repeated calls write.\n"
+         "__device__ float g_elsewhere[kSymbolCapacity];\n\n"
+         "__global__ void elsewhere_kernel(const float* in, int n, int k) {\n"
+         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+         "    g_elsewhere[i] = ipow(in[i], k);\n"
+         "}\n\n"
+         "// (h) Every neighbour from global memory"),
+        (POWER_BEST,
+         POWER_BEST + REPEATED +
+         "  if (again) {\n"
+         "    elsewhere_kernel<<<1024, 256>>>(in, n, k);\n"
+         "    return;\n"
+         "  }\n"))
+
+variant("lab4", "cached", "power_best keeps a copy of its result; called again with the same "
+        "buffers and size, it copies the cached result into out instead of computing: as fast "
+        "as the real kernel (both read and write n floats), right as long as the input does "
+        "not change.",
+        ("// (h) Every neighbour from global memory",
+         "// DEFECT: a cache of the last result.\n"
+         "__device__ float g_cache[kSymbolCapacity];\n\n"
+         "__global__ void save_kernel(const float* from, int n) {\n"
+         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+         "    g_cache[i] = from[i];\n"
+         "}\n\n"
+         "__global__ void replay_kernel(float* to, int n) {\n"
+         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+         "    to[i] = g_cache[i];\n"
+         "}\n\n"
+         "// (h) Every neighbour from global memory"),
+        (POWER_BEST,
+         POWER_BEST + REPEATED +
+         "  if (again) {\n"
+         "    replay_kernel<<<1024, 256>>>(out, n);\n"
+         "    return;\n"
+         "  }\n"),
+        ("  best_kernel<<<blocks, threads>>>(in, out, n, k);\n",
+         "  best_kernel<<<blocks, threads>>>(in, out, n, k);\n"
+         "  if (n <= kSymbolCapacity) save_kernel<<<1024, 256>>>(out, n);\n"))
 
 # ---- lab5 ------------------------------------------------------------------------
 variant("lab5", "tail", "the tiled kernels assume k is a multiple of the tile: the last, "
@@ -146,6 +218,46 @@ variant("lab5", "host_answer", "matmul_best copies A and B to the host, multipli
          "b[(size_t)l * m + j];\n"
          "  cudaMemcpy(C, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice);\n"
          "  return;\n"))
+
+variant("lab5", "cache_c", "matmul_regblock keeps a copy of C; called again with the same "
+        "pointers and sizes, it copies the cached C back instead of multiplying: right, and "
+        "faster than any product could be.",
+        ("void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n",
+         "// DEFECT: a cache of the last product.\n"
+         "namespace {\n"
+         "constexpr long long kCached = 1 << 24;\n"
+         "__device__ float g_cache[kCached];\n\n"
+         "__global__ void save_kernel(const float* from, long long count) {\n"
+         "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
+         "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
+         "    g_cache[i] = from[i];\n"
+         "}\n\n"
+         "__global__ void replay_kernel(float* to, long long count) {\n"
+         "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
+         "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
+         "    to[i] = g_cache[i];\n"
+         "}\n"
+         "}  // namespace\n\n"
+         "void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n"
+         "  static const float* last_a = nullptr;\n"
+         "  static const float* last_b = nullptr;\n"
+         "  static float* last_c = nullptr;\n"
+         "  static long long last_shape = -1;\n"
+         "  const long long shape =\n"
+         "      (static_cast<long long>(n) << 40) ^ (static_cast<long long>(k) << 20) ^ m;\n"
+         "  const long long count = static_cast<long long>(n) * m;\n"
+         "  const bool again = A == last_a && B == last_b && C == last_c && shape == last_shape;\n"
+         "  last_a = A;\n"
+         "  last_b = B;\n"
+         "  last_c = C;\n"
+         "  last_shape = shape;\n"
+         "  if (again && count <= kCached) {\n"
+         "    replay_kernel<<<1024, 256>>>(C, count);\n"
+         "    return;\n"
+         "  }\n"),
+        ("  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n}\n",
+         "  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n"
+         "  if (count <= kCached) save_kernel<<<1024, 256>>>(C, count);\n}\n"))
 
 # The repository's style (.clang-format), as CI checks it.
 if shutil.which("clang-format"):
