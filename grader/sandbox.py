@@ -20,6 +20,7 @@ import argparse
 import glob
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -227,7 +228,20 @@ def _find(hidden: tuple[str, ...]) -> tuple[Sandbox | None, str]:
     if prlimit is None:
         return None, "prlimit (util-linux) not found"
     uid = NOBODY if os.geteuid() == 0 else None
+    if uid is not None and not _others_may_run(bwrap):
+        return None, (f"{bwrap} is not executable by uid {uid}, which starts it when the "
+                      "grader is root: put it in a folder every user may enter (e.g. /opt)")
     return Sandbox(bwrap, prlimit, uid=uid, devices=gpu_devices(), hidden=hidden), ""
+
+
+def _others_may_run(program: str) -> bool:
+    """Whether a user other than the owner can reach and run `program`."""
+    path = Path(program).resolve()
+    try:
+        return bool(path.stat().st_mode & stat.S_IXOTH) and all(
+            folder.stat().st_mode & stat.S_IXOTH for folder in path.parents)
+    except OSError:
+        return False
 
 
 def gpu_devices() -> tuple[str, ...]:

@@ -237,6 +237,19 @@ def test_require_refuses_and_auto_says_why(monkeypatch: pytest.MonkeyPatch) -> N
         decide("sometimes")
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root drops to uid 65534 before bwrap")
+def test_a_bwrap_nobody_may_run_is_refused_with_the_reason(monkeypatch: pytest.MonkeyPatch,
+                                                          shared: Path) -> None:
+    private = shared / "private"
+    private.mkdir(mode=0o700)
+    private.chmod(0o700)
+    bwrap = private / "bwrap"
+    bwrap.write_text("#!/bin/sh\n")
+    bwrap.chmod(0o755)
+    monkeypatch.setenv(BWRAP_ENV, str(bwrap))
+    assert "is not executable by uid 65534" in decide("auto").reason
+
+
 def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> None:
     headline = Decision("auto", None, "bubblewrap not found (bwrap)").headline
     grade = dataclasses.replace(_grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}),
