@@ -40,7 +40,8 @@ def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] 
                 user: Mapping[str, Any] | None = None) -> ProcessResult:
     """Run `argv` in a new process group; kill the whole group when it ends or hangs.
 
-    `user`: Popen's user/group arguments (the sandbox's user when the grader is root).
+    `user`: Popen's user, group and umask arguments (the sandbox's user when the
+    grader is root).
     """
     if not argv:
         return ProcessResult(None, not_built=True)
@@ -209,8 +210,10 @@ class Runner:
         timeout_s = self.timeout_for(test)
         sandbox = None if test.is_setup else self.sandbox
         if sandbox is None or not argv:
+            # The setup's data is read by the sandbox's user (65534 when the grader is root).
+            readable = {"umask": 0o022} if self.sandbox is not None else None
             return run_process(argv, cwd=test.cwd, env=env, timeout_s=timeout_s,
-                               keep_bytes=self.keep_bytes)
+                               keep_bytes=self.keep_bytes, user=readable)
         if test.cwd is not None and not Path(test.cwd).is_dir():
             return ProcessResult(None, launch_error=f"working directory {test.cwd} does not exist")
         if not _program_exists(argv[0]):

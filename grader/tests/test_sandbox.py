@@ -190,6 +190,26 @@ print("not stopped", n)
     assert outcome.reason.startswith("exited with status 3")  # the children died with it
 
 
+def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
+        monkeypatch: pytest.MonkeyPatch, shared: Path) -> None:
+    sandbox = _sandbox(monkeypatch)
+    out = shared / "datasets"
+    setup = LabTest(name="lab1.datasets", lab="lab1", kind="data", fixtures_setup=("lab1_data",),
+                    command=(SH, "-c", f'mkdir "{out}" && echo d > "{out}/case.bin" && id -u'))
+    reader = LabTest(name="lab1.reads", lab="lab1", kind="correctness",
+                     fixtures_required=("lab1_data",), env={"LAB_DATA_DIR": str(out)},
+                     command=(SH, "-c", 'cat "$LAB_DATA_DIR/case.bin"'))
+    old = os.umask(0o077)  # a grader with a strict umask still hands over readable data
+    try:
+        runner = Runner(gpu_present=True, sandbox=sandbox, setups={"lab1_data": [setup]})
+        outcome = runner.run(reader)
+    finally:
+        os.umask(old)
+    assert runner.setup_outcomes["lab1.datasets"].output.split() == [str(os.geteuid())]
+    assert outcome.status is Status.PASSED, outcome.output
+    assert outcome.output.split() == ["d"]
+
+
 def test_a_crash_inside_reads_as_its_signal(monkeypatch: pytest.MonkeyPatch) -> None:
     sandbox = _sandbox(monkeypatch)
     outcome = _run(sandbox, SH, "-c", "kill -SEGV $$")
