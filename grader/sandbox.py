@@ -7,7 +7,10 @@ serves as /tmp), the GPU's device nodes, resource limits, and uid/gid 65534.
 When the grader runs as root it drops to 65534 before starting bwrap, so the
 process is nobody outside its namespace too: it cannot read root's files, and
 the kernel counts its processes against a user the limit applies to (root is
-exempt from RLIMIT_NPROC).
+exempt from RLIMIT_NPROC). Where unprivileged user namespaces are refused
+(Ubuntu 24.04's AppArmor default), a root grader runs bwrap as root without a
+user namespace instead, and setpriv makes the command nobody inside; the
+process limit then counts every sandboxed process of the machine together.
 
 Whether the sandbox works is decided once per grading run (`decide`), by
 starting one; `--sandbox require` refuses to grade without it, `auto` grades
@@ -17,6 +20,7 @@ unsandboxed and says so, `off` does not try.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import os
 import shutil
@@ -38,6 +42,7 @@ NOBODY = 65534
 # Per sandbox (the kernel counts processes per user namespace since 5.14), threads
 # included: a CUDA test program uses about a dozen, compute-sanitizer a few more.
 PROCESS_LIMIT = 256
+SHARED_PROCESS_LIMIT = 1024  # setpriv: one count for all sandboxes of the machine
 OPEN_FILES_LIMIT = 4096
 FILE_SIZE_LIMIT = 1 << 30
 # Folders shown read-only; everything else (/home, /root, /tmp, /var, /run, /srv,
@@ -54,9 +59,10 @@ _PROBE_TIMEOUT_S = 30.0
 _SIGNAL_BASE = 128  # bwrap exits 128 + N when its child died of signal N
 _MAX_SIGNAL = 64
 NEEDS = ("what a self-hosted runner needs: bubblewrap (Debian/Ubuntu package `bubblewrap`, "
-         f"or ${BWRAP_ENV}=/path/to/bwrap) and unprivileged user namespaces "
-         "(kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
-         "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap)")
+         f"or ${BWRAP_ENV}=/path/to/bwrap) and prlimit (util-linux), then either unprivileged "
+         "user namespaces (kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
+         "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap) "
+         "or a grader running as root (with setpriv, util-linux)")
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,8 @@ class Sandbox:
     bwrap: str
     prlimit: str
     shell: str = "/bin/sh"
-    uid: int | None = None  # the grader is root: drop to this user before bwrap
+    uid: int | None = None  # the grader is root: the sandbox's user, outside too
+    setpriv: str | None = None  # root without user namespaces: bwrap as root, setpriv inside
     devices: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
 
@@ -83,7 +90,8 @@ class Sandbox:
         """`argv` wrapped: bwrap's options, then the limits, then the command."""
         needs = [p for p in _existing(list(read_only) + _library_dirs(env or {}))
                  if not _shown_by_system(p, self.hidden)]
-        options = [*_namespaces(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+        options = [*_namespaces(user=self.setpriv is None), *_system_binds(),
+                   "--proc", "/proc", "--dev", "/dev"]
         for device in self.devices:
             options += ["--dev-bind", device, device]
         for path in DRIVER_PATHS:
@@ -92,16 +100,22 @@ class Sandbox:
         options += ["--bind", str(scratch / SCRATCH_TMP), "/tmp"]
         early, late = _split_hidden(self.hidden, needs)
         options += _tmpfs(early)
+        options += _parents(needs, self.hidden)
         for path in needs:
             options += ["--ro-bind", path, path]
         options += _tmpfs(p for p in late if _visible(p, needs))
-        options += ["--bind", str(scratch), str(scratch)]
+        options += [*_parents([str(scratch)], self.hidden), "--bind", str(scratch), str(scratch)]
         inside = cwd if cwd else str(scratch)
         if cwd and not _visible(cwd, [*needs, str(scratch)]):
-            options += ["--dir", cwd]  # an empty, read-only stand-in: tests use absolute paths
+            # An empty, read-only stand-in: the tests use absolute paths.
+            options += [*_parents([cwd], self.hidden), "--perms", "0755", "--dir", cwd]
         options += ["--chdir", inside, "--remount-ro", "/"]
-        limits = [self.prlimit, f"--nproc={PROCESS_LIMIT}", f"--nofile={OPEN_FILES_LIMIT}",
+        limits = [self.prlimit, f"--nproc={self.process_limit}", f"--nofile={OPEN_FILES_LIMIT}",
                   f"--fsize={FILE_SIZE_LIMIT}", "--core=0", "--"]
+        if self.setpriv:
+            limits = [self.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                      "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+                      *limits]
         # The shell leaves a file once the sandbox is up, so a bwrap that could not
         # set it up is told apart from a test that failed.
         started = [self.shell, "-c", ': > "$0" && exec "$@"', str(scratch / STARTED_NAME)]
@@ -114,9 +128,13 @@ class Sandbox:
         kept.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
         return {**kept, "HOME": str(scratch), "TMPDIR": "/tmp"}
 
+    @property
+    def process_limit(self) -> int:
+        return SHARED_PROCESS_LIMIT if self.setpriv else PROCESS_LIMIT
+
     def process_user(self) -> dict[str, Any]:
         """Popen's arguments that start bwrap as the sandbox's user."""
-        if self.uid is None:
+        if self.uid is None or self.setpriv:
             return {}
         return {"user": self.uid, "group": self.uid, "extra_groups": []}
 
@@ -162,10 +180,15 @@ class Decision:
         """One line for the reports' notes."""
         if self.sandbox is None:
             return self.headline + "."
-        user = "uid 65534" + (" (dropped from root)" if self.sandbox.uid is not None else "")
+        user = "uid 65534"
+        if self.sandbox.setpriv:
+            user += " (set by setpriv inside a sandbox bwrap made as root)"
+        elif self.sandbox.uid is not None:
+            user += " (dropped from root)"
         return ("Student code ran in the sandbox (bubblewrap): no network, read-only files but "
                 f"its scratch folder, only its program and dataset folders visible, {user}, "
-                f"at most {PROCESS_LIMIT} processes.")
+                f"at most {self.sandbox.process_limit} processes"
+                + (" for all sandboxes together." if self.sandbox.setpriv else "."))
 
 
 def warn(decision: Decision) -> None:
@@ -187,11 +210,13 @@ def decide(mode: str | None = None, *, hidden: Iterable[Path | str] = (),
     if mode == "off":
         return Decision(mode, None, "turned off with --sandbox off")
     given = [*hidden, *(p for p in os.environ.get(HIDE_ENV, "").split(os.pathsep) if p)]
-    sandbox, reason = _find(hide_targets(given))
-    if sandbox is not None:
-        reason = probe(sandbox, [str(Path(p).resolve()) for p in probe_paths])
-    if not reason:
-        return Decision(mode, sandbox)
+    candidates, reason = _candidates(hide_targets(given))
+    paths = [str(Path(p).resolve()) for p in probe_paths]
+    for sandbox in candidates:
+        failed = probe(sandbox, paths)
+        if not failed:
+            return Decision(mode, sandbox)
+        reason = reason or failed  # the first way's reason: the preferred one
     if mode == "require":
         raise GraderUsageError(f"--sandbox require: {reason}; {NEEDS}")
     return Decision(mode, None, reason)
@@ -219,19 +244,28 @@ def hide_targets(paths: Iterable[Path | str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(targets))
 
 
-def _find(hidden: tuple[str, ...]) -> tuple[Sandbox | None, str]:
+def _candidates(hidden: tuple[str, ...]) -> tuple[list[Sandbox], str]:
+    """The ways to sandbox worth trying, best first, and why a better one is out."""
     bwrap = os.environ.get(BWRAP_ENV) or shutil.which("bwrap")
     if not bwrap or not os.access(bwrap, os.X_OK):
         where = f"${BWRAP_ENV}={bwrap}" if os.environ.get(BWRAP_ENV) else "bwrap"
-        return None, f"bubblewrap not found ({where})"
+        return [], f"bubblewrap not found ({where})"
     prlimit = shutil.which("prlimit")
     if prlimit is None:
-        return None, "prlimit (util-linux) not found"
-    uid = NOBODY if os.geteuid() == 0 else None
-    if uid is not None and not _others_may_run(bwrap):
-        return None, (f"{bwrap} is not executable by uid {uid}, which starts it when the "
-                      "grader is root: put it in a folder every user may enter (e.g. /opt)")
-    return Sandbox(bwrap, prlimit, uid=uid, devices=gpu_devices(), hidden=hidden), ""
+        return [], "prlimit (util-linux) not found"
+    base = Sandbox(bwrap, prlimit, devices=gpu_devices(), hidden=hidden)
+    if os.geteuid() != 0:
+        return [base], ""
+    found, reason = [], ""
+    if _others_may_run(bwrap):
+        found.append(dataclasses.replace(base, uid=NOBODY))
+    else:
+        reason = (f"{bwrap} is not executable by uid {NOBODY}, which starts it when the "
+                  "grader is root: put it in a folder every user may enter (e.g. /opt)")
+    setpriv = shutil.which("setpriv")
+    if setpriv is not None:
+        found.append(dataclasses.replace(base, uid=NOBODY, setpriv=setpriv))
+    return found, reason
 
 
 def _others_may_run(program: str) -> bool:
@@ -271,9 +305,9 @@ def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
     return ""
 
 
-def _namespaces() -> list[str]:
-    return ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
-            "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+def _namespaces(*, user: bool) -> list[str]:
+    ids = ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)] if user else []
+    return [*ids, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
 
 
@@ -320,6 +354,17 @@ def _split_hidden(hidden: Sequence[str], needs: Sequence[str]) -> tuple[list[str
     top; the others after, so a need never uncovers them."""
     early = [h for h in hidden if any(_under(n, h) for n in needs)]
     return early, [h for h in hidden if h not in early]
+
+
+def _parents(paths: Iterable[str], hidden: Sequence[str]) -> list[str]:
+    """Enterable folders above the paths bound next: bwrap would make them 0700 as
+    root, closed to the sandbox's user (those the system binds show exist already)."""
+    folders = {str(parent) for path in paths for parent in Path(path).parents
+               if str(parent) not in ("/", "/tmp") and not _shown_by_system(str(parent), hidden)}
+    options: list[str] = []
+    for folder in sorted(folders, key=lambda f: (f.count("/"), f)):
+        options += ["--perms", "0755", "--dir", folder]
+    return options
 
 
 def _tmpfs(paths: Iterable[str]) -> list[str]:

@@ -25,8 +25,8 @@ from grader.model import LabTest, Outcome, Status
 from grader.provenance import NO_MARKER
 from grader.reports import write_all
 from grader.runner import Runner
-from grader.sandbox import (BWRAP_ENV, MODE_ENV, NOBODY, PROCESS_LIMIT, Decision, Sandbox, decide,
-                            exit_status, hide_targets)
+from grader.sandbox import (BWRAP_ENV, MODE_ENV, NOBODY, Decision, Sandbox, decide, exit_status,
+                            hide_targets, probe)
 from grader.tests.helpers import FAKE_GTEST
 from grader.tests.test_reports import H100, _grade
 
@@ -45,12 +45,31 @@ def _shared() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = ()) -> Sandbox:
+@pytest.fixture(name="variant", params=["userns", "setpriv"])
+def _variant(request: pytest.FixtureRequest) -> str:
+    """Both ways to sandbox: a user namespace made as nobody, and (root without
+    unprivileged user namespaces) bwrap as root with setpriv making the command nobody."""
+    return str(request.param)
+
+
+def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = (),
+             variant: str = "userns") -> Sandbox:
     monkeypatch.setenv(MODE_ENV, "auto")
     decision = decide(None, hidden=hidden)
     if decision.sandbox is None:
         pytest.skip(decision.reason)
-    return decision.sandbox
+    if variant == "userns":
+        if decision.sandbox.setpriv:
+            pytest.skip("unprivileged user namespaces are refused here: setpriv is used")
+        return decision.sandbox
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("setpriv is the root grader's fallback (needs root and setpriv)")
+    sandbox = dataclasses.replace(decision.sandbox, setpriv=setpriv)
+    failed = probe(sandbox)
+    if failed:
+        pytest.skip(failed)
+    return sandbox
 
 
 def _run(sandbox: Sandbox, *argv: str, cwd: Path | None = None, timeout: float = 20,
@@ -69,8 +88,8 @@ def _program(folder: Path, body: str) -> Path:
 
 
 def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatch,
-                                                  shared: Path) -> None:
-    sandbox = _sandbox(monkeypatch)
+                                                  shared: Path, variant: str) -> None:
+    sandbox = _sandbox(monkeypatch, variant=variant)
     bin_dir = shared / "bin"
     bin_dir.mkdir(mode=0o777)
     bin_dir.chmod(0o777)  # writable on the host: only the sandbox stops the write
@@ -84,8 +103,9 @@ def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatc
             assert "WROTE" not in outcome.output
 
 
-def test_a_write_inside_the_scratch_folder_works(monkeypatch: pytest.MonkeyPatch) -> None:
-    sandbox = _sandbox(monkeypatch)
+def test_a_write_inside_the_scratch_folder_works(monkeypatch: pytest.MonkeyPatch,
+                                                variant: str) -> None:
+    sandbox = _sandbox(monkeypatch, variant=variant)
     script = ('echo a > "$TMPDIR/a" && echo b > /tmp/b && echo c > "$HOME/c" && '
               'cat "$TMPDIR/a" /tmp/b "$HOME/c" && test "$TMPDIR" = /tmp')
     outcome = _run(sandbox, SH, "-c", script)
@@ -94,8 +114,8 @@ def test_a_write_inside_the_scratch_folder_works(monkeypatch: pytest.MonkeyPatch
 
 
 @needs_python
-def test_the_network_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
-    sandbox = _sandbox(monkeypatch)
+def test_the_network_is_unreachable(monkeypatch: pytest.MonkeyPatch, variant: str) -> None:
+    sandbox = _sandbox(monkeypatch, variant=variant)
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
@@ -111,7 +131,7 @@ def test_the_network_is_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_secret_other_students_and_reports_are_unreadable(monkeypatch: pytest.MonkeyPatch,
-                                                              shared: Path) -> None:
+                                                              shared: Path, variant: str) -> None:
     bin_dir = shared / "build" / "bin"
     secret_dir = bin_dir / "instructor"  # inside a folder the test is shown: covered
     secret_dir.mkdir(parents=True)
@@ -124,7 +144,7 @@ def test_the_secret_other_students_and_reports_are_unreadable(monkeypatch: pytes
     (data / "case.bin").write_text("data\n")
     for folder in (shared / "build", bin_dir, secret_dir, other.parent, other, data.parent, data):
         folder.chmod(0o755)
-    sandbox = _sandbox(monkeypatch, hidden=(secret_dir / "secret",))
+    sandbox = _sandbox(monkeypatch, hidden=(secret_dir / "secret",), variant=variant)
     program = _program(bin_dir, f"""
 cat "{secret_dir}/secret" 2>/dev/null && echo SECRET
 ls "{secret_dir}" | grep -q secret && echo LISTED
@@ -141,8 +161,8 @@ exit 0""")
 
 
 def test_the_process_is_nobody_and_root_files_stay_closed(monkeypatch: pytest.MonkeyPatch,
-                                                          shared: Path) -> None:
-    sandbox = _sandbox(monkeypatch)
+                                                          shared: Path, variant: str) -> None:
+    sandbox = _sandbox(monkeypatch, variant=variant)
     private = shared / "private"
     private.write_text("root only\n")
     private.chmod(0o600)
@@ -166,8 +186,9 @@ def test_the_graders_environment_does_not_reach_the_test(monkeypatch: pytest.Mon
 
 
 @needs_python
-def test_a_fork_bomb_is_stopped_by_the_process_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    sandbox = _sandbox(monkeypatch)
+def test_a_fork_bomb_is_stopped_by_the_process_limit(monkeypatch: pytest.MonkeyPatch,
+                                                     variant: str) -> None:
+    sandbox = _sandbox(monkeypatch, variant=variant)
     script = """
 import os, sys, time
 n = 0
@@ -186,7 +207,7 @@ print("not stopped", n)
     outcome = _run(sandbox, str(PYTHON), "-c", script, timeout=30)
     assert time.monotonic() - start < 20
     assert "stopped after" in outcome.output, outcome.output
-    assert int(outcome.output.split("stopped after")[1].split()[0]) < PROCESS_LIMIT
+    assert int(outcome.output.split("stopped after")[1].split()[0]) < sandbox.process_limit
     assert outcome.reason.startswith("exited with status 3")  # the children died with it
 
 
@@ -230,10 +251,11 @@ def _reachable_by_others(path: Path) -> bool:
 
 
 @needs_python
-def test_the_harness_marker_is_written_from_inside(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_harness_marker_is_written_from_inside(monkeypatch: pytest.MonkeyPatch,
+                                                   variant: str) -> None:
     if not _reachable_by_others(FAKE_GTEST.parent):
         pytest.skip(f"{FAKE_GTEST.parent} is not reachable by other users")
-    sandbox = _sandbox(monkeypatch)
+    sandbox = _sandbox(monkeypatch, variant=variant)
     runner = Runner(gpu_present=True, sandbox=sandbox)
 
     def fake(mode: str) -> LabTest:
@@ -294,6 +316,9 @@ def test_what_the_system_folders_show_is_not_bound_again(shared: Path) -> None:
     assert "/usr/bin" not in binds and str(link) not in binds  # ro /usr: a bind there fails
     assert str(shared / "hidden" / "bin") in binds
     assert argv.index("--tmpfs") < argv.index(str(shared / "hidden" / "bin"))
+    # Its folders above are made enterable: as root, bwrap would make them 0700.
+    made = [argv[i + 3] for i, a in enumerate(argv) if a == "--perms" and argv[i + 2] == "--dir"]
+    assert str(shared) in made and str(shared / "hidden") in made
 
 
 def test_a_secret_in_a_system_folder_hides_only_itself(tmp_path: Path) -> None:
