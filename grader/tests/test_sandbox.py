@@ -60,7 +60,8 @@ def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = (),
         pytest.skip(decision.reason)
     if variant == "userns":
         if decision.sandbox.setpriv:
-            pytest.skip("unprivileged user namespaces are refused here: setpriv is used")
+            pytest.skip("the user-namespace way cannot start here (no unprivileged user "
+                        "namespaces, or uid 65534 cannot run this bwrap): setpriv is used")
         return decision.sandbox
     setpriv = shutil.which("setpriv")
     if os.geteuid() != 0 or setpriv is None:
