@@ -45,6 +45,8 @@ PROCESS_LIMIT = 256
 SHARED_PROCESS_LIMIT = 1024  # setpriv: one count for all sandboxes of the machine
 OPEN_FILES_LIMIT = 4096
 FILE_SIZE_LIMIT = 1 << 30
+SHM_BYTES = 256 << 20  # /dev/shm is memory: bounded, unlike a tmpfs's default half of RAM
+HIDE_BYTES = 1 << 20  # a tmpfs hiding a folder holds only the mount points bound into it
 # Folders shown read-only; everything else (/home, /root, /tmp, /var, /run, /srv,
 # /mnt, the repository and build trees) is absent unless a test needs it.
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
@@ -91,7 +93,8 @@ class Sandbox:
         needs = [p for p in _existing(list(read_only) + _library_dirs(env or {}))
                  if not _shown_by_system(p, self.hidden)]
         options = [*_namespaces(user=self.setpriv is None), *_system_binds(),
-                   "--proc", "/proc", "--dev", "/dev"]
+                   "--proc", "/proc", "--dev", "/dev",
+                   "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
         for device in self.devices:
             options += ["--dev-bind", device, device]
         for path in DRIVER_PATHS:
@@ -109,7 +112,9 @@ class Sandbox:
         if cwd and not _visible(cwd, [*needs, str(scratch)]):
             # An empty, read-only stand-in: the tests use absolute paths.
             options += [*_parents([cwd], self.hidden), "--perms", "0755", "--dir", cwd]
-        options += ["--chdir", inside, "--remount-ro", "/"]
+        # Read-only last: writes go to the scratch folder or the small /dev/shm only
+        # (device nodes stay usable on a read-only /dev).
+        options += ["--chdir", inside, "--remount-ro", "/dev", "--remount-ro", "/"]
         limits = [self.prlimit, f"--nproc={self.process_limit}", f"--nofile={OPEN_FILES_LIMIT}",
                   f"--fsize={FILE_SIZE_LIMIT}", "--core=0", "--"]
         if self.setpriv:
@@ -371,7 +376,7 @@ def _tmpfs(paths: Iterable[str]) -> list[str]:
     options: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            options += ["--tmpfs", path]
+            options += ["--size", str(HIDE_BYTES), "--tmpfs", path]
         elif os.path.exists(path):
             options += ["--ro-bind", "/dev/null", path]
     return options

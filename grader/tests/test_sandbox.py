@@ -95,7 +95,7 @@ def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatc
     bin_dir.mkdir(mode=0o777)
     bin_dir.chmod(0o777)  # writable on the host: only the sandbox stops the write
     for target in (bin_dir / "planted", Path("/etc/planted"), Path("/usr/planted"),
-                   shared / "elsewhere", Path("/planted")):
+                   shared / "elsewhere", Path("/planted"), Path("/dev/planted")):
         program = _program(bin_dir, f'echo x > "{target}" && echo WROTE')
         outcome = _run(sandbox, str(program), cwd=bin_dir)
         assert not target.exists()
@@ -230,6 +230,16 @@ def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
     assert runner.setup_outcomes["lab1.datasets"].output.split() == [str(os.geteuid())]
     assert outcome.status is Status.PASSED, outcome.output
     assert outcome.output.split() == ["d"]
+
+
+def test_shared_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox = _sandbox(monkeypatch)
+    script = ("head -c 1048576 /dev/zero > /dev/shm/small && echo SMALL; "
+              "head -c 300000000 /dev/zero > /dev/shm/big && echo BIG; "
+              "echo > /dev/null && echo NULL")
+    outcome = _run(sandbox, SH, "-c", script)
+    assert "SMALL" in outcome.output and "NULL" in outcome.output
+    assert "BIG" not in outcome.output
 
 
 def test_a_crash_inside_reads_as_its_signal(monkeypatch: pytest.MonkeyPatch) -> None:
