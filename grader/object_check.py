@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from grader import object_rules as rules
 from grader.object_facts import ElfSymbol, ObjectFacts, ToolError, read_object
@@ -283,8 +283,22 @@ def included_files(build: Path, obj: Path) -> list[str] | None:
     return [line.strip() for line in proc.stdout.splitlines()[1:] if line.strip()]
 
 
-def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path,
-                   where: str) -> list[Finding]:
+def system_include_dirs(build: Path) -> list[Path]:
+    """The compiler's own header folders and the CUDA toolkit's, as CMake found
+    them when it configured `build` (wherever the compiler lives: /usr/lib/gcc,
+    /opt/gcc, ...); empty when the build has no such record."""
+    dirs: list[Path] = []
+    pattern = re.compile(r"^set\(CMAKE_(?:CUDA|CXX)_(?:IMPLICIT|TOOLKIT)_INCLUDE_DIRECTORIES"
+                         r' "([^"]*)"\)', re.M)
+    for record in sorted(build.glob("CMakeFiles/*/CMake*Compiler.cmake")):
+        text = record.read_text(encoding="utf-8", errors="replace")
+        for match in pattern.finditer(text):
+            dirs += [Path(d).resolve() for d in match.group(1).split(";") if d]
+    return sorted(set(dirs))
+
+
+def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path, where: str,
+                   system_dirs: Sequence[Path] = ()) -> list[Finding]:
     """The student may include standard and CUDA headers, the lab's contract
     header, and source files of their own lab folder: nothing of the harness,
     the datasets, the secret or another folder, whatever macro built the name."""
@@ -309,7 +323,8 @@ def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path,
             if resolved.suffix.lower() not in SOURCE_SUFFIXES:
                 findings.append(Finding(where, 0, "include-not-source",
                                         f"includes {resolved.name}, which is not a source file"))
-        elif any(resolved.is_relative_to(root) for root in harness_roots) or not _system(resolved):
+        elif (any(resolved.is_relative_to(root) for root in harness_roots)
+              or not _system(resolved, system_dirs)):
             findings.append(Finding(where, 0, "include-outside",
                                     f"includes {resolved}: a submission includes only standard "
                                     "and CUDA headers, its lab's contract header and its own "
@@ -317,8 +332,11 @@ def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path,
     return findings
 
 
-def _system(path: Path) -> bool:
-    """Headers of the system, the compiler or the CUDA toolkit."""
+def _system(path: Path, system_dirs: Sequence[Path]) -> bool:
+    """Headers of the system, the compiler or the CUDA toolkit: the build's
+    record of them, or the usual places."""
+    if system_dirs:
+        return any(path.is_relative_to(d) for d in system_dirs)
     text = str(path)
     return text.startswith(("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/",
                             "/usr/lib/llvm")) or bool(re.search(r"/cuda[\w.-]*/(targets/[^/]+/)?"
@@ -334,6 +352,7 @@ def check_lab_objects(build: Path, policy: ObjectPolicy, lab_dir: Path,
                         f"no object files of target {policy.lab}_impl under {build}: "
                         "it did not compile")]
     findings = []
+    system_dirs = system_include_dirs(build)
     for obj in objects:
         where = obj.name.removesuffix(".o")
         if student_dir is not None:
@@ -347,5 +366,5 @@ def check_lab_objects(build: Path, policy: ObjectPolicy, lab_dir: Path,
         if student_dir is not None:
             files = included_files(build, obj)
             if files is not None:
-                findings += check_includes(files, lab_dir, student_dir, where)
+                findings += check_includes(files, lab_dir, student_dir, where, system_dirs)
     return findings

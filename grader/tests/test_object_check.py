@@ -12,7 +12,7 @@ import pytest
 from grader.cli import main
 from grader.commands.check import check_impl
 from grader.object_check import (ObjectPolicy, check_includes, check_lab_objects, contract_names,
-                                 load_object_policy)
+                                 load_object_policy, system_include_dirs)
 from grader.object_facts import parse_relocations, parse_sections, parse_symbols
 from grader.tests.helpers import DATA
 
@@ -127,3 +127,16 @@ def test_check_compiles_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "lab2_divergence:0: does-not-compile" in out and "divergence_kernels.cu(2): error" in out
     assert main(["check", "--impl", str(DATA / "static" / "cheater"), "--labs", "lab3"]) == 2
+
+
+def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> None:
+    record = tmp_path / "CMakeFiles" / "3.28.3" / "CMakeCUDACompiler.cmake"
+    record.parent.mkdir(parents=True)
+    record.write_text('set(CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES "/opt/gcc/lib/gcc/x86_64-linux'
+                      '-gnu/13/include;/usr/include")\n')
+    dirs = system_include_dirs(tmp_path)
+    assert Path("/opt/gcc/lib/gcc/x86_64-linux-gnu/13/include").resolve() in dirs
+    own = tmp_path / "student"
+    compiler = "/opt/gcc/lib/gcc/x86_64-linux-gnu/13/include/limits.h"
+    assert check_includes([compiler], LAB1, own, "k", dirs) == []
+    assert [f.rule_id for f in check_includes([compiler], LAB1, own, "k")] == ["include-outside"]
