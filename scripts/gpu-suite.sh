@@ -17,7 +17,10 @@
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
 # TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
-# ctest runs (the builds are kept between calls, so checks can run on their own).
+# ctest runs (CTEST="skeletons" runs them on those trees only; the builds are kept
+# between calls, so checks can run on their own). The grader's checks run under
+# the sandbox when bubblewrap works (LAB_SANDBOX=require insists); a bubblewrap
+# package carried in .deps/ is unpacked when none is installed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-suite-logs}
@@ -34,6 +37,13 @@ gtest_args=()
 cmake_args+=("${gtest_args[@]}")
 # The sanitize check needs the labN.sanitize.* tests; ctest below leaves them out.
 case " $checks " in *" sanitize "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
+
+if ! command -v bwrap >/dev/null && [ -z "${LAB_BWRAP:-}" ]; then
+  for deb in "$root"/.deps/bubblewrap_*.deb; do
+    [ -f "$deb" ] || continue
+    dpkg -x "$deb" "$root/build/bubblewrap" && export LAB_BWRAP=$root/build/bubblewrap/usr/bin/bwrap
+  done
+fi
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
   --format=csv >"$out/gpu.txt" 2>&1 || echo "nvidia-smi failed" >>"$out/gpu.txt"
@@ -81,7 +91,9 @@ for tree in ${TREES:-solutions skeletons}; do
       done
     done
   fi
-  for lab in $([ "${CTEST:-1}" = 0 ] || echo $labs); do
+  run_ctest=${CTEST:-1}
+  case " $run_ctest " in " 1 "|*" $tree "*) run_ctest=1 ;; *) run_ctest=0 ;; esac
+  for lab in $([ "$run_ctest" = 0 ] || echo $labs); do
     # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match
     # lab10 (nor lab1.sanitize, which the sanitize check runs).
     ctest --test-dir "$build" -L "^$lab(\.|$)" -LE '^(sanitize|.*\.sanitize)$' -j "$jobs" \
@@ -106,15 +118,17 @@ for check in $checks; do
   start=$(date +%s)
   grader=(python3 -m grader)
   case $check in
-    grade) cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
-                --report "$out/grade") ;;
+    # On hidden data, from a secret made for this run.
+    grade) python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret"
+           cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
+                --secret-file "$root/build/grade-secret" --report "$out/grade") ;;
     sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
                    --report "$out/$check.md") ;;
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
                  --times "${REPEAT_TIMES:-10}" ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}
                  --report "$out/$check.md") ;;
     known-wrong) cmd=("${grader[@]}" known-wrong --labs "$lab_list"
-                      --build-root "$root/build/known-wrong" --build-jobs 4
+                      --build-root "$root/build/known-wrong" --build-jobs $((jobs < 8 ? jobs : 8))
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
     # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;

@@ -96,7 +96,8 @@ def check_result(out: Path, name: str) -> str:
         if not results.exists():
             return "no results.json"
         doc = json.loads(results.read_text())
-        return f"score {doc.get('score')}/{doc.get('max_score')}"
+        sandbox = "sandboxed" if doc.get("sandboxed") else "UNSANDBOXED"
+        return f"score {doc.get('score')}/{doc.get('max_score')}, {sandbox}"
     if name == "class":
         runs = re.findall(r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
                           _text(out / "class.log"), re.MULTILINE)

@@ -67,12 +67,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def static_findings(entry: Expectation, folder: Path, repo: Path, build_root: Path,
                     cmake_args: list[str]) -> list[Finding]:
     """The checks before any test (sources, and the objects compiled alone into
-    BUILD_ROOT/check/<lab>, one build folder per lab reconfigured for each entry)
-    of the entry's lab folder."""
+    BUILD_ROOT/check/<name>) of the entry's lab folder."""
     labs = lab_folders(folder, [entry.lab])
     if entry.lab not in labs:
         raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
-    work = build_root / "check" / entry.lab
+    print(f"grader: checking {entry.name}", flush=True)
+    work = build_root / "check" / entry.name
     return check_submission(repo, folder, [entry.lab], work=work,
                             cmake_args=cmake_args).get(entry.lab, [])
 
@@ -168,11 +168,11 @@ def _run(args: argparse.Namespace) -> int:
     trees = write_trees(repo, args.build_root.resolve() / "trees")
     rows = []
     root = args.build_root.resolve()
-    findings = {}
-    for entry in entries:
-        print(f"grader: checking {entry.name}", flush=True)
-        findings[entry.name] = static_findings(entry, trees / entry.folder_name, repo, root,
-                                              args.cmake_arg)
+    # Each check compiles one object: --build-jobs of them at once.
+    with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
+        checks = {e.name: pool.submit(static_findings, e, trees / e.folder_name, repo, root,
+                                      args.cmake_arg) for e in entries}
+        findings = {name: check.result() for name, check in checks.items()}
     # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
         builds = {e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
