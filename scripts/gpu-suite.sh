@@ -118,10 +118,12 @@ for check in $checks; do
   start=$(date +%s)
   grader=(python3 -m grader)
   case $check in
-    # On hidden data, from a secret made for this run.
-    grade) python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret"
+    # On hidden data, from a secret made for this run, in a folder of its own (the
+    # sandbox hides the secret's folder from the tests).
+    grade) mkdir -p "$root/build/grade-secret"
+           python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
            cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
-                --secret-file "$root/build/grade-secret" --report "$out/grade") ;;
+                --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
     sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
                    --report "$out/$check.md") ;;
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
