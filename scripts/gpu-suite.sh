@@ -41,7 +41,7 @@ case " $checks " in *" sanitize "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
 if ! command -v bwrap >/dev/null && [ -z "${LAB_BWRAP:-}" ]; then
   for deb in "$root"/.deps/bubblewrap_*.deb; do
     [ -f "$deb" ] || continue
-    dpkg -x "$deb" "$root/build/bubblewrap" && export LAB_BWRAP=$root/build/bubblewrap/usr/bin/bwrap
+    mkdir -p "$root/build/bubblewrap" && dpkg -x "$deb" "$root/build/bubblewrap" && export LAB_BWRAP=$root/build/bubblewrap/usr/bin/bwrap
   done
 fi
 
