@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import shutil
+import stat
 import subprocess
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from grader.errors import GraderUsageError
 
@@ -42,11 +46,13 @@ REUSABLE_WORKFLOW = ".github/workflows/grade-student.yml"
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What was written: file count and the files that were rewritten or added."""
+    """What was written: file count, the files rewritten or added, and what --force kept
+    of a previous export because it was no longer a file export wrote."""
 
     out: Path
     copied: int
     generated: tuple[str, ...]
+    kept: tuple[str, ...] = ()
 
 
 def is_excluded(rel: str) -> bool:
@@ -78,22 +84,183 @@ def export_plan(repo: Path) -> list[str]:
     return [f for f in committed_files(repo) if not is_excluded(f) and f not in REWRITTEN]
 
 
-def prepare_out(out: Path, force: bool) -> None:
-    """Refuse a non-empty OUTDIR unless forced (then empty it); prove it is writable."""
+# Written into every export: what it wrote, so --force removes that and nothing else.
+MARKER = ".cuda-labs-export"
+MARKER_FORMAT = 1
+
+
+def _forbidden_reason(out: Path, repo: Path) -> str | None:
+    """Why OUTDIR (absolute, resolved) may not be written or emptied, or None."""
+    if len(out.parts) <= 2:  # `/` or a top-level folder: /usr, /etc, /tmp, /home ...
+        return "is the root or a top-level folder: export to a folder of its own"
+    if out == repo or repo in out.parents:
+        return "is inside the repository: export outside it"
+    if out in repo.parents:
+        return "holds the repository: export to a folder of its own"
+    if out == Path(tempfile.gettempdir()).resolve():
+        return "is the temporary folder itself: export to a folder inside it"
+    home = _home()
+    if home is not None and (out == home or out in home.parents):
+        return "is your home or holds it: export to a folder of its own"
+    return None
+
+
+def _home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except (RuntimeError, KeyError):  # no $HOME and no passwd entry
+        return None
+
+
+def check_outdir(out: Path, repo: Path) -> None:
+    """Refuse an OUTDIR whose writing or emptying could destroy what export did not write.
+
+    Both the path as given and the folder it leads to are checked: a symlink to `/`
+    must be refused like `/`.
+    """
+    for path in dict.fromkeys((Path(os.path.abspath(out)), out.resolve())):
+        reason = _forbidden_reason(path, repo)
+        if reason is not None:
+            raise GraderUsageError(f"{out} {reason}")
+
+
+def read_marker(out: Path) -> list[str] | None:
+    """The files a previous export listed in OUTDIR's marker; None when unmarked."""
+    marker = out / MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return None
+    try:
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != MARKER_FORMAT:
+        return None
+    files = doc.get("files")
+    if not isinstance(files, list):
+        return None
+    return [f for f in files if isinstance(f, str) and _safe_relative(f)]
+
+
+def _safe_relative(rel: str) -> bool:
+    """A marker's entry that names a path inside OUTDIR (no `..`, not absolute)."""
+    parts = rel.split("/")
+    return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def write_marker(out: Path, files: Iterable[str]) -> None:
+    doc = {"format": MARKER_FORMAT, "written_by": "python3 -m grader export",
+           "files": sorted(files)}
+    (out / MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def remove_export(out: Path, files: list[str]) -> list[str]:
+    """Delete the regular files a previous export listed, then the folders it left empty.
+
+    Works through folder descriptors opened with O_NOFOLLOW, so a symlink that
+    replaced one of the export's folders is never followed out of OUTDIR. Returns
+    the entries kept (changed into something the export did not write).
+    """
+    kept: list[str] = []
+    root = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for rel in files:
+            if not _remove_file(root, rel.split("/")):
+                kept.append(rel)
+        folders = {"/".join(rel.split("/")[:i]) for rel in files
+                   for i in range(1, rel.count("/") + 1)}
+        for folder in sorted(folders, key=lambda f: -f.count("/")):  # deepest first
+            _remove_empty_folder(root, folder.split("/"))
+        _remove_file(root, [MARKER])
+    finally:
+        os.close(root)
+    return kept
+
+
+def _open_folder(root: int, parts: list[str]) -> int | None:
+    """A descriptor of the folder root/parts, or None if a part is missing or a symlink."""
+    fd = os.dup(root)
+    for part in parts:
+        try:
+            child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        except OSError:
+            os.close(fd)
+            return None
+        os.close(fd)
+        fd = child
+    return fd
+
+
+def _remove_file(root: int, parts: list[str]) -> bool:
+    """Unlink root/parts if it is a regular file; True when it is gone or was never there."""
+    fd = _open_folder(root, parts[:-1])
+    if fd is None:
+        return True
+    try:
+        info = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        os.unlink(parts[-1], dir_fd=fd)
+        return True
+    except FileNotFoundError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def _remove_empty_folder(root: int, parts: list[str]) -> None:
+    fd = _open_folder(root, parts[:-1])
+    if fd is None:
+        return
+    try:
+        os.rmdir(parts[-1], dir_fd=fd)
+    except OSError:
+        pass  # not empty (files the export did not write), missing, or not a folder: keep
+    finally:
+        os.close(fd)
+
+
+def _foreign_entry(out: Path, rel: str) -> str | None:
+    """Why out/rel is no longer what export wrote (a symlink on its way, not a regular
+    file), or None when it is a regular file reached through real folders, or missing."""
+    path = out
+    for part in rel.split("/"):
+        path = path / part
+        if path.is_symlink():
+            return f"{path} is a symlink"
+        if not path.exists():
+            return None
+    return None if path.is_file() else f"{path} is not a regular file"
+
+
+def _refuse_foreign_entries(out: Path, rels: Iterable[str]) -> None:
+    """Refuse, before touching anything, an export in which a listed path was replaced."""
+    for rel in rels:
+        reason = _foreign_entry(out, rel)
+        if reason is not None:
+            raise GraderUsageError(f"{reason}, not the file a previous export wrote: refusing "
+                                   "to delete or write through it; remove it yourself or "
+                                   "export to a new folder")
+
+
+def prepare_out(out: Path, force: bool) -> list[str]:
+    """Make OUTDIR ready: new, empty, or (with --force) a marked previous export, which is
+    removed. Returns what was kept of that export. Proves OUTDIR is writable."""
+    kept: list[str] = []
     if out.exists() and not out.is_dir():
         raise GraderUsageError(f"{out} exists and is not a folder")
     if out.is_dir() and any(out.iterdir()):
+        files = read_marker(out)
+        if files is None:
+            raise GraderUsageError(
+                f"{out} is not empty and holds no {MARKER} (it was not written by export): "
+                "refusing to delete anything in it, even with --force; choose a new or empty "
+                "folder")
         if not force:
-            raise GraderUsageError(f"{out} is not empty: choose an empty folder or pass --force "
-                                   "(which deletes what it holds)")
-        if (out / ".git").exists() or out.resolve() == Path.home():
-            raise GraderUsageError(f"{out} holds a git repository or is your home: refusing to "
-                                   "delete it even with --force; export to a new folder")
-        for child in out.iterdir():
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
+            raise GraderUsageError(f"{out} is not empty (a previous export): choose an empty "
+                                   "folder or pass --force (which deletes the files that "
+                                   "export wrote, nothing else)")
+        _refuse_foreign_entries(out, files)
+        kept = remove_export(out, files)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".export-probe"
@@ -101,24 +268,34 @@ def prepare_out(out: Path, force: bool) -> None:
         probe.unlink()
     except OSError as exc:
         raise GraderUsageError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+    return kept
 
 
 def export_tree(repo: Path, out: Path, *, force: bool = False,
                 instructor_repo: str = DEFAULT_INSTRUCTOR_REPO,
                 ref: str = DEFAULT_REF) -> ExportResult:
     """Write the student repository of `repo` into `out`."""
-    repo, out = repo.resolve(), out.resolve()
-    if out == repo or repo in out.parents:
-        raise GraderUsageError(f"{out} is inside the repository: export outside it")
+    repo = repo.resolve()
+    check_outdir(out, repo)
+    out = out.resolve()
     if not (repo / "skeletons").is_dir() or not (repo / "labs").is_dir():
         raise GraderUsageError(f"{repo} has no labs/ and skeletons/: not a cuda-labs repository")
-    prepare_out(out, force)
+    kept = prepare_out(out, force)
     plan = export_plan(repo)
-    for rel in plan:
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(repo / rel, target)
-    generated = {
+    generated = _generated_files(repo, instructor_repo, ref)
+    try:
+        # Marked before writing, so a --force after a failed export can clean it up.
+        _refuse_foreign_entries(out, [*plan, *generated])  # never write through a symlink
+        write_marker(out, [*plan, *generated])
+        _write_files(repo, out, plan, generated)
+    except OSError as exc:
+        raise GraderUsageError(f"export to {out} failed: {exc}") from exc
+    return ExportResult(out, len(plan), tuple(generated), tuple(kept))
+
+
+def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, str]:
+    """The files written for students instead of copied: path -> text."""
+    return {
         "README.md": student_readme((repo / "README.md").read_text(encoding="utf-8")),
         "CMakePresets.json": json.dumps(
             student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))),
@@ -127,12 +304,18 @@ def export_tree(repo: Path, out: Path, *, force: bool = False,
         ".github/workflows/grade.yml": student_grade_workflow(instructor_repo, ref),
         ".github/workflows/ci.yml": STUDENT_CI_WORKFLOW,
     }
+
+
+def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, str]) -> None:
+    for rel in plan:
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / rel, target)
     for rel, text in generated.items():
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     (out / "scripts" / "test.sh").chmod(0o755)
-    return ExportResult(out, len(plan), tuple(generated))
 
 
 # --- rewrites ---------------------------------------------------------------------------

@@ -1,7 +1,11 @@
 """`export OUTDIR`: write the student repository (no solutions, no submissions, no secrets).
 
-Exit status: 0 written; 2 usage error (non-empty OUTDIR without --force,
-unwritable OUTDIR, OUTDIR inside the repository).
+Export never deletes what it did not write: every export holds a marker
+(`.cuda-labs-export`) listing its files, and --force removes those files only.
+
+Exit status: 0 written; 2 usage error (non-empty OUTDIR without --force, a non-empty
+OUTDIR that no export marked, unwritable OUTDIR, OUTDIR inside or holding the
+repository, `/` or a top-level folder, the temporary folder itself, $HOME or a parent).
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("outdir", type=Path, metavar="OUTDIR",
                         help="folder for the student repository (must be empty or new)")
     parser.add_argument("--force", action="store_true",
-                        help="empty a non-empty OUTDIR first")
+                        help="replace a previous export in OUTDIR (only the files that "
+                             "export wrote and listed in OUTDIR/.cuda-labs-export)")
     parser.add_argument("--instructor-repo", default=DEFAULT_INSTRUCTOR_REPO, metavar="OWNER/NAME",
                         help="the repository whose grading workflow the students' workflow "
                              "calls (default: %(default)s)")
@@ -34,6 +39,9 @@ def _run(args: argparse.Namespace) -> int:
                          instructor_repo=args.instructor_repo, ref=args.ref)
     print(f"grader: student repository written to {result.out}: {result.copied} files copied, "
           f"{len(result.generated)} written for students ({', '.join(result.generated)})")
+    if result.kept:
+        print(f"grader: kept {len(result.kept)} path(s) of the previous export that are no "
+              f"longer files export wrote: {', '.join(result.kept[:5])}")
     print("grader: check it builds: cmake --preset ci-skeletons -S "
           f"{result.out} && cmake --build --preset ci-skeletons")
     return EXIT_OK

@@ -8,12 +8,20 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from grader.errors import GraderUsageError
-from grader.export import (export_tree, is_excluded, student_presets, student_readme)
+from grader.export import (
+    MARKER,
+    check_outdir,
+    export_tree,
+    is_excluded,
+    student_presets,
+    student_readme,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE_PARENT = str(REPO)
@@ -112,14 +120,140 @@ def test_is_excluded(rel: str, excluded: bool) -> None:
     assert is_excluded(rel) is excluded
 
 
+def _snapshot(root: Path) -> dict[str, str]:
+    """Every entry under root (symlinks not followed): files by content, links by target."""
+    snap: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            snap[rel] = "-> " + os.readlink(path)
+        elif path.is_file():
+            snap[rel] = path.read_text(errors="replace")
+        else:
+            snap[rel] = "/"
+    return snap
+
+
+def _export_cli(*args: str, cwd: Path, env: dict[str, str] | None = None
+                ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "grader", "export", *args], cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def _refused(result: subprocess.CompletedProcess[str], message: str) -> None:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.fixture()
+def sandbox(tmp_path: Path) -> Path:
+    """A folder with a fake repository (labs/, skeletons/, .git/) and a sibling file."""
+    box = tmp_path / "box"
+    for rel in ("repo/labs/x.cu", "repo/skeletons/y.cu", "repo/.git/HEAD", "sibling.txt"):
+        (box / rel).parent.mkdir(parents=True, exist_ok=True)
+        (box / rel).write_text(rel)
+    return box
+
+
 def test_a_non_empty_outdir_is_refused_unless_forced(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    out.mkdir()
-    (out / "keep.txt").write_text("x")
+    export_tree(REPO, out)
+    (out / "README.md").write_text("edited")
     with pytest.raises(GraderUsageError, match="not empty.*--force"):
         export_tree(REPO, out)
+    assert (out / "README.md").read_text() == "edited"
     export_tree(REPO, out, force=True)
-    assert not (out / "keep.txt").exists() and (out / "labs").is_dir()
+    assert (out / "README.md").read_text() != "edited" and (out / "labs").is_dir()
+
+
+def test_force_refuses_a_folder_that_no_export_marked(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "sub").mkdir(parents=True)
+    (out / "keep.txt").write_text("x")
+    (out / "sub" / "README.md").write_text("y")
+    before = _snapshot(tmp_path)
+    _refused(_export_cli(str(out), "--force", cwd=tmp_path), f"holds no {MARKER}")
+    assert _snapshot(tmp_path) == before
+
+
+def test_force_removes_only_what_the_previous_export_wrote(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (tmp_path / "sibling.txt").write_text("s")
+    export_tree(REPO, out)
+    listed = json.loads((out / MARKER).read_text())["files"]
+    assert "README.md" in listed and "labs/lab1_histogram/histogram.cuh" in listed
+    (out / "notes.txt").write_text("mine")  # the student's own files stay
+    (out / "build").mkdir()
+    (out / "build" / "a.o").write_text("o")
+    (out / "labs" / "mine.txt").write_text("m")
+    (out / "labs" / "lab1_histogram" / "histogram.cuh").unlink()
+    result = _export_cli(str(out), "--force", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (out / "notes.txt").read_text() == "mine" and (out / "build" / "a.o").is_file()
+    assert (out / "labs" / "mine.txt").read_text() == "m"
+    assert (out / "labs" / "lab1_histogram" / "histogram.cuh").is_file()
+    assert (tmp_path / "sibling.txt").read_text() == "s"
+
+
+def test_force_never_follows_a_symlink_out_of_the_export(tmp_path: Path) -> None:
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    export_tree(REPO, out)
+    (outside / "lab1_histogram").mkdir(parents=True)
+    (outside / "lab1_histogram" / "histogram.cuh").write_text("not the export's")
+    shutil.rmtree(out / "labs")
+    (out / "labs").symlink_to(outside)
+    before = _snapshot(outside)
+    _refused(_export_cli(str(out), "--force", cwd=tmp_path), "is a symlink")
+    assert _snapshot(outside) == before and (out / "README.md").is_file()
+
+
+def test_a_forged_marker_cannot_name_paths_outside(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "sibling.txt").write_text("s")
+    (out / "x.txt").write_text("x")
+    (out / MARKER).write_text(json.dumps(
+        {"format": 1, "files": ["../sibling.txt", str(tmp_path / "sibling.txt"), "x.txt"]}))
+    export_tree(REPO, out, force=True)
+    assert (tmp_path / "sibling.txt").read_text() == "s" and not (out / "x.txt").exists()
+
+
+def test_an_outdir_holding_the_repository_is_refused(sandbox: Path) -> None:
+    before = _snapshot(sandbox)
+    repo = str(sandbox / "repo")
+    _refused(_export_cli("..", "--force", "--repo", repo, cwd=sandbox / "repo"),
+             "holds the repository")
+    (sandbox / "link").symlink_to(sandbox)  # the folder a symlink leads to counts
+    _refused(_export_cli(str(sandbox / "link"), "--force", "--repo", repo, cwd=sandbox),
+             "holds the repository")
+    (sandbox / "link").unlink()
+    assert _snapshot(sandbox) == before
+
+
+def test_home_and_its_parents_are_refused(sandbox: Path) -> None:
+    home = sandbox / "home" / "user"
+    home.mkdir(parents=True)
+    (home / "thesis.tex").write_text("t")
+    before = _snapshot(sandbox)
+    for out in (home, home.parent):
+        _refused(_export_cli(str(out), "--force", "--repo", str(REPO), cwd=sandbox,
+                             env={"HOME": str(home)}), "your home")
+    assert _snapshot(sandbox) == before
+
+
+@pytest.mark.parametrize("out, reason", [
+    ("/", "top-level"), ("/usr", "top-level"), ("/tmp", "top-level"), ("/etc/", "top-level")])
+def test_system_folders_are_refused(out: str, reason: str) -> None:
+    # No --force: even a broken guard must not be able to delete anything here.
+    _refused(_export_cli(out, "--repo", str(REPO), cwd=REPO), reason)
+
+
+def test_the_temporary_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with pytest.raises(GraderUsageError, match="temporary folder itself"):
+        check_outdir(tmp_path, REPO)
 
 
 def test_an_outdir_inside_the_repository_is_refused() -> None:
