@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from grader.errors import GraderUsageError
 
 IMPL_WORDS = ("skeletons", "solutions")
 _BUILD_TIMEOUT_S = 3600
+_PROGRESS = re.compile(r"^\[(\d+)/(\d+)\]")
 _ERROR_LINES = 8
 _ERROR = re.compile(r"\berror\b|CMake Error|undefined reference", re.IGNORECASE)
 # Lines that mention "error" but teach nothing: compiler command lines, build tool chatter.
@@ -58,8 +60,40 @@ def impl_argument(impl: str) -> str:
     return str(path)
 
 
+def _run_step(argv: Sequence[str], progress: Callable[[str], None] | None) -> tuple[int, str]:
+    """Run one build step; Ninja's `[n/N]` lines go to `progress` as they come."""
+    proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, errors="replace")
+    timer = threading.Timer(_BUILD_TIMEOUT_S, proc.kill)
+    timer.start()
+    lines = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if progress is not None and _PROGRESS.match(line):
+                progress(line.rstrip())
+        proc.wait()
+    finally:
+        timer.cancel()
+    if proc.returncode < 0:
+        lines.append(f"killed after {_BUILD_TIMEOUT_S} s\n")
+    return proc.returncode, "".join(lines)
+
+
+def print_progress(line: str) -> None:
+    """Every tenth of the build (and its end), one line: `grader: build 12/40 ...`."""
+    match = _PROGRESS.match(line)
+    if match:
+        done, total = int(match.group(1)), int(match.group(2))
+        if done == total or done % max(1, total // 10) == 0:
+            print(f"grader: build {done}/{total}", flush=True)
+
+
 def configure_and_build(repo: Path, impl: str, build_dir: Path, cmake_args: Sequence[str] = (),
-                        targets: Sequence[str] = ()) -> tuple[str, BuildFailure | None]:
+                        targets: Sequence[str] = (),
+                        progress: Callable[[str], None] | None = None,
+                        ) -> tuple[str, BuildFailure | None]:
     """Configure with Ninja in Release and build everything that compiles (or
     only `targets`).
 
@@ -82,14 +116,13 @@ def configure_and_build(repo: Path, impl: str, build_dir: Path, cmake_args: Sequ
     for stage, argv in steps:
         log.append(f"$ {' '.join(argv)}")
         try:
-            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  errors="replace", timeout=_BUILD_TIMEOUT_S, check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            returncode, output = _run_step(argv, progress)
+        except OSError as exc:
             log.append(str(exc))
             return "\n".join(log), BuildFailure(stage, str(exc))
-        log.append(proc.stdout)
-        if proc.returncode != 0:
-            return "\n".join(log), BuildFailure(stage, proc.stdout)
+        log.append(output)
+        if returncode != 0:
+            return "\n".join(log), BuildFailure(stage, output)
     return "\n".join(log), None
 
 

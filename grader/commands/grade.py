@@ -14,16 +14,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS, configure_and_build
+from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.cli import Command
 from grader.commands.check import impl_folder
-from grader.discovery import parse_lab_list, repo_root
+from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import Status
+from grader.model import Status, lab_number
 from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
 from grader.session import GradingSession
+from grader.static_check import lab_folders
 from grader.submission_check import check_submission, configured_impl, rejected_labs
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -74,14 +75,17 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
-    labs = parse_lab_list(args.labs) if args.labs else None
-    report = writable_dir(args.report)
+    labs = parse_lab_list(args.labs) if args.labs is not None else None
     repo = (args.repo or repo_root()).resolve()
+    report = writable_dir(args.report)
     build, failure = args.build, None
     if args.impl is not None:
-        build = args.build_dir or default_build_dir(args.impl)
-        print(f"grader: building the labs against {args.impl} in {build}", flush=True)
-        log, failure = configure_and_build(repo, args.impl, build, args.cmake_arg)
+        labs = labs_to_build(impl_folder(args.impl, checked_repo(repo, labs)), args.impl, labs)
+        build = writable_dir(args.build_dir or default_build_dir(args.impl), "build")
+        print(f"grader: building {', '.join(labs)} against {args.impl} in {build}", flush=True)
+        log, failure = configure_and_build(repo, args.impl, build,
+                                           [*args.cmake_arg, f"-DLAB_ONLY={';'.join(labs)}"],
+                                           progress=print_progress)
         (report / "build.log").write_text(log, encoding="utf-8")
         if failure is not None:
             print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
@@ -101,6 +105,36 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     print(f"grader: reports in {report}")
     return exit_status(grade, args.allow_skips)
+
+
+def checked_repo(repo: Path, labs: list[str] | None) -> Path:
+    """`repo`, once it is known to build the labs (every lab asked for among them)."""
+    known = lab_dirs(repo)
+    if not (repo / "CMakeLists.txt").is_file() or not known:
+        raise GraderUsageError(f"--repo {repo}: no CMakeLists.txt and labs/labN_* folders there")
+    for lab in labs or ():
+        if lab not in known:
+            raise GraderUsageError(f"unknown lab '{lab}': known labs are "
+                                   f"{', '.join(sorted(known, key=lab_number))}")
+    return repo
+
+
+def labs_to_build(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
+    """The labs `--impl` builds: those asked for, which the folder must hold, or
+    every lab it holds; checked before minutes of building."""
+    if not folder.is_dir():
+        raise GraderUsageError(f"--impl {impl}: no such folder (use skeletons, solutions, or a "
+                               "folder laid out like skeletons/)")
+    held = sorted(lab_folders(folder), key=lab_number)
+    if labs is None:
+        if not held:
+            raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
+        return held
+    missing = [lab for lab in labs if lab not in held]
+    if missing:
+        raise GraderUsageError(f"--impl {impl} has no folder for {', '.join(missing)} "
+                               f"(it holds {', '.join(held) or 'none'})")
+    return labs
 
 
 def submission_rejections(repo: Path, impl: str | None, build: Path,
@@ -164,14 +198,14 @@ def read_secret(path: Path | None) -> str | None:
     return secret
 
 
-def writable_dir(path: Path) -> Path:
-    """Create the report folder and prove it is writable before any test runs."""
+def writable_dir(path: Path, what: str = "reports") -> Path:
+    """Create the folder and prove it is writable before anything is built or run."""
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise GraderUsageError(f"cannot write reports to {path}: "
+        raise GraderUsageError(f"cannot write {what} to {path}: "
                                f"{exc.strerror or exc}") from exc
     return path
 

@@ -190,7 +190,7 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
 def test_impl_build_failure_is_a_failed_lab_with_the_compiler_errors(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
     student = tmp_path / "alice"
-    student.mkdir()
+    (student / "lab1_histogram").mkdir(parents=True)
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
 project(fake NONE)
 message(STATUS "impl=${LAB_IMPL}")
@@ -219,6 +219,7 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
     for lab_dir in ("lab1_histogram", "lab10_scan"):
         (repo / "labs" / lab_dir / "CMakeLists.txt").write_text("# a lab\n")
+        (repo / "skeletons" / lab_dir).mkdir(parents=True)
     (repo / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(f NONE)\n"
                                          "message(FATAL_ERROR \"lab1: histogram.cu is missing\")\n")
     proc = _grader("grade", "--impl", "skeletons", "--build-dir", str(tmp_path / "b"),
@@ -256,3 +257,52 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     assert test["name"].startswith("lab1.static_check") and test["status"] == "failed"
     assert "library-include" in test["output"]
     assert not (tmp_path / "build-grade-cheat" / "ran").exists(), "a rejected lab's tests ran"
+
+
+def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, GRADING)
+    (repo / "CMakeLists.txt").write_text("message(FATAL_ERROR \"configure must not run\")\n")
+    student = tmp_path / "bob"
+    (student / "lab1_histogram").mkdir(parents=True)
+    report = ["--report", str(tmp_path / "out")]
+
+    def grade(*args: str) -> subprocess.CompletedProcess[str]:
+        return _grader("grade", *args, *report, cwd=tmp_path)
+
+    unknown = grade("--impl", str(student), "--repo", str(repo), "--labs", "lab9")
+    assert unknown.returncode == 2
+    assert "unknown lab 'lab9': known labs are lab1, lab10" in unknown.stderr
+    missing = grade("--impl", str(student), "--repo", str(repo), "--labs", "lab10")
+    assert missing.returncode == 2
+    assert f"--impl {student} has no folder for lab10 (it holds lab1)" in missing.stderr
+    no_repo = grade("--impl", str(student), "--repo", str(tmp_path / "nope"))
+    assert no_repo.returncode == 2 and "no CMakeLists.txt and labs/labN_* folders" in no_repo.stderr
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    bad_dir = grade("--impl", str(student), "--repo", str(repo), "--build-dir", str(blocker))
+    assert bad_dir.returncode == 2 and f"cannot write build to {blocker}" in bad_dir.stderr
+    empty = grade("--impl", str(student), "--repo", str(repo), "--labs", "")
+    assert empty.returncode == 2 and "names no lab" in empty.stderr
+    for proc in (unknown, missing, no_repo, bad_dir, empty):
+        assert "configure must not run" not in proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
+                    reason="cmake and ninja needed")
+def test_impl_builds_only_the_labs_asked_for(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, GRADING)
+    (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
+project(fake NONE)
+message(STATUS "only=${LAB_ONLY}")
+enable_testing()
+add_test(NAME lab1.Hist.Uniform COMMAND sh -c "exit 0")
+set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")
+""")
+    student = tmp_path / "carol"
+    for lab_dir in ("lab1_histogram", "lab10_scan"):
+        (student / lab_dir).mkdir(parents=True)
+    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--labs", "lab1",
+                   "--report", str(tmp_path / "out"), cwd=tmp_path)
+    assert "grader: building lab1 against" in proc.stdout, proc.stdout + proc.stderr
+    assert "only=lab1\n" in (tmp_path / "out" / "build.log").read_text()
