@@ -24,12 +24,13 @@ ALLOWED_IMPORTS: tuple[tuple[str, str], ...] = (
     (r"_Unwind_Resume|__gxx_personality_v0|__cxa_guard_(acquire|release|abort)"
      r"|__cxa_(begin|end)_catch|__cxa_rethrow|_ZSt9terminatev|__stack_chk_fail|__assert_fail"
      r"|_ZSt\d+__throw_\w+", "C++ runtime support the compiler emits"),
-    (r"mem(cpy|set|move|cmp)|_GLOBAL_OFFSET_TABLE_", "block copies and addressing the compiler "
-     "emits"),
+    # The __*_chk forms are what _FORTIFY_SOURCE (on by default on Ubuntu) turns them into.
+    (r"(__)?mem(cpy|set|move|cmp)(_chk)?|_GLOBAL_OFFSET_TABLE_", "block copies and addressing "
+     "the compiler emits"),
     (r"(sqrt|cbrt|exp|exp2|expm1|log|log2|log10|log1p|pow|floor|ceil|round|lround|trunc"
      r"|fmin|fmax|fabs|fmod|sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|hypot|ldexp"
      r"|frexp|ilogb)f?", "host maths"),
-    (r"printf|puts|putchar", "printing (never read for a verdict)"),
+    (r"printf|__printf_chk|puts|putchar", "printing (never read for a verdict)"),
     (r"cuda(GetDevice|GetDeviceCount|DeviceGetAttribute|GetDeviceProperties(_v2)?"
      r"|DriverGetVersion|RuntimeGetVersion|FuncGetAttributes|FuncSetAttribute"
      r"|FuncSetCacheConfig|Occupancy\w+|GetErrorString|GetErrorName|GetLastError"
