@@ -7,11 +7,12 @@ zero inputs hide indexing bugs (a "constant" case exists to test contention).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-Params = dict
+Params = dict[str, Any]
 
 
 def uniform(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:

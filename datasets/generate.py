@@ -7,6 +7,11 @@ The same manifest entry always gives the same bytes (numpy's PCG64 seeded with
 the case's seed). A file already written for the same entry is kept, so running
 the tests twice does not regenerate hundreds of megabytes.
 
+The manifest is checked against datasets/schema.py first (one line naming the case,
+the field and the rule; n at most 2^28). Each file is written through a uniquely named
+temporary file beside it; a target that exists and is not a regular file (a folder,
+a device, a FIFO, a symlink) is refused, never replaced.
+
 Hidden grading data: with an instructor's secret (the environment variable
 LAB_SECRET_SEED, or --secret-file PATH kept outside the students' tree) each
 case's seed becomes a hash of (secret, lab, case name, public seed). Sizes and
@@ -17,48 +22,63 @@ records a salted hash of the secret, never the secret itself.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 try:
     import numpy as np
+    import numpy.typing as npt
 except ImportError:  # a clear message instead of a traceback on a fresh machine
     sys.exit("datasets.generate: numpy is required: pip install -r requirements.txt")
 
 from datasets.distributions import DISTRIBUTIONS
+from datasets.schema import SchemaError, validate_manifest
 
 FORMAT_VERSION = 1
 SECRET_ENV = "LAB_SECRET_SEED"
+Manifest = dict[str, Any]
 
 
-class ManifestError(Exception):
+class GenerateError(Exception):
+    """What the generator was asked to do cannot be done as asked: one line, exit 2."""
+
+
+class ManifestError(GenerateError):
     """A manifest that cannot be used as written."""
 
 
-def load_manifest(path: Path) -> dict:
+def load_manifest(path: Path) -> Manifest:
+    """The manifest at `path`, checked against datasets.schema."""
     try:
-        manifest = json.loads(path.read_text())
+        text = path.read_bytes().decode("utf-8")
+        doc = json.loads(text, parse_constant=_no_constant)
+        return validate_manifest(doc)
     except FileNotFoundError:
         raise ManifestError(f"{path}: no such manifest") from None
+    except UnicodeDecodeError as e:
+        raise ManifestError(f"{path}: not UTF-8 text (byte {e.start}): not a manifest") from None
     except json.JSONDecodeError as e:
         raise ManifestError(f"{path}: not valid JSON: {e}") from None
-    for key in ("lab", "dtype", "cases"):
-        if key not in manifest:
-            raise ManifestError(f"{path}: missing key '{key}'")
-    for case in manifest["cases"]:
-        if case.get("distribution") not in DISTRIBUTIONS:
-            raise ManifestError(
-                f"{path}: case {case.get('name')!r}: unknown distribution "
-                f"{case.get('distribution')!r} (known: {', '.join(DISTRIBUTIONS)})"
-            )
-    return manifest
+    except SchemaError as e:
+        raise ManifestError(f"{path}: {e}") from None
+    except RecursionError:
+        raise ManifestError(f"{path}: not valid JSON: nested too deeply") from None
 
 
-def case_parameters(manifest: dict, case: dict) -> dict:
+def _no_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def case_parameters(manifest: Manifest, case: dict[str, Any]) -> dict[str, Any]:
     """The case's entry with the manifest's defaults filled in."""
     return {**manifest.get("defaults", {}), **case}
 
@@ -71,20 +91,24 @@ def hidden_seed(secret: str, lab: str, case_name: str, seed: int) -> int:
 
 def secret_digest(secret: str) -> str:
     """What a sidecar may say about the secret: a salted hash, enough to tell two apart."""
-    return hashlib.sha256(f"cuda-labs secret digest\0{secret}".encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(f"cuda-labs secret digest\0{secret}".encode()).hexdigest()[:16]
 
 
 def read_secret(secret_file: Path | None) -> str | None:
     """The secret from --secret-file, else $LAB_SECRET_SEED, else None (public data)."""
     if secret_file is not None:
-        secret = secret_file.read_text(encoding="utf-8").strip()
+        try:
+            secret = secret_file.read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError:
+            raise ManifestError(f"{secret_file}: the secret file is not UTF-8 text") from None
         if not secret:
             raise ManifestError(f"{secret_file}: the secret file is empty")
         return secret
     return os.environ.get(SECRET_ENV) or None
 
 
-def generate_case(manifest: dict, case: dict, secret: str | None = None) -> np.ndarray:
+def generate_case(manifest: Manifest, case: dict[str, Any],
+                  secret: str | None = None) -> npt.NDArray[Any]:
     params = case_parameters(manifest, case)
     dtype = np.dtype(manifest["dtype"]).newbyteorder("<")
     seed = params["seed"]
@@ -95,56 +119,133 @@ def generate_case(manifest: dict, case: dict, secret: str | None = None) -> np.n
     return values.astype(dtype, copy=False)
 
 
-def write_case(manifest: dict, case: dict, out: Path, secret: str | None = None) -> bool:
+def check_target(path: Path) -> None:
+    """Refuse a file target that exists and is not a regular file.
+
+    Replacing it would destroy a device node, a FIFO or a folder, and a symlink
+    would send the data somewhere --out does not name.
+    """
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise GenerateError(f"{path} is a symlink: refusing to write through it; "
+                            "remove it or choose another --out")
+    if stat.S_ISDIR(mode):
+        raise GenerateError(f"{path} is a folder, not a file: with --case, --out names the "
+                            "file to write")
+    if not stat.S_ISREG(mode):
+        raise GenerateError(f"{path} exists and is not a regular file (a device, FIFO or "
+                            "socket): refusing to replace it")
+
+
+def write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write `path` through a uniquely named temporary file beside it, then rename it over.
+
+    A half-written file never has the real name, and the temporary file is removed
+    whatever fails (a folder in the target's place included).
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600: readable like any new file
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _sidecar(out: Path) -> Path:
+    return out.with_suffix(".json")
+
+
+def _up_to_date(out: Path, stamp: dict[str, Any], itemsize: int) -> bool:
+    """True when `out` and its sidecar were written for exactly this stamp."""
+    try:
+        return (out.is_file() and out.stat().st_size == int(stamp["n"]) * itemsize
+                and json.loads(_sidecar(out).read_text(encoding="utf-8")) == stamp)
+    except (OSError, ValueError):  # no sidecar, or one that is not ours: write again
+        return False
+
+
+def write_case(manifest: Manifest, case: dict[str, Any], out: Path,
+               secret: str | None = None) -> bool:
     """Writes `out` (and a sidecar describing it); False when it was up to date."""
-    stamp = {"format": FORMAT_VERSION, "dtype": manifest["dtype"], **case_parameters(manifest, case)}
+    stamp = {"format": FORMAT_VERSION, "dtype": manifest["dtype"],
+             **case_parameters(manifest, case)}
     if secret is not None:
         stamp["hidden"] = secret_digest(secret)
-    sidecar = out.with_suffix(".json")
-    itemsize = np.dtype(manifest["dtype"]).itemsize
-    if (
-        out.exists()
-        and sidecar.exists()
-        and out.stat().st_size == int(stamp["n"]) * itemsize
-        and json.loads(sidecar.read_text()) == stamp
-    ):
+    sidecar = _sidecar(out)
+    if sidecar == out:
+        raise GenerateError(f"{out}: a data file may not end in .json (its sidecar's name)")
+    check_target(out)
+    check_target(sidecar)
+    if _up_to_date(out, stamp, np.dtype(manifest["dtype"]).itemsize):
         return False
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp")
-    generate_case(manifest, case, secret).tofile(tmp)
-    tmp.replace(out)  # never leave a half-written file under the real name
-    sidecar.write_text(json.dumps(stamp, indent=1) + "\n")
+    values = generate_case(manifest, case, secret)
+    write_atomically(out, values.tofile)
+    text = json.dumps(stamp, indent=1) + "\n"
+    write_atomically(sidecar, lambda f: f.write(text.encode("utf-8")))
     return True
+
+
+def _path_argument(text: str) -> Path:
+    """An argparse type: a path, never the empty string (which Path reads as `.`)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return Path(text)
+
+
+def _targets(manifest: Manifest, out: Path, case_name: str | None
+             ) -> list[tuple[dict[str, Any], Path]]:
+    """(case, file) for each case to write: one case to the file --out, or all into it."""
+    cases = {c["name"]: c for c in manifest["cases"]}
+    if case_name is not None:
+        if case_name not in cases:
+            raise ManifestError(f"unknown case {case_name!r}; known: {', '.join(cases)}")
+        return [(cases[case_name], out)]
+    if out.exists() and not out.is_dir():
+        raise GenerateError(f"{out} exists and is not a folder: without --case, --out names "
+                            "the folder for all cases")
+    targets = [(c, out / f"{c['name']}.bin") for c in manifest["cases"]]
+    for case, path in targets:  # the schema's names are file names; never write outside
+        if path.parent != out or path.name != f"{case['name']}.bin":
+            raise ManifestError(f"case {case['name']!r}: its file would be outside {out}")
+    return targets
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m datasets.generate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--manifest", type=Path, required=True, help="datasets/labN.json")
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--manifest", type=_path_argument, required=True,
+                        help="datasets/labN.json")
+    parser.add_argument("--out", type=_path_argument, required=True,
                         help="folder for all cases, or the file for one --case")
     parser.add_argument("--case", help="write only this case, to the file --out")
-    parser.add_argument("--secret-file", type=Path,
+    parser.add_argument("--secret-file", type=_path_argument,
                         help=f"hidden grading data from this secret (default: ${SECRET_ENV})")
     args = parser.parse_args(argv)
     try:
         secret = read_secret(args.secret_file)
         manifest = load_manifest(args.manifest)
-        cases = {c["name"]: c for c in manifest["cases"]}
-        if args.case:
-            if args.case not in cases:
-                raise ManifestError(f"unknown case {args.case!r}; known: {', '.join(cases)}")
-            targets = [(cases[args.case], args.out)]
-        else:
-            targets = [(c, args.out / f"{c['name']}.bin") for c in manifest["cases"]]
-        for case, path in targets:
+        for case, path in _targets(manifest, args.out, args.case):
             start = time.perf_counter()
             written = write_case(manifest, case, path, secret)
             state = f"written in {time.perf_counter() - start:.2f} s" if written else "up to date"
             if secret is not None:
                 state += " (hidden data)"
             print(f"{manifest['lab']}: {path} ({case['n']} values): {state}")
-    except (ManifestError, OSError) as e:
+    except (GenerateError, OSError) as e:
         print(f"datasets.generate: {e}", file=sys.stderr)
         return 2
     return 0

@@ -4,12 +4,16 @@ and clear errors for bad manifests."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from datasets import generate
+
+Capture = pytest.CaptureFixture[str]
 
 MANIFEST = {
     "lab": "labX",
@@ -38,7 +42,8 @@ def test_same_seed_gives_same_bytes(manifest: Path, tmp_path: Path) -> None:
     assert generate.main(["--manifest", str(manifest), "--out", str(tmp_path / "a")]) == 0
     assert generate.main(["--manifest", str(manifest), "--out", str(tmp_path / "b")]) == 0
     for case in ("u", "hot", "same"):
-        assert (tmp_path / "a" / f"{case}.bin").read_bytes() == (tmp_path / "b" / f"{case}.bin").read_bytes()
+        a, b = (tmp_path / d / f"{case}.bin" for d in ("a", "b"))
+        assert a.read_bytes() == b.read_bytes()
 
 
 def test_distributions_have_the_promised_shape(manifest: Path, tmp_path: Path) -> None:
@@ -52,7 +57,7 @@ def test_distributions_have_the_promised_shape(manifest: Path, tmp_path: Path) -
 
 
 def test_up_to_date_files_are_kept_and_changed_entries_rewritten(manifest: Path, tmp_path: Path,
-                                                                capsys) -> None:
+                                                                capsys: Capture) -> None:
     generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
     generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
     assert capsys.readouterr().out.count("up to date") == 3
@@ -72,11 +77,15 @@ def test_a_single_case_to_a_file(manifest: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda m: m["cases"][0].update(distribution="zipf"), "unknown distribution 'zipf'"),
-        (lambda m: m.pop("dtype"), "missing key 'dtype'"),
+        (lambda m: m["cases"][0].update(distribution="zipf"),
+         ("case 'u': field 'distribution': must be one of uniform, contention, constant, "
+         "signed_magnitude, not 'zipf'")),
+        (lambda m: m.pop("dtype"), "manifest: field 'dtype': is required"),
     ],
 )
-def test_bad_manifests_are_named(tmp_path: Path, capsys, change, message) -> None:
+def test_bad_manifests_are_named(tmp_path: Path, capsys: Capture,
+                                 change: Callable[[dict[str, Any]], object],
+                                 message: str) -> None:
     bad = json.loads(json.dumps(MANIFEST))
     change(bad)
     path = tmp_path / "bad.json"
@@ -85,8 +94,10 @@ def test_bad_manifests_are_named(tmp_path: Path, capsys, change, message) -> Non
     assert message in capsys.readouterr().err
 
 
-def test_unknown_case_and_missing_manifest(manifest: Path, tmp_path: Path, capsys) -> None:
-    assert generate.main(["--manifest", str(manifest), "--case", "nope", "--out", str(tmp_path)]) == 2
+def test_unknown_case_and_missing_manifest(manifest: Path, tmp_path: Path,
+                                           capsys: Capture) -> None:
+    args = ["--manifest", str(manifest), "--case", "nope", "--out", str(tmp_path)]
+    assert generate.main(args) == 2
     assert "unknown case 'nope'; known: u, hot, same" in capsys.readouterr().err
     assert generate.main(["--manifest", str(tmp_path / "none.json"), "--out", str(tmp_path)]) == 2
     assert "no such manifest" in capsys.readouterr().err
