@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
+from grader.discovery import parse_lab_list
 from grader.errors import EXIT_USAGE, GraderUsageError
 
 
@@ -44,8 +45,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser(load_commands()).parse_args(argv)
     try:
+        check_common_arguments(args)
         status: int = args.handler(args)
         return status
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def check_common_arguments(args: argparse.Namespace) -> None:
+    """Options several commands share, checked before any of them starts work.
+
+    Commands read `--labs` as `parse_lab_list(args.labs) if args.labs else None`,
+    which would take `--labs ''` for "every lab"; it is checked here once for all,
+    and before a command spends minutes building.
+    """
+    labs = getattr(args, "labs", None)
+    if isinstance(labs, str):
+        parse_lab_list(labs)

@@ -11,8 +11,9 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from grader.errors import GraderUsageError
 from grader.model import BUILD_KIND, KINDS, OTHER_KIND, LabTest, is_lab_id, lab_number
@@ -135,8 +136,27 @@ def lab_dirs(repo: Path) -> dict[str, Path]:
     return found
 
 
+def checked_repo(repo: Path) -> Path:
+    """`repo` resolved, which must hold a labs/ folder (the --repo of every command)."""
+    resolved = repo.expanduser().resolve()
+    if not resolved.is_dir():
+        problem = "no such folder, so no labs/"
+    elif not (resolved / "labs").is_dir():
+        problem = "the repository has no labs/ folder"
+    elif not lab_dirs(resolved):
+        problem = "its labs/ folder holds no lab (labN_topic/)"
+    else:
+        return resolved
+    raise GraderUsageError(f"--repo {repo}: {problem}; give a cuda-labs repository "
+                           "(one holding labs/labN_topic/)")
+
+
 def parse_lab_list(text: str) -> list[str]:
-    """`lab1,lab3` -> ['lab1', 'lab3']; anything else is a usage error."""
+    """`lab1,lab3` -> ['lab1', 'lab3']; anything else is a usage error.
+
+    An empty or blank text is an error too, never "every lab": a script that
+    passes `--labs "$LABS"` with LABS unset must not grade what it did not ask for.
+    """
     labs: list[str] = []
     for item in text.split(","):
         item = item.strip()
@@ -147,7 +167,8 @@ def parse_lab_list(text: str) -> list[str]:
         if item not in labs:
             labs.append(item)
     if not labs:
-        raise GraderUsageError("--labs names no lab")
+        raise GraderUsageError(f"--labs {text!r} names no lab: give lab ids such as lab1,lab3, "
+                               "or leave --labs out for every lab")
     return labs
 
 

@@ -86,7 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         plugin.session = GradingSession.open(
             Path(config.getoption("grader_build")),
-            labs=parse_lab_list(labs) if labs else None,
+            labs=parse_lab_list(labs) if labs is not None else None,
             repo=Path(repo) if repo else None,
             timeout_scale=config.getoption("grader_timeout_scale"))
     except GraderUsageError as exc:

@@ -14,9 +14,10 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from grader.errors import GraderUsageError
 from grader.sandbox import Sandbox, start_failure
@@ -236,7 +237,8 @@ def run_sweep(plan: SweepPlan, run: Runner = run_program) -> SweepResult:
     for config in plan.configs:
         proc = run(plan.argv(config))
         if proc.returncode == EXIT_NO_DEVICE:
-            raise NoDevice((proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""])
+            said = (proc.stderr or proc.stdout).strip().splitlines()
+            raise NoDevice(said[-1].strip() if said else "")
         row = parse_row(proc.stdout, plan.row_name())
         if proc.returncode not in (0, 1):
             message = (proc.stderr or proc.stdout).strip().splitlines()

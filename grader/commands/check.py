@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader.build import IMPL_WORDS
 from grader.cli import Command
-from grader.discovery import parse_lab_list, repo_root
+from grader.discovery import checked_repo, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.static_check import Finding, lab_folders
 from grader.submission_check import check_submission
@@ -51,7 +51,8 @@ def resolve_impl(impl: str, repo: Path) -> Path:
     """impl_folder(), which must exist."""
     path = impl_folder(impl, repo)
     if not path.is_dir():
-        raise GraderUsageError(f"--impl {impl}: no such folder")
+        where = f" in {repo}" if impl in IMPL_WORDS else ""
+        raise GraderUsageError(f"--impl {impl}: no such folder{where}")
     return path.resolve()
 
 
@@ -73,8 +74,10 @@ def check_impl(impl: Path, repo: Path, labs: list[str] | None, build: Path | Non
 
 
 def _run(args: argparse.Namespace) -> int:
-    repo = (args.repo or repo_root()).resolve()
-    labs = parse_lab_list(args.labs) if args.labs else None
+    # --repo first: skeletons/solutions are looked up in it, so a wrong --repo
+    # would otherwise read as a wrong --impl.
+    repo = checked_repo(args.repo) if args.repo is not None else repo_root()
+    labs = parse_lab_list(args.labs) if args.labs is not None else None
     if args.build is not None and not args.build.is_dir():
         raise GraderUsageError(f"build directory {args.build} does not exist")
     if args.build is not None and args.build_dir is not None:

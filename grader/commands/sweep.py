@@ -14,11 +14,20 @@ from pathlib import Path
 
 from grader.cli import Command
 from grader.commands.grade import writable_dir
-from grader.discovery import lab_dirs, repo_root
+from grader.discovery import checked_repo, lab_dirs, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.sandbox import Sandbox, add_argument, decide, warn
-from grader.sweep import (NoDevice, ProgramHelp, default_data, lab_programs, parse_help,
-                          parse_params, plan_sweep, run_program, run_sweep)
+from grader.sweep import (
+    NoDevice,
+    ProgramHelp,
+    default_data,
+    lab_programs,
+    parse_help,
+    parse_params,
+    plan_sweep,
+    run_program,
+    run_sweep,
+)
 from grader.sweep_report import write_csv, write_markdown, write_plot
 
 
@@ -74,7 +83,7 @@ def resolve_program(build: Path, repo: Path, lab: str, variant: str,
 
 
 def _run(args: argparse.Namespace) -> int:
-    repo = (args.repo or repo_root()).resolve()
+    repo = checked_repo(args.repo) if args.repo is not None else repo_root()
     params = parse_params(args.param)
     if not params:
         raise GraderUsageError("give at least one --param NAME=V1,V2,...")
@@ -92,8 +101,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         result = run_sweep(plan, partial(run_program, sandbox=decision.sandbox))
     except NoDevice as exc:
-        print(f"grader: no GPU: {program.path.name} found no CUDA device ({exc}); nothing "
-              "measured", file=sys.stderr)
+        said = f" (it said: {exc})" if str(exc) else ""
+        print(f"grader: no GPU: {program.path.name} found no CUDA device{said}; nothing "
+              "measured. Run the sweep on a machine with an NVIDIA GPU and driver.",
+              file=sys.stderr)
         return EXIT_NO_GPU
     title = f"{args.lab} {args.variant}: " + ", ".join(plan.names)
     write_csv(result, out / "sweep.csv")

@@ -8,13 +8,24 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from grader.errors import GraderUsageError
-from grader.sweep import (NoDevice, ProgramHelp, Row, SweepResult, parse_help, parse_params,
-                          parse_row, plan_sweep, run_sweep)
+from grader.sweep import (
+    NoDevice,
+    ProgramHelp,
+    Row,
+    Runner,
+    SweepResult,
+    parse_help,
+    parse_params,
+    parse_row,
+    plan_sweep,
+    run_sweep,
+)
 from grader.sweep_report import plot_labels
 
 RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
@@ -99,8 +110,8 @@ def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
         plan_sweep(no_data, "naive", [("n", ["1"])], data)
 
 
-def _fake_run(outputs: dict[str, tuple[int, str]]):
-    def run(argv):
+def _fake_run(outputs: dict[str, tuple[int, str]]) -> Runner:
+    def run(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
         key = argv[argv.index("--blocks") + 1]
         code, out = outputs[key]
         return subprocess.CompletedProcess(argv, code, out, "lab1_histogram: bad launch\n"
@@ -128,8 +139,9 @@ def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
     plan = plan_sweep(helps, "shared", [("blocks", ["1"])], data)
-    with pytest.raises(NoDevice):
+    with pytest.raises(NoDevice) as info:
         run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, 77, "", "no CUDA device"))
+    assert str(info.value) == "no CUDA device"
 
 
 def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> None:
@@ -156,6 +168,7 @@ def _fake_lab(tmp_path: Path, exit_code: int = 0) -> tuple[Path, Path]:
     shared = RECORDED / "lab1_shared.txt"
     program.write_text(f"""#!{sys.executable}
 import sys
+from collections.abc import Sequence
 if "--help" in sys.argv:
     sys.stdout.write({LAB1_HELP!r}); sys.exit(0)
 if {exit_code} == 77:
@@ -200,8 +213,8 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (("lab9", "shared", "--param", "blocks=1"), "unknown lab 'lab9'"),
-    (("lab1", "fastest", "--param", "blocks=1"), "unknown variant 'fastest' of lab1: variants "
-                                                 "are global,"),
+    (("lab1", "fastest", "--param", "blocks=1"),
+     "unknown variant 'fastest' of lab1: variants are global,"),
     (("lab1", "shared", "--param", "tile=16"), "no option --tile"),
     (("lab1", "shared"), "at least one --param"),
     (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
@@ -220,4 +233,9 @@ def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
     data.write_bytes(b"\0" * 8)
     result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=1", "--build", str(build),
                     "--repo", str(repo), "--data", str(data), "--out", str(tmp_path / "o"))
-    assert result.returncode == 3 and "no GPU" in result.stderr
+    assert result.returncode == 3 and "Traceback" not in result.stderr
+    # One plain line quoting the program, never a Python list repr.
+    assert result.stderr.strip().splitlines()[-1] == (
+        "grader: no GPU: lab1_histogram found no CUDA device (it said: lab1_histogram: no CUDA "
+        "device: none); nothing measured. Run the sweep on a machine with an NVIDIA GPU and "
+        "driver.")

@@ -1,0 +1,108 @@
+"""Usage errors of the command line: one line naming the culprit, exit 2, no traceback.
+
+Runs without a GPU or a compiler: every error here is found before anything builds.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.discovery import checked_repo, parse_lab_list
+from grader.errors import GraderUsageError
+from grader.tests.helpers import make_build, needs_ctest
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
+
+def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def _one_usage_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """The single error line of a usage error, after checking exit 2 and no traceback."""
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("grader: error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize("text", ["", " ", ",", " , "])
+def test_an_empty_lab_list_is_an_error_never_every_lab(text: str) -> None:
+    with pytest.raises(GraderUsageError, match="names no lab: give lab ids such as lab1,lab3"):
+        parse_lab_list(text)
+
+
+def test_checked_repo_says_what_the_folder_lacks(tmp_path: Path) -> None:
+    with pytest.raises(GraderUsageError, match="no such folder, so no labs/"):
+        checked_repo(tmp_path / "nonexistent")
+    with pytest.raises(GraderUsageError, match="the repository has no labs/ folder"):
+        checked_repo(tmp_path)
+    (tmp_path / "labs").mkdir()
+    with pytest.raises(GraderUsageError, match="its labs/ folder holds no lab"):
+        checked_repo(tmp_path)
+    (tmp_path / "labs" / "lab1_histogram").mkdir()
+    assert checked_repo(tmp_path) == tmp_path.resolve()
+
+
+# Every command that takes --labs: '' is refused before the command starts any work
+# (grade would otherwise build every lab first, then grade them all).
+@pytest.mark.parametrize("command", [
+    ("grade", "--build", "B"),
+    ("grade", "--impl", "skeletons"),
+    ("check", "--impl", "skeletons"),
+    ("sanitize", "--build", "B"),
+    ("repeat", "--build", "B"),
+    ("known-wrong", "--static-only"),
+    ("batch", "SUBMISSIONS", "--report", "R"),
+])
+def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[str, ...]) -> None:
+    line = _one_usage_line(_grader(*command, "--labs", "", cwd=tmp_path))
+    assert line == ("grader: error: --labs '' names no lab: give lab ids such as lab1,lab3, "
+                    "or leave --labs out for every lab")
+    assert not (tmp_path / "R").exists() and not list(tmp_path.glob("build-grade-*"))
+
+
+@needs_ctest
+def test_empty_labs_under_plain_pytest_is_a_usage_error(tmp_path: Path) -> None:
+    build = make_build(tmp_path, [])
+    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider",
+         str(Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"), "--build", str(build),
+         "--labs", ""], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        check=False)
+    assert proc.returncode == 4, proc.stdout + proc.stderr  # pytest's usage error
+    assert "--labs '' names no lab" in proc.stderr
+
+
+def test_check_with_a_missing_repo_blames_repo_not_impl(tmp_path: Path) -> None:
+    line = _one_usage_line(_grader("check", "--impl", "skeletons", "--repo",
+                                   str(tmp_path / "nonexistent"), cwd=tmp_path))
+    assert line.startswith(f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder")
+    assert "--impl" not in line
+
+
+def test_check_with_a_repo_without_labs_blames_repo(tmp_path: Path) -> None:
+    (tmp_path / "skeletons").mkdir()
+    line = _one_usage_line(_grader("check", "--impl", "skeletons", "--repo", str(tmp_path),
+                                   cwd=tmp_path))
+    assert "the repository has no labs/ folder" in line and "--impl" not in line
+
+
+def test_sweep_with_a_missing_repo_says_it_has_no_labs(tmp_path: Path) -> None:
+    (tmp_path / "build" / "bin").mkdir(parents=True)
+    line = _one_usage_line(_grader("sweep", "lab1", "shared", "--param", "blocks=1",
+                                   "--build", str(tmp_path / "build"),
+                                   "--repo", str(tmp_path / "nonexistent"), cwd=tmp_path))
+    assert line == (f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder, so no "
+                    "labs/; give a cuda-labs repository (one holding labs/labN_topic/)")
+    assert "known labs are" not in line
