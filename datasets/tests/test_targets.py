@@ -1,0 +1,191 @@
+"""Where the generator writes: only regular files it may replace, through a temporary
+file beside each that never stays behind, and never outside --out. Each test works in a
+sandbox folder with a sibling file and checks that nothing outside the output changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from datasets import generate
+
+REPO = Path(__file__).resolve().parents[2]
+MANIFEST: dict[str, Any] = {
+    "lab": "labX",
+    "dtype": "int32",
+    "defaults": {"low": 0, "high": 1024},
+    "cases": [{"name": "u", "distribution": "uniform", "n": 1000, "seed": 1},
+              {"name": "same", "distribution": "constant", "n": 50, "seed": 3, "value": 7}],
+}
+Capture = pytest.CaptureFixture[str]
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    """Every entry under root, symlinks not followed: kind and content or target."""
+    snap: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        mode = path.lstat().st_mode
+        rel = path.relative_to(root).as_posix()
+        if stat.S_ISLNK(mode):
+            snap[rel] = "link " + os.readlink(path)
+        elif stat.S_ISREG(mode):
+            snap[rel] = "file " + path.read_bytes().hex()
+        else:
+            snap[rel] = f"mode {stat.S_IFMT(mode):o}"
+    return snap
+
+
+@pytest.fixture()
+def box(tmp_path: Path) -> Path:
+    """The sandbox: a manifest and a sibling file that must survive every test."""
+    (tmp_path / "m.json").write_text(json.dumps(MANIFEST))
+    (tmp_path / "sibling.txt").write_text("keep")
+    return tmp_path
+
+
+def _one_case(box: Path, out: Path, capsys: Capture) -> tuple[int, str]:
+    status = generate.main(["--manifest", str(box / "m.json"), "--case", "u", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) <= 1, err
+    return status, err
+
+
+def _no_temporary_files(folder: Path) -> None:
+    assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_fifo_is_refused_not_replaced(box: Path, capsys: Capture) -> None:
+    fifo = box / "fifo"
+    os.mkfifo(fifo)
+    before = _snapshot(box)
+    status, err = _one_case(box, fifo, capsys)
+    assert status == 2 and "is not a regular file" in err
+    assert _snapshot(box) == before and stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_a_device_node_is_refused_not_replaced(box: Path, capsys: Capture) -> None:
+    full = box / "full"  # a /dev/full of our own: never a real /dev node
+    try:
+        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"cannot create a device node here: {exc}")
+    before = _snapshot(box)
+    status, err = _one_case(box, full, capsys)
+    assert status == 2 and "not a regular file (a device" in err
+    assert _snapshot(box) == before and stat.S_ISCHR(full.lstat().st_mode)
+
+
+def test_dev_full_itself_is_refused_before_anything_is_written() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    # Only the check, which reads the node's type (lstat): nothing opens /dev/full.
+    with pytest.raises(generate.GenerateError, match="not a regular file"):
+        generate.check_target(Path("/dev/full"))
+    assert stat.S_ISCHR(Path("/dev/full").lstat().st_mode)
+
+
+def test_a_symlink_is_refused_not_followed(box: Path, capsys: Capture) -> None:
+    link = box / "data.bin"
+    link.symlink_to(box / "sibling.txt")
+    before = _snapshot(box)
+    status, err = _one_case(box, link, capsys)
+    assert status == 2 and "is a symlink" in err
+    assert _snapshot(box) == before
+
+
+def test_a_symlinked_case_file_in_the_folder_is_refused(box: Path, capsys: Capture) -> None:
+    out = box / "out"
+    out.mkdir()
+    (out / "same.bin").symlink_to(box / "sibling.txt")
+    before = _snapshot(box)
+    assert generate.main(["--manifest", str(box / "m.json"), "--out", str(out)]) == 2
+    assert "same.bin is a symlink" in capsys.readouterr().err
+    assert {k: v for k, v in _snapshot(box).items() if not k.startswith("out/u.")} == before
+    _no_temporary_files(out)
+
+
+def test_a_folder_in_the_file_s_place_is_refused_and_leaves_nothing(box: Path,
+                                                                   capsys: Capture) -> None:
+    adir = box / "adir"
+    adir.mkdir()
+    (adir / "inside.txt").write_text("x")
+    before = _snapshot(box)
+    status, err = _one_case(box, adir, capsys)
+    assert status == 2 and "is a folder, not a file" in err
+    assert _snapshot(box) == before
+    _no_temporary_files(box)
+
+
+def test_a_failed_write_leaves_no_temporary_file(box: Path) -> None:
+    # Even past the checks (a folder appearing between check and rename), the
+    # temporary file goes.
+    adir = box / "adir"
+    adir.mkdir()
+    before = _snapshot(box)
+    with pytest.raises(OSError):
+        generate.write_atomically(adir, lambda f: f.write(b"data"))
+    assert _snapshot(box) == before
+
+    def broken(f: IO[bytes]) -> None:
+        f.write(b"half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        generate.write_atomically(box / "new.bin", broken)
+    assert _snapshot(box) == before
+
+
+def test_a_file_as_the_folder_for_all_cases_is_refused(box: Path, capsys: Capture) -> None:
+    before = _snapshot(box)
+    assert generate.main(["--manifest", str(box / "m.json"), "--out", str(box / "m.json")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert _snapshot(box) == before
+
+
+def test_a_json_data_file_would_be_its_own_sidecar(box: Path, capsys: Capture) -> None:
+    before = _snapshot(box)
+    status, err = _one_case(box, box / "data.json", capsys)
+    assert status == 2 and "may not end in .json" in err
+    assert _snapshot(box) == before
+
+
+def test_an_empty_out_is_a_usage_error(box: Path) -> None:
+    before = _snapshot(box)
+    result = subprocess.run([sys.executable, "-m", "datasets.generate", "--manifest",
+                             str(box / "m.json"), "--out", ""], cwd=box, capture_output=True,
+                            text=True, timeout=60, check=False,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "argument --out: must not be empty" in result.stderr
+    assert _snapshot(box) == before
+
+
+@pytest.mark.parametrize("name", ["../../x", "../sibling", "/tmp/x", "a/b", ".hidden"])
+def test_a_case_name_never_writes_outside_out(box: Path, capsys: Capture, name: str) -> None:
+    bad = {**MANIFEST, "cases": [{**MANIFEST["cases"][0], "name": name}]}
+    (box / "m.json").write_text(json.dumps(bad))
+    (box / "deep" / "out").mkdir(parents=True)
+    before = _snapshot(box)
+    assert generate.main(["--manifest", str(box / "m.json"), "--out", str(box / "deep/out")]) == 2
+    assert "field 'name': must be a name" in capsys.readouterr().err
+    assert _snapshot(box) == before
+
+
+def test_written_files_are_readable_and_replace_regular_files(box: Path, capsys: Capture) -> None:
+    out = box / "data.bin"
+    out.write_bytes(b"old")
+    status, _ = _one_case(box, out, capsys)
+    assert status == 0 and out.stat().st_size == 4000
+    mode = stat.S_IMODE(out.stat().st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert mode == 0o666 & ~umask  # not mkstemp's 0600: the sandboxed tests read it
+    assert (box / "sibling.txt").read_text() == "keep"
+    _no_temporary_files(box)
