@@ -1,6 +1,7 @@
 // lab1_histogram: runs histogram variants on a data.bin file, prints the first 10
 // bins (compare them with the seed's Python program) and one row per variant
 // like the seed's tables. Exits 1 when a histogram is wrong.
+#include <climits>
 #include <cstdio>
 #include <exception>
 #include <sstream>
@@ -65,68 +66,66 @@ bool run_variant(lab1::HistogramBench& bench, const lab1::Variant& v, lab1::Laun
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness::run_program("lab1_histogram", [&] {
-    harness::Args args(argc, argv,
-                       {{"variant",
-                         "global, global_unroll, global_ilp4, one_per_thread, shared, "
-                         "inverse, banks, best, or all (default shared)"},
-                        {"data", "dataset file, raw int32 samples 0..1023 (default data.bin)"},
-                        {"n", "expected number of samples (default: the file's size)"},
-                        {"blocks", "grid size (default: just enough to cover n)"},
-                        {"threads", "threads per block (default: the variant's)"},
-                        {"slice", "samples per thread, or per block for inverse/banks"},
-                        {"reps", "timed repetitions (default 20)"}});
-    if (args.has("help")) {
-      std::printf("%s", args.usage().c_str());
-      return 0;
-    }
-    // Everything that can be wrong with the input is reported before touching the GPU.
-    const std::string path = args.get("data", "data.bin");
-    std::vector<int> samples = lab1::load_samples(path, args.get_int("n", -1));
-    const std::string name = args.get("variant", "shared");
-    const lab1::Variant* chosen = nullptr;
-    lab1::Launch requested{};
-    if (name != "all") {
-      chosen = &lab1::find_variant(name);
-      requested.blocks = static_cast<int>(args.get_int("blocks", 0));
-      requested.threads = static_cast<int>(args.get_int("threads", chosen->defaults.threads));
-      requested.slice = static_cast<int>(args.get_int("slice", chosen->defaults.slice));
-      lab1::resolve_launch(*chosen, static_cast<long long>(samples.size()), requested);
-    }
-    std::string why;
-    if (!harness::cuda_device_available(&why)) {
-      std::fprintf(stderr, "lab1_histogram: no CUDA device: %s\n", why.c_str());
-      return 77;
-    }
-    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-    std::printf("data: %s, %zu samples\n", path.c_str(), samples.size());
-    lab1::HistogramBench bench(std::move(samples));
-    print_bins("first 10 bins (CPU):", bench.expected());
+  return harness::run_program(
+      "lab1_histogram", argc, argv,
+      {{"variant", "NAME",
+        "global, global_unroll, global_ilp4, one_per_thread, shared, inverse, banks, best, or "
+        "all",
+        "shared"},
+       {"data", "FILE", "dataset file, raw int32 samples 0..1023", "data.bin"},
+       {"n", "N", "expected number of samples", "the file's size"},
+       {"blocks", "N", "grid size", "just enough to cover n"},
+       {"threads", "N", "threads per block", "the variant's"},
+       {"slice", "N", "samples per thread, or per block for inverse/banks", "the variant's"},
+       {"reps", "N", "timed repetitions", "20"}},
+      [&](const harness::Args& args) {
+        // Everything that can be wrong with the input is reported before touching the GPU,
+        // and the options before reading a file that may be large.
+        const std::string path = args.get("data", "data.bin");
+        const long long expected = args.get_int("n", -1, 1, INT_MAX);
+        const int reps = args.get_positive("reps", 20);
+        const std::string name = args.get("variant", "shared");
+        const lab1::Variant* chosen = name == "all" ? nullptr : &lab1::find_variant(name);
+        lab1::Launch requested{};
+        if (chosen) {
+          requested.blocks = args.get_positive("blocks", 0);
+          requested.threads = args.get_positive("threads", chosen->defaults.threads);
+          requested.slice = args.get_positive("slice", chosen->defaults.slice);
+        }
+        std::vector<int> samples = lab1::load_samples(path, expected);
+        if (chosen) {
+          lab1::resolve_launch(*chosen, static_cast<long long>(samples.size()), requested);
+        }
+        harness::require_gpu();
+        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+        std::printf("data: %s, %zu samples\n", path.c_str(), samples.size());
+        lab1::HistogramBench bench(std::move(samples));
+        print_bins("first 10 bins (CPU):", bench.expected());
 
-    const int reps = static_cast<int>(args.get_int("reps", 20));
-    std::printf("%-15s %7s %7s %6s  %-30s %9s %8s  %s\n", "variant", "blocks", "threads", "slice",
-                "operations", "time_ms", "GB/s", "check");
-    bool all_right = true;
-    if (name == "all") {
-      for (const lab1::Variant& v : lab1::variants()) {
-        all_right &= run_variant(bench, v, v.defaults, reps, false);
-      }
-      harness::TimingOptions options;
-      options.min_reps = options.max_reps = reps;
-      const harness::TimingStats seed = bench.time_seed_global(options);
-      print_row("seed_global*", "", "512", "1024", "harness baseline", seed.median_ms,
-                harness::gbps(bench.bytes_moved(), seed.median_ms), "");
-      const std::string cub_wrong = bench.check_cub();
-      const harness::TimingStats cub = bench.time_cub(options);
-      print_row("cub*", "", "", "", "DeviceHistogram::HistogramEven", cub.median_ms,
-                harness::gbps(bench.bytes_moved(), cub.median_ms),
-                cub_wrong.empty() ? "ok" : "WRONG");
-      const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-      std::printf("* harness yardsticks. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
-                  ceiling.gbps);
-    } else {
-      all_right = run_variant(bench, *chosen, requested, reps, true);
-    }
-    return all_right ? 0 : 1;
-  });
+        std::printf("%-15s %7s %7s %6s  %-30s %9s %8s  %s\n", "variant", "blocks", "threads",
+                    "slice", "operations", "time_ms", "GB/s", "check");
+        bool all_right = true;
+        if (name == "all") {
+          for (const lab1::Variant& v : lab1::variants()) {
+            all_right &= run_variant(bench, v, v.defaults, reps, false);
+          }
+          harness::TimingOptions options;
+          options.min_reps = options.max_reps = reps;
+          const harness::TimingStats seed = bench.time_seed_global(options);
+          print_row("seed_global*", "", "512", "1024", "harness baseline", seed.median_ms,
+                    harness::gbps(bench.bytes_moved(), seed.median_ms), "");
+          const std::string cub_wrong = bench.check_cub();
+          const harness::TimingStats cub = bench.time_cub(options);
+          print_row("cub*", "", "", "", "DeviceHistogram::HistogramEven", cub.median_ms,
+                    harness::gbps(bench.bytes_moved(), cub.median_ms),
+                    cub_wrong.empty() ? "ok" : "WRONG");
+          const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
+          std::printf(
+              "* harness yardsticks. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
+              ceiling.gbps);
+        } else {
+          all_right = run_variant(bench, *chosen, requested, reps, true);
+        }
+        return all_right ? 0 : 1;
+      });
 }

@@ -74,54 +74,47 @@ void print_result(const char* what, const std::vector<int>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness::run_program("lab2_barrier_demo", [&] {
-    harness::Args args(argc, argv,
-                       {{"hang",
-                         "run the kernel that deadlocks (killed after "
-                         "LAB_KERNEL_TIMEOUT_S seconds, default 10)"}},
-                       {"hang"});
-    if (args.has("help")) {
-      std::printf("%s", args.usage().c_str());
-      return 0;
-    }
-    std::string why;
-    if (!harness::cuda_device_available(&why)) {
-      std::fprintf(stderr, "lab2_barrier_demo: no CUDA device: %s\n", why.c_str());
-      return 77;
-    }
-    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-    harness::DeviceBuffer<int> out(64);
-    if (args.has("hang")) {
-      harness::DeviceBuffer<int> flag(1);
-      flag.fill_bytes(0);
-      std::printf(
-          "barrier_vs_spin <<<1, 64>>>: warp 0 waits at __syncthreads(), warp 1 spins "
-          "on a flag warp 0 sets after the barrier; waiting %.0f s...\n",
-          harness::kernel_timeout_seconds());
-      std::fflush(stdout);
-      barrier_vs_spin<<<1, 64>>>(flag.get(), out.get());
-      LAB_CHECK_LAUNCH();
-      harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_vs_spin");
-      std::printf("barrier_vs_spin returned: this GPU did not deadlock (unexpected)\n");
-      return 1;
-    }
-    out.poison();
-    barrier_in_branch<<<1, 32>>>(out.get());
-    LAB_CHECK_LAUNCH();
-    harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_in_branch");
-    const std::vector<int> got = out.download();
-    print_result("barrier_in_branch <<<1, 32>>> (course's example, undefined behaviour) returned",
-                 std::vector<int>(got.begin(), got.begin() + 32));
-    std::printf(
-        "  It returned on this GPU, but a barrier in a branch that not every thread of\n"
-        "  the block takes is undefined behaviour: another GPU, compiler or block size\n"
-        "  may hang or compute garbage. With two warps, one waiting at the barrier and\n"
-        "  one waiting for it, it does hang: run with --hang.\n");
-    out.poison();
-    barrier_after_branch<<<1, 64>>>(out.get());
-    LAB_CHECK_LAUNCH();
-    harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_after_branch");
-    print_result("barrier_after_branch <<<1, 64>>> (the fix) returned", out.download());
-    return 0;
-  });
+  return harness::run_program(
+      "lab2_barrier_demo", argc, argv,
+      {{"hang", "",
+        "run the kernel that deadlocks (killed after LAB_KERNEL_TIMEOUT_S seconds, default 10)",
+        ""}},
+      [&](const harness::Args& args) {
+        harness::require_gpu();
+        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+        harness::DeviceBuffer<int> out(64);
+        if (args.has("hang")) {
+          harness::DeviceBuffer<int> flag(1);
+          flag.fill_bytes(0);
+          std::printf(
+              "barrier_vs_spin <<<1, 64>>>: warp 0 waits at __syncthreads(), warp 1 spins "
+              "on a flag warp 0 sets after the barrier; waiting %.0f s...\n",
+              harness::kernel_timeout_seconds());
+          std::fflush(stdout);
+          barrier_vs_spin<<<1, 64>>>(flag.get(), out.get());
+          LAB_CHECK_LAUNCH();
+          harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_vs_spin");
+          std::printf("barrier_vs_spin returned: this GPU did not deadlock (unexpected)\n");
+          return 1;
+        }
+        out.poison();
+        barrier_in_branch<<<1, 32>>>(out.get());
+        LAB_CHECK_LAUNCH();
+        harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_in_branch");
+        const std::vector<int> got = out.download();
+        print_result(
+            "barrier_in_branch <<<1, 32>>> (course's example, undefined behaviour) returned",
+            std::vector<int>(got.begin(), got.begin() + 32));
+        std::printf(
+            "  It returned on this GPU, but a barrier in a branch that not every thread of\n"
+            "  the block takes is undefined behaviour: another GPU, compiler or block size\n"
+            "  may hang or compute garbage. With two warps, one waiting at the barrier and\n"
+            "  one waiting for it, it does hang: run with --hang.\n");
+        out.poison();
+        barrier_after_branch<<<1, 64>>>(out.get());
+        LAB_CHECK_LAUNCH();
+        harness::synchronize_or_die(harness::kernel_timeout_seconds(), "barrier_after_branch");
+        print_result("barrier_after_branch <<<1, 64>>> (the fix) returned", out.download());
+        return 0;
+      });
 }

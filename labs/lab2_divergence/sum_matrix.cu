@@ -16,55 +16,49 @@
 #include "variants.hpp"
 
 int main(int argc, char** argv) {
-  return harness::run_program("lab2_sum_matrix", [&] {
-    harness::Args args(argc, argv,
-                       {{"bx", "block size in x (along a row); with --by"},
-                        {"by", "block size in y; with --bx"},
-                        {"nx", "columns (default 16384)"},
-                        {"ny", "rows (default 16384)"},
-                        {"reps", "timed repetitions (default 10)"}});
-    if (args.has("help")) {
-      std::printf("%s", args.usage().c_str());
-      return 0;
-    }
-    const long long nx = args.get_int("nx", 1 << 14), ny = args.get_int("ny", 1 << 14);
-    if (nx < 1 || ny < 1 || nx * ny > (1LL << 30)) {
-      throw std::invalid_argument(
-          "--nx and --ny must be at least 1, with nx * ny at most 2^30, "
-          "not " +
-          std::to_string(nx) + " x " + std::to_string(ny));
-    }
-    std::vector<lab2::Block2D> shapes;
-    if (args.has("bx") || args.has("by")) {
-      if (!args.has("bx") || !args.has("by"))
-        throw std::invalid_argument("give both --bx and --by");
-      shapes.push_back(lab2::check_block(args.get_int("bx", 0), args.get_int("by", 0)));
-    } else {
-      shapes = {{32, 32}, {32, 16}, {16, 32}, {16, 16}};
-    }
-    const int reps = static_cast<int>(args.get_int("reps", 10));
-    if (reps < 1) throw std::invalid_argument("--reps must be at least 1");
-    std::string why;
-    if (!harness::cuda_device_available(&why)) {
-      std::fprintf(stderr, "lab2_sum_matrix: no CUDA device: %s\n", why.c_str());
-      return 77;
-    }
-    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-    std::printf("Matrix size: nx %lld ny %lld\n", nx, ny);
-    lab2::MatrixBench bench(static_cast<int>(nx), static_cast<int>(ny), 7);
-    harness::TimingOptions options;
-    options.min_reps = options.max_reps = reps;
-    bool all_right = true;
-    for (const lab2::Block2D b : shapes) {
-      const std::string wrong = bench.check(b);
-      const harness::TimingStats t = wrong.empty() ? bench.time(b, options) : harness::not_timed();
-      const long long gx = (nx + b.x - 1) / b.x, gy = (ny + b.y - 1) / b.y;
-      std::printf("sumMatrixOnGPU2D <<< (%lld,%lld), (%d,%d) >>> elapsed %.3f ms  %7.0f GB/s  %s\n",
-                  gx, gy, b.x, b.y, t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
-                  wrong.empty() ? "ok" : "WRONG");
-      if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
-      all_right &= wrong.empty();
-    }
-    return all_right ? 0 : 1;
-  });
+  return harness::run_program(
+      "lab2_sum_matrix", argc, argv,
+      {{"bx", "N", "block size in x (along a row); with --by", "the course's four shapes"},
+       {"by", "N", "block size in y; with --bx", ""},
+       {"nx", "N", "columns", "16384"},
+       {"ny", "N", "rows", "16384"},
+       {"reps", "N", "timed repetitions", "10"}},
+      [&](const harness::Args& args) {
+        const long long nx = args.get_int("nx", 1 << 14), ny = args.get_int("ny", 1 << 14);
+        if (nx < 1 || ny < 1 || nx > (1LL << 30) || ny > (1LL << 30) || nx * ny > (1LL << 30)) {
+          throw std::invalid_argument(
+              "--nx and --ny must be at least 1, with nx * ny at most 2^30, not " +
+              std::to_string(nx) + " x " + std::to_string(ny));
+        }
+        std::vector<lab2::Block2D> shapes;
+        if (args.has("bx") || args.has("by")) {
+          if (!args.has("bx") || !args.has("by"))
+            throw std::invalid_argument("give both --bx and --by");
+          shapes.push_back(
+              lab2::check_block(args.get_positive("bx", 0), args.get_positive("by", 0)));
+        } else {
+          shapes = {{32, 32}, {32, 16}, {16, 32}, {16, 16}};
+        }
+        const int reps = args.get_positive("reps", 10);
+        harness::require_gpu();
+        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+        std::printf("Matrix size: nx %lld ny %lld\n", nx, ny);
+        lab2::MatrixBench bench(static_cast<int>(nx), static_cast<int>(ny), 7);
+        harness::TimingOptions options;
+        options.min_reps = options.max_reps = reps;
+        bool all_right = true;
+        for (const lab2::Block2D b : shapes) {
+          const std::string wrong = bench.check(b);
+          const harness::TimingStats t =
+              wrong.empty() ? bench.time(b, options) : harness::not_timed();
+          const long long gx = (nx + b.x - 1) / b.x, gy = (ny + b.y - 1) / b.y;
+          std::printf(
+              "sumMatrixOnGPU2D <<< (%lld,%lld), (%d,%d) >>> elapsed %.3f ms  %7.0f GB/s  %s\n", gx,
+              gy, b.x, b.y, t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
+              wrong.empty() ? "ok" : "WRONG");
+          if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
+          all_right &= wrong.empty();
+        }
+        return all_right ? 0 : 1;
+      });
 }

@@ -2,6 +2,7 @@
 // variants on a dataset and prints one row per variant like the seed's examples;
 // --memory prints the seed's memory table beside this GPU's own numbers.
 // Exits 1 when a result is wrong.
+#include <climits>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -124,102 +125,95 @@ void print_memory_table() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness::run_program("lab4_power_array", [&] {
-    harness::Args args(argc, argv,
-                       {{"variant",
-                         "global, register, shared, symbol_global, symbol_register, "
-                         "symbol_shared, best, window_global, window_shared, or all "
-                         "(default all)"},
-                        {"data", "dataset file, raw float32 values (default data.bin)"},
-                        {"n", "expected number of values (default: the file's size)"},
-                        {"k", "power (default 4, the seed's)"},
-                        {"radius", "window radius for the window variants (default 32)"},
-                        {"blocks", "grid size (default: just enough to cover n)"},
-                        {"threads", "threads per block (default 128, the seed's BLOCKSIZE)"},
-                        {"reps", "timed repetitions (default 20)"},
-                        {"memory", "print the memory table and latencies, then stop"}},
-                       {"memory"});
-    if (args.has("help")) {
-      std::printf("%s", args.usage().c_str());
-      return 0;
-    }
-    Settings s;
-    // Everything that can be wrong with the input is reported before touching the GPU.
-    const bool memory_only = args.has("memory");
-    const std::string path = args.get("data", "data.bin");
-    const std::string name = args.get("variant", "all");
-    const long long k = args.get_int("k", 4), radius = args.get_int("radius", 32);
-    lab4::check_power_k(k);
-    lab4::check_radius(radius);
-    s.k = static_cast<int>(k);
-    s.radius = static_cast<int>(radius);
-    s.reps = static_cast<int>(args.get_int("reps", 20));
-    std::vector<float> values;
-    if (!memory_only) values = lab4::load_values(path, args.get_int("n", -1));
-    const long long n = static_cast<long long>(values.size());
-    lab4::Launch requested{static_cast<int>(args.get_int("blocks", 0)),
-                           static_cast<int>(args.get_int("threads", lab4::kBlockSize))};
-    const lab4::PowerVariant* power = nullptr;
-    const lab4::WindowVariant* window = nullptr;
-    if (!memory_only && name != "all") {
-      if (lab4::is_window_variant(name)) {
-        window = &lab4::find_window_variant(name);
-        lab4::resolve_launch(window->grid, n, requested);
-      } else {
-        try {
-          power = &lab4::find_power_variant(name);
-        } catch (const std::invalid_argument&) {
-          throw std::invalid_argument("unknown variant '" + name +
-                                      "'; known: global, register, shared, symbol_global, "
-                                      "symbol_register, symbol_shared, best, window_global, "
-                                      "window_shared, all");
+  return harness::run_program(
+      "lab4_power_array", argc, argv,
+      {{"variant", "NAME",
+        "global, register, shared, symbol_global, symbol_register, symbol_shared, best, "
+        "window_global, window_shared, or all",
+        "all"},
+       {"data", "FILE", "dataset file, raw float32 values", "data.bin"},
+       {"n", "N", "expected number of values", "the file's size"},
+       {"k", "K", "power", "4, the seed's"},
+       {"radius", "R", "window radius for the window variants, 0..64", "32"},
+       {"blocks", "N", "grid size", "just enough to cover n"},
+       {"threads", "N", "threads per block", "128, the seed's BLOCKSIZE"},
+       {"reps", "N", "timed repetitions", "20"},
+       {"memory", "", "print the memory table and latencies, then stop", ""}},
+      [&](const harness::Args& args) {
+        Settings s;
+        // Everything that can be wrong with the input is reported before touching the GPU.
+        const bool memory_only = args.has("memory");
+        const std::string path = args.get("data", "data.bin");
+        const std::string name = args.get("variant", "all");
+        const long long k = args.get_int("k", 4, 0, INT_MAX), radius = args.get_int("radius", 32);
+        lab4::check_power_k(k);
+        lab4::check_radius(radius);
+        s.k = static_cast<int>(k);
+        s.radius = static_cast<int>(radius);
+        s.reps = args.get_positive("reps", 20);
+        const long long expected = args.get_int("n", -1, 1, INT_MAX);
+        lab4::Launch requested{args.get_positive("blocks", 0),
+                               args.get_positive("threads", lab4::kBlockSize)};
+        std::vector<float> values;
+        if (!memory_only) values = lab4::load_values(path, expected);
+        const long long n = static_cast<long long>(values.size());
+        const lab4::PowerVariant* power = nullptr;
+        const lab4::WindowVariant* window = nullptr;
+        if (!memory_only && name != "all") {
+          if (lab4::is_window_variant(name)) {
+            window = &lab4::find_window_variant(name);
+            lab4::resolve_launch(window->grid, n, requested);
+          } else {
+            try {
+              power = &lab4::find_power_variant(name);
+            } catch (const std::invalid_argument&) {
+              throw std::invalid_argument("unknown variant '" + name +
+                                          "'; known: global, register, shared, symbol_global, "
+                                          "symbol_register, symbol_shared, best, window_global, "
+                                          "window_shared, all");
+            }
+            lab4::check_fits_symbol(*power, n);
+            lab4::resolve_launch(power->grid, n, requested);
+          }
         }
-        lab4::check_fits_symbol(*power, n);
-        lab4::resolve_launch(power->grid, n, requested);
-      }
-    }
-    std::string why;
-    if (!harness::cuda_device_available(&why)) {
-      std::fprintf(stderr, "lab4_power_array: no CUDA device: %s\n", why.c_str());
-      return 77;
-    }
-    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-    if (memory_only) {
-      print_memory_table();
-      return 0;
-    }
-    std::printf("data: %s, %lld values\n", path.c_str(), n);
-    lab4::PowerBench bench(std::move(values));
-    s.ceiling_gbps = harness::measure_copy_ceiling().gbps;
-    print_header();
-    bool all_right = true;
-    if (power) {
-      all_right = run_power(bench, *power, requested, s);
-    } else if (window) {
-      all_right = run_window(bench, *window, requested, s);
-    } else {
-      for (const lab4::PowerVariant& v : lab4::power_variants()) {
-        if (v.storage == lab4::Storage::Symbol && n > lab4::kSymbolCapacity) continue;
-        all_right &= run_power(bench, v, v.defaults, s);
-      }
-      const harness::TimingStats vol = bench.time_volatile(s.k, options_for(bench, s.reps));
-      print_row("volatile_reads*", "pointer", s.k, "auto", "128", vol.median_ms,
-                harness::gbps(bench.bytes_moved(), vol.median_ms), s.ceiling_gbps,
-                bench.check_volatile(s.k).empty() ? "ok" : "WRONG");
-      for (const lab4::WindowVariant& v : lab4::window_variants()) {
-        all_right &= run_window(bench, v, v.defaults, s);
-      }
-      const std::string wrong = bench.check_window_yardstick(s.radius);
-      const harness::TimingStats g =
-          bench.time_window_yardstick(s.radius, options_for(bench, s.reps));
-      print_row("window_yardstick*", "pointer", s.radius, "auto", "128", g.median_ms,
-                harness::gbps(bench.bytes_moved(), g.median_ms), s.ceiling_gbps,
-                wrong.empty() ? "ok" : "WRONG");
-      std::printf(
-          "* harness yardsticks. k|r: k for the power variants, the radius for the "
-          "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
-          s.ceiling_gbps);
-    }
-    return all_right ? 0 : 1;
-  });
+        harness::require_gpu();
+        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+        if (memory_only) {
+          print_memory_table();
+          return 0;
+        }
+        std::printf("data: %s, %lld values\n", path.c_str(), n);
+        lab4::PowerBench bench(std::move(values));
+        s.ceiling_gbps = harness::measure_copy_ceiling().gbps;
+        print_header();
+        bool all_right = true;
+        if (power) {
+          all_right = run_power(bench, *power, requested, s);
+        } else if (window) {
+          all_right = run_window(bench, *window, requested, s);
+        } else {
+          for (const lab4::PowerVariant& v : lab4::power_variants()) {
+            if (v.storage == lab4::Storage::Symbol && n > lab4::kSymbolCapacity) continue;
+            all_right &= run_power(bench, v, v.defaults, s);
+          }
+          const harness::TimingStats vol = bench.time_volatile(s.k, options_for(bench, s.reps));
+          print_row("volatile_reads*", "pointer", s.k, "auto", "128", vol.median_ms,
+                    harness::gbps(bench.bytes_moved(), vol.median_ms), s.ceiling_gbps,
+                    bench.check_volatile(s.k).empty() ? "ok" : "WRONG");
+          for (const lab4::WindowVariant& v : lab4::window_variants()) {
+            all_right &= run_window(bench, v, v.defaults, s);
+          }
+          const std::string wrong = bench.check_window_yardstick(s.radius);
+          const harness::TimingStats g =
+              bench.time_window_yardstick(s.radius, options_for(bench, s.reps));
+          print_row("window_yardstick*", "pointer", s.radius, "auto", "128", g.median_ms,
+                    harness::gbps(bench.bytes_moved(), g.median_ms), s.ceiling_gbps,
+                    wrong.empty() ? "ok" : "WRONG");
+          std::printf(
+              "* harness yardsticks. k|r: k for the power variants, the radius for the "
+              "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
+              s.ceiling_gbps);
+        }
+        return all_right ? 0 : 1;
+      });
 }

@@ -1,6 +1,7 @@
 // lab5_matmul: runs the dense product variants on random n x k and k x m matrices
 // and prints one row per variant (time, GFLOP/s, share of cuBLAS FP32), or, with
 // --mqdb, the MQDB challenge's table for one instance. Exits 1 when a product is wrong.
+#include <climits>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -45,12 +46,11 @@ std::string ratio(double x) {
   return t;
 }
 
-int run_dense(const harness::Args& args, int n, int k, int m) {
+int run_dense(const harness::Args& args, int n, int k, int m, int reps, long long seed) {
   const std::string name = args.get("variant", "all");
-  const int reps = static_cast<int>(args.get_int("reps", 10));
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
-  lab5::MatmulBench bench(n, k, m, static_cast<std::uint64_t>(args.get_int("seed", 1)));
+  lab5::MatmulBench bench(n, k, m, static_cast<std::uint64_t>(seed));
   std::printf("product: %d x %d times %d x %d, inputs uniform in [-1, 1), check: %s\n", n, k, k, m,
               bench.exact_check() ? "float64 CPU product" : "Freivalds, 3 vectors");
   std::printf("%-16s %-18s %10s %10s %10s  %s\n", "variant", "block", "time_ms", "GFLOP/s",
@@ -61,8 +61,8 @@ int run_dense(const harness::Args& args, int n, int k, int m) {
   for (const lab5::Variant& v : lab5::variants()) {
     if (name != "all" && name != v.name) continue;
     lab5::Launch l = v.defaults;
-    l.block_x = static_cast<int>(args.get_int("block-x", l.block_x));
-    l.block_y = static_cast<int>(args.get_int("block-y", l.block_y));
+    l.block_x = args.get_positive("block-x", l.block_x);
+    l.block_y = args.get_positive("block-y", l.block_y);
     if (name == "all" && v.name == std::string("fine") && bench.flops() > 2.2e9) {
       std::printf("%-16s (skipped at this size: n k m = %.3g atomicAdds)\n", v.name,
                   bench.flops() / 2);
@@ -88,11 +88,10 @@ int run_dense(const harness::Args& args, int n, int k, int m) {
   return all_right ? 0 : 1;
 }
 
-int run_mqdb(const harness::Args& args, int n, int k, bool host) {
-  const int reps = static_cast<int>(args.get_int("reps", 10));
+int run_mqdb(const harness::Args& args, int n, int k, int reps, long long seed) {
+  const bool host = args.has("host");
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
-  const long long seed = args.get_int("seed", 0);
   lab5::MqdbBench bench(n, k, static_cast<std::uint64_t>(seed));
   std::printf("MQDB seed %lld, n = %d, k = %d, D = {", seed, n, k);
   const auto& d = bench.a().block_size;
@@ -112,8 +111,7 @@ int run_mqdb(const harness::Args& args, int n, int k, bool host) {
   }
   std::vector<lab5::Launch> blocks = {{8, 8}, {16, 16}, {32, 8}, {32, 32}};
   if (args.has("block-x") || args.has("block-y")) {
-    blocks = {{static_cast<int>(args.get_int("block-x", 16)),
-               static_cast<int>(args.get_int("block-y", 16))}};
+    blocks = {{args.get_positive("block-x", 16), args.get_positive("block-y", 16)}};
   }
   for (const lab5::Launch& l : blocks) {
     const std::string wrong = bench.check(true, l);
@@ -141,62 +139,53 @@ int run_mqdb(const harness::Args& args, int n, int k, bool host) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return harness::run_program("lab5_matmul", [&] {
-    harness::Args args(
-        argc, argv,
-        {{"variant", "naive, fine, tiled16, tiled32, regblock, best, or all (default all)"},
-         {"n", "rows of A and C (default 4096; with --mqdb the matrix size, default 1000)"},
-         {"k", "columns of A, rows of B (default n)"},
-         {"m", "columns of B and C (default n)"},
-         {"block-x", "threads per block in x, for naive, fine, mqdb_naive"},
-         {"block-y", "threads per block in y"},
-         {"seed", "input seed (default 1; MQDB: 0)"},
-         {"reps", "timed repetitions (default 10)"},
-         {"mqdb", "the MQDB challenge instead of a dense product"},
-         {"blocks", "MQDB: number k of diagonal blocks (default 3)"},
-         {"host", "MQDB: also time the sequential host product"}},
-        {"mqdb", "host"});
-    if (args.has("help")) {
-      std::printf("%s", args.usage().c_str());
-      return 0;
-    }
-    // Everything that can be wrong with the input is reported before touching the GPU.
-    const bool mqdb = args.has("mqdb");
-    const long long n = args.get_int("n", mqdb ? 1000 : 4096);
-    const long long k = args.get_int("k", n), m = args.get_int("m", n);
-    if (mqdb) {
-      const long long blocks = args.get_int("blocks", 3);
-      if (n < 1 || n > 46340)
-        throw std::invalid_argument("MQDB size n must be 1..46340, not " + std::to_string(n));
-      if (blocks < 1 || blocks > n || blocks > 65535) {
-        throw std::invalid_argument(
-            "MQDB needs 1 <= k <= n (and k <= 65535) diagonal blocks, not k = " +
-            std::to_string(blocks) + " for n = " + std::to_string(n));
-      }
-      if (args.has("block-x") || args.has("block-y")) {
-        lab5::check_mqdb_launch({static_cast<int>(args.get_int("block-x", 16)),
-                                 static_cast<int>(args.get_int("block-y", 16))});
-      }
-    } else {
-      const std::string name = args.get("variant", "all");
-      for (const lab5::Variant& v : lab5::variants()) {
-        if (name != "all" && name != v.name) continue;
-        lab5::check_launch(v, n, k, m,
-                           {static_cast<int>(args.get_int("block-x", v.defaults.block_x)),
-                            static_cast<int>(args.get_int("block-y", v.defaults.block_y))});
-      }
-      if (name != "all") lab5::find_variant(name);
-    }
-    std::string why;
-    if (!harness::cuda_device_available(&why)) {
-      std::fprintf(stderr, "lab5_matmul: no CUDA device: %s\n", why.c_str());
-      return 77;
-    }
-    std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
-    if (mqdb) {
-      return run_mqdb(args, static_cast<int>(n), static_cast<int>(args.get_int("blocks", 3)),
-                      args.has("host"));
-    }
-    return run_dense(args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m));
-  });
+  return harness::run_program(
+      "lab5_matmul", argc, argv,
+      {{"variant", "NAME", "naive, fine, tiled16, tiled32, regblock, best, or all", "all"},
+       {"n", "N", "rows of A and C; with --mqdb the matrix size", "4096; with --mqdb 1000"},
+       {"k", "K", "columns of A, rows of B", "n"},
+       {"m", "M", "columns of B and C", "n"},
+       {"block-x", "N", "threads per block in x, for naive, fine, mqdb_naive", "the variant's"},
+       {"block-y", "N", "threads per block in y", "the variant's"},
+       {"seed", "S", "input seed, 0 or more", "1; with --mqdb 0"},
+       {"reps", "N", "timed repetitions", "10"},
+       {"mqdb", "", "the MQDB challenge instead of a dense product", ""},
+       {"blocks", "K", "MQDB: number k of diagonal blocks", "3"},
+       {"host", "", "MQDB: also time the sequential host product", ""}},
+      [&](const harness::Args& args) {
+        // Everything that can be wrong with the input is reported before touching the GPU.
+        const bool mqdb = args.has("mqdb");
+        const long long n = args.get_int("n", mqdb ? 1000 : 4096);
+        const long long k = args.get_int("k", n), m = args.get_int("m", n);
+        const int reps = args.get_positive("reps", 10);
+        const long long seed = args.get_int("seed", mqdb ? 0 : 1, 0, LLONG_MAX);
+        const long long blocks = args.get_int("blocks", 3);
+        if (mqdb) {
+          if (n < 1 || n > 46340)
+            throw std::invalid_argument("MQDB size n must be 1..46340, not " + std::to_string(n));
+          if (blocks < 1 || blocks > n || blocks > 65535) {
+            throw std::invalid_argument(
+                "MQDB needs 1 <= k <= n (and k <= 65535) diagonal blocks, not k = " +
+                std::to_string(blocks) + " for n = " + std::to_string(n));
+          }
+          if (args.has("block-x") || args.has("block-y")) {
+            lab5::check_mqdb_launch(
+                {args.get_positive("block-x", 16), args.get_positive("block-y", 16)});
+          }
+        } else {
+          const std::string name = args.get("variant", "all");
+          for (const lab5::Variant& v : lab5::variants()) {
+            if (name != "all" && name != v.name) continue;
+            lab5::check_launch(v, n, k, m,
+                               {args.get_positive("block-x", v.defaults.block_x),
+                                args.get_positive("block-y", v.defaults.block_y)});
+          }
+          if (name != "all") lab5::find_variant(name);
+        }
+        harness::require_gpu();
+        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+        if (mqdb) return run_mqdb(args, static_cast<int>(n), static_cast<int>(blocks), reps, seed);
+        return run_dense(args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m), reps,
+                         seed);
+      });
 }

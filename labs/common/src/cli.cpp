@@ -1,28 +1,47 @@
 #include "labs/cli.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
+#include <system_error>
+#include <utility>
 
 namespace harness {
 
-Args::Args(int argc, char** argv, std::map<std::string, std::string> options,
-           std::vector<std::string> flags)
-    : options_(std::move(options)), program_(argc > 0 ? argv[0] : "program") {
-  options_.emplace("help", "print this help");
-  flags.push_back("help");
+namespace {
+
+const Option* find_option(const std::vector<Option>& options, const std::string& name) {
+  const auto it =
+      std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == name; });
+  return it == options.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+Args::Args(int argc, char** argv, std::vector<Option> options, std::string notes)
+    : options_(std::move(options)),
+      notes_(std::move(notes)),
+      program_(argc > 0 ? argv[0] : "program") {
+  options_.push_back({"help", "", "print this help", ""});
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "-h") arg = "--help";
     if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'\n" + usage());
-    std::string name = arg.substr(2), value = "1";
+    std::string name = arg.substr(2);
     const auto eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
-      if (i + 1 >= argc) throw UsageError("--" + name + " needs a value\n" + usage());
+    if (eq != std::string::npos) name = name.substr(0, eq);
+    // The name is checked first: a misspelt last option is unknown, not short of a value.
+    const Option* option = find_option(options_, name);
+    if (!option) throw UsageError("unknown option --" + name + "\n" + usage());
+    std::string value = "1";
+    if (option->value.empty()) {
+      if (eq != std::string::npos) throw UsageError("--" + name + " takes no value");
+    } else if (eq != std::string::npos) {
+      value = arg.substr(2 + eq + 1);
+    } else {
+      if (i + 1 >= argc) throw UsageError("--" + name + " needs a value (" + option->value + ")");
       value = argv[++i];
     }
-    if (!options_.count(name)) throw UsageError("unknown option --" + name + "\n" + usage());
     values_[name] = value;
   }
 }
@@ -32,23 +51,52 @@ std::string Args::get(const std::string& name, const std::string& fallback) cons
   return it == values_.end() ? fallback : it->second;
 }
 
-long long Args::get_int(const std::string& name, long long fallback) const {
+long long Args::get_int(const std::string& name, long long fallback, long long min,
+                        long long max) const {
   const auto it = values_.find(name);
   if (it == values_.end()) return fallback;
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(it->second, &used, 0);
-    if (used == it->second.size()) return v;
-  } catch (const std::exception&) {
+  const std::string& text = it->second;
+  long long v = 0;
+  // from_chars: base 10 only, no leading blanks or '+', and it reports overflow.
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (error == std::errc::invalid_argument || end != text.data() + text.size()) {
+    throw UsageError("--" + name + " takes a whole number, not '" + text + "'");
   }
-  throw UsageError("--" + name + " takes a whole number, not '" + it->second + "'");
+  if (error == std::errc::result_out_of_range || v < min || v > max) {
+    const std::string range = std::to_string(min) + " to " + std::to_string(max);
+    throw UsageError("--" + name + " must be " +
+                     (min == 1 ? "positive (" + range + ")" : "from " + range) + ", not " + text);
+  }
+  return v;
+}
+
+int Args::get_positive(const std::string& name, int fallback) const {
+  return static_cast<int>(get_int(name, fallback, 1, INT_MAX));
+}
+
+void Args::forbid_together(const std::string& a, const std::string& b,
+                           const std::string& why) const {
+  if (has(a) && has(b)) throw UsageError("--" + a + " and --" + b + " exclude each other: " + why);
 }
 
 std::string Args::usage() const {
-  std::ostringstream o;
-  o << "usage: " << program_ << " [options]\n";
-  for (const auto& [name, help] : options_) o << "  --" << name << "  " << help << "\n";
-  return o.str();
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::size_t width = 0;
+  for (const Option& o : options_) {
+    std::string left = (o.name == "help" ? "-h, --" : "--") + o.name;
+    if (!o.value.empty()) left += " " + o.value;
+    std::string right = o.help;
+    if (!o.fallback.empty()) right += " (default: " + o.fallback + ")";
+    width = std::max(width, left.size());
+    rows.emplace_back(std::move(left), std::move(right));
+  }
+  std::ostringstream out;
+  out << "usage: " << program_ << " [options]\n";
+  for (const auto& [left, right] : rows) {
+    out << "  " << left << std::string(width - left.size() + 2, ' ') << right << "\n";
+  }
+  out << notes_;
+  return out.str();
 }
 
 }  // namespace harness

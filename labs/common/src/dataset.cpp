@@ -3,18 +3,26 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 namespace harness {
 
 template <class T>
 std::vector<T> read_binary_file(const std::string& path, long long expected_count) {
+  // An ifstream opens a directory on Linux, and its size then reads as 2^63 - 1.
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw DatasetError(path + ": is a directory, not a dataset file: name one of its .bin files");
+  }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     throw DatasetError(path + ": cannot open (" + std::strerror(errno) +
                        "); generate it with `python3 -m datasets.generate` (see the lab README)");
   }
   const long long bytes = static_cast<long long>(in.tellg());
+  if (bytes < 0) throw DatasetError(path + ": not a regular file (its size cannot be read)");
   if (bytes % static_cast<long long>(sizeof(T)) != 0) {
     throw DatasetError(path + ": " + std::to_string(bytes) + " bytes is not a whole number of " +
                        std::to_string(sizeof(T)) + "-byte values: the file is truncated");

@@ -6,18 +6,30 @@
 
 namespace harness {
 
+static std::string version(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
 bool cuda_device_available(std::string* why) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    if (why) *why = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
-    return false;
+  if (status == cudaSuccess && count > 0) return true;
+  if (!why) return false;
+  // Without any driver the runtime says "CUDA driver version is insufficient";
+  // cudaDriverGetVersion tells that case apart: it gives 0 when none is installed.
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  if (driver == 0) {
+    *why = "no NVIDIA driver or GPU found";
+  } else if (status == cudaSuccess || status == cudaErrorNoDevice) {
+    *why = "no NVIDIA driver or GPU found: the driver (CUDA " + version(driver) + ") sees no GPU";
+  } else if (status == cudaErrorInsufficientDriver) {
+    *why = "the NVIDIA driver supports CUDA " + version(driver) + ", older than the CUDA " +
+           version(CUDART_VERSION) + " runtime this program was built with: update the driver";
+  } else {
+    *why = std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
   }
-  if (count == 0) {
-    if (why) *why = "the CUDA runtime sees no device";
-    return false;
-  }
-  return true;
+  return false;
 }
 
 GpuInfo query_gpu_info(int device) {
@@ -44,10 +56,6 @@ GpuInfo query_gpu_info(int device) {
   info.registers_per_sm = p.regsPerMultiprocessor;
   info.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
   return info;
-}
-
-static std::string version(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
 std::string to_json(const GpuInfo& i) {

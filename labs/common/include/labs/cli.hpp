@@ -1,6 +1,8 @@
 // A small `--name value` command-line reader for the lab programs, with errors
-// that list the accepted options.
+// that name the option and the rule, and a help that shows every option's value
+// and default.
 #pragma once
+#include <climits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -13,19 +15,35 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One accepted option, as the help shows it: `--name VALUE  help (default: fallback)`.
+struct Option {
+  std::string name;   // without the leading --
+  std::string value;  // the value's placeholder, e.g. "N" or "FILE"; empty: a flag
+  std::string help;
+  std::string fallback;  // what applies without the option; empty: the help shows none
+};
+
 class Args {
  public:
-  // `options` maps each accepted name (without --) to its help text; names listed
-  // in `flags` take no value.
-  Args(int argc, char** argv, std::map<std::string, std::string> options,
-       std::vector<std::string> flags = {});
+  // `--help` and `-h` are always accepted. `notes` ends the help (e.g. the exit
+  // statuses). Throws UsageError for an unknown option, a missing value, a value
+  // given to a flag, or an argument that is no option.
+  Args(int argc, char** argv, std::vector<Option> options, std::string notes = "");
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::string get(const std::string& name, const std::string& fallback) const;
-  long long get_int(const std::string& name, long long fallback) const;
+  // The value as a base-10 whole number from min to max (`fallback`, unchecked,
+  // when the option is absent): never wraps, never reads 010 as octal.
+  long long get_int(const std::string& name, long long fallback, long long min = LLONG_MIN,
+                    long long max = LLONG_MAX) const;
+  // A count or a size: from 1 to INT_MAX.
+  int get_positive(const std::string& name, int fallback) const;
+  // Refuses `a` and `b` given together, saying `why`.
+  void forbid_together(const std::string& a, const std::string& b, const std::string& why) const;
   std::string usage() const;
 
  private:
-  std::map<std::string, std::string> options_;
+  std::vector<Option> options_;
+  std::string notes_;
   std::map<std::string, std::string> values_;
   std::string program_;
 };

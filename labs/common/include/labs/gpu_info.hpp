@@ -21,7 +21,8 @@ struct GpuInfo {
   int max_threads_per_sm = 0;
 };
 
-// True when a CUDA device can be used; otherwise `why` says what went wrong.
+// True when a CUDA device can be used; otherwise `why` says what went wrong,
+// "no NVIDIA driver or GPU found" when there is none.
 bool cuda_device_available(std::string* why);
 GpuInfo query_gpu_info(int device = 0);
 std::string to_json(const GpuInfo& info);
