@@ -150,11 +150,22 @@ ${python}" ${dir} COMMAND_ERROR_IS_FATAL ANY)
   set(${var} ${dir} PARENT_SCOPE)
 endfunction()
 
-# lab_rejects(<lab> <program> <name> <regex> <arg>...): a test of the harness, not
-# of the student (label `harness`, no GPU needed): <program> given bad input must
-# print a message matching <regex>.
+# lab_expect(<lab> <program> <name> <status> <regex> <arg>...): a test of the harness,
+# not of the student (label `harness`): harness.<lab>.<name> runs <program> <arg>...,
+# which must exit <status> and print a message matching <regex>. The regex travels
+# in a file: a ';' in it would split the test's command line.
+function(lab_expect lab program name status expected)
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/expected/${name}.regex)
+  file(WRITE ${file} "${expected}")
+  add_test(NAME harness.${lab}.${name}
+           COMMAND ${CMAKE_COMMAND} -DSTATUS=${status} -DEXPECTED_FILE=${file}
+                   -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/LabExpect.cmake -- $<TARGET_FILE:${program}> ${ARGN})
+  set_tests_properties(harness.${lab}.${name} PROPERTIES LABELS harness)
+endfunction()
+
+# lab_rejects(<lab> <program> <name> <regex> <arg>...): <program> given bad input
+# (no GPU needed) must print a message matching <regex> and exit 2 (kExitUsage,
+# labs/common/include/labs/program.hpp): test harness.<lab>.rejects_<name>.
 function(lab_rejects lab program name expected)
-  add_test(NAME harness.${lab}.rejects_${name} COMMAND ${program} ${ARGN})
-  set_tests_properties(harness.${lab}.rejects_${name} PROPERTIES LABELS harness
-                       PASS_REGULAR_EXPRESSION "${expected}")
+  lab_expect(${lab} ${program} rejects_${name} 2 "${expected}" ${ARGN})
 endfunction()

@@ -1,0 +1,23 @@
+# Runs a program and checks both its exit status and its output, for lab_expect()
+# (PASS_REGULAR_EXPRESSION alone makes ctest ignore the exit status):
+#   cmake -DSTATUS=<n> -DEXPECTED_FILE=<file holding a regex> -P LabExpect.cmake -- <program> <arg>...
+set(command "")
+set(after_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(after_dashes)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after_dashes TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${command} OUTPUT_VARIABLE output ERROR_VARIABLE output
+                RESULT_VARIABLE status)
+file(READ "${EXPECTED_FILE}" expected)
+message("${output}")
+if(NOT status STREQUAL "${STATUS}")
+  message(FATAL_ERROR "exit status ${status}, expected ${STATUS}")
+endif()
+if(NOT output MATCHES "${expected}")
+  message(FATAL_ERROR "the output does not match: ${expected}")
+endif()
