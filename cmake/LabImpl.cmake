@@ -20,7 +20,17 @@ if(_impl STREQUAL _solutions)
 else()
   set(LAB_IMPL_IS_REFERENCE OFF)
 endif()
-message(STATUS "cuda-labs: labs build against ${LAB_IMPL_DIR}")
+# LAB_IMPL lives in the build's cache (the student preset does not set it, so a
+# student's -DLAB_IMPL=/their/copy holds for every later `cmake --preset student`):
+# say every configure which folder that is and how to change it.
+if(LAB_IMPL STREQUAL "skeletons")
+  message(STATUS "cuda-labs: labs build against ${LAB_IMPL_DIR} "
+                 "(LAB_IMPL=skeletons; -DLAB_IMPL=/path/to/your/copy to build another folder)")
+else()
+  message(STATUS "cuda-labs: labs build against ${LAB_IMPL_DIR} "
+                 "(LAB_IMPL=${LAB_IMPL}, kept in this build's cache; -DLAB_IMPL=skeletons "
+                 "to go back)")
+endif()
 
 # lab_student_sources(<lab> <out-var> <file>...): the student's files for <lab>,
 # with a clear error naming the missing one.
