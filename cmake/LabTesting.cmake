@@ -19,6 +19,7 @@ endif()
 
 set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
 
 # lab_add_datasets(<lab>): a setup test that writes the public cases of
 # datasets/<lab>.json into the build tree; every test of <lab> requires it.
@@ -54,11 +55,13 @@ function(lab_add_gtest target)
   gtest_discover_tests(${target} TEST_PREFIX "${T_LAB}." NO_PRETTY_VALUES
     DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS
     PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${T_LAB}_data RUN_SERIAL ${serial})
-  # Set once the tests exist: PROPERTIES cannot carry a list (two labels), and
-  # there it would add to gtest's skip pattern instead of replacing it.
+  # Set once the tests exist: PROPERTIES cannot carry a list (two labels, two
+  # fixtures), and there it would add to gtest's skip pattern instead of replacing
+  # it. The second fixture brings in the no-GPU summary (LabNoGpuSummary.cmake).
   set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
   file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} "
                        "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
+                       "FIXTURES_REQUIRED \"${T_LAB}_data;${LAB_GPU_FIXTURE}\" "
                        "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
   if(T_SANITIZE_FILTER)

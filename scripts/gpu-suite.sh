@@ -95,8 +95,10 @@ for tree in ${TREES:-solutions skeletons}; do
   case " $run_ctest " in " 1 "|*" $tree "*) run_ctest=1 ;; *) run_ctest=0 ;; esac
   for lab in $([ "$run_ctest" = 0 ] || echo $labs); do
     # Correctness in parallel, timing serially (RUN_SERIAL); anchored label: lab1 must not match
-    # lab10 (nor lab1.sanitize, which the sanitize check runs).
+    # lab10 (nor lab1.sanitize, which the sanitize check runs). -FC: without the no-GPU
+    # summary the GPU tests' fixture brings in (no lab test; cmake/LabNoGpuSummary.cmake).
     ctest --test-dir "$build" -L "^$lab(\.|$)" -LE '^(sanitize|.*\.sanitize)$' -j "$jobs" \
+      -FC '^cuda_labs_gpu$' \
       --output-on-failure --output-junit "$out/junit-$tree-$lab.xml" >"$out/ctest-$tree-$lab.log" 2>&1
   done
 done

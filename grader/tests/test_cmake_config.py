@@ -106,6 +106,16 @@ def test_the_student_preset_leaves_lab_impl_to_the_student() -> None:
     assert presets["ci-skeletons"]["cacheVariables"]["LAB_IMPL"] == "skeletons"
 
 
+def test_only_the_ci_test_presets_expect_no_gpu() -> None:
+    """Without a GPU the student's and the reference's test step fail, saying nothing was
+    checked (cmake/LabNoGpuSummary.cmake); CI has no GPU and expects none."""
+    tests = {p["name"]: p for p in json.loads((REPO / "CMakePresets.json").read_text())
+             ["testPresets"]}
+    expecting = {name for name, p in tests.items()
+                 if p.get("environment", {}).get("CUDA_LABS_EXPECT_NO_GPU") == "1"}
+    assert expecting == {"ci-skeletons", "ci-solutions"}
+
+
 @needs_cuda_cmake
 def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_path: Path) -> None:
     copy = tmp_path / "my copy"
