@@ -28,12 +28,14 @@ RATE_HEADERS = ("GB/s", "GFLOP/s")
 VARIANT_OPTIONS = ("variant", "kernel")
 # Options a sweep sets itself, or that do not describe a launch.
 _RESERVED = {"help", "data", *VARIANT_OPTIONS}
-_OPTION = re.compile(r"^\s+--([A-Za-z0-9_-]+)\s+(.*)$")
+# `  --name  help`, or `  --name VALUE  help` (the programs name the value in capitals).
+_OPTION = re.compile(r"^\s+--([A-Za-z0-9_-]+)(?:\s[A-Z][A-Z0-9_]*)?\s+(.*)$")
 _NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$")
 # lab2_sum_matrix prints one sentence per run instead of a table row.
 _SENTENCE = re.compile(r"elapsed\s+(?P<ms>[\d.]+)\s*ms\s+(?P<rate>[\d.]+)\s*(?P<unit>GB/s)")
 _RUN_TIMEOUT_S = 300.0
-EXIT_NO_DEVICE = 77
+# The lab programs' status for no NVIDIA driver or GPU (labs/common/include/labs/program.hpp).
+EXIT_NO_DEVICE = 4
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import pytest
 
 from grader.errors import GraderUsageError
 from grader.sweep import (
+    EXIT_NO_DEVICE,
     NoDevice,
     ProgramHelp,
     Row,
@@ -140,7 +141,8 @@ def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
     data.write_bytes(b"\0" * 8)
     plan = plan_sweep(helps, "shared", [("blocks", ["1"])], data)
     with pytest.raises(NoDevice) as info:
-        run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, 77, "", "no CUDA device"))
+        run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, EXIT_NO_DEVICE, "",
+                                                                    "no CUDA device"))
     assert str(info.value) == "no CUDA device"
 
 
@@ -171,8 +173,8 @@ import sys
 from collections.abc import Sequence
 if "--help" in sys.argv:
     sys.stdout.write({LAB1_HELP!r}); sys.exit(0)
-if {exit_code} == 77:
-    sys.stderr.write("lab1_histogram: no CUDA device: none\\n"); sys.exit(77)
+if {exit_code} == {EXIT_NO_DEVICE}:
+    sys.stderr.write("lab1_histogram: no NVIDIA driver or GPU found\\n"); sys.exit({EXIT_NO_DEVICE})
 blocks = sys.argv[sys.argv.index("--blocks") + 1]
 text = open({str(shared)!r}).read().replace(" 4096     256", " %7s     256" % blocks)
 sys.stdout.write(text)
@@ -228,7 +230,7 @@ def test_cli_bad_input(tmp_path: Path, args: tuple[str, ...], message: str) -> N
 
 
 def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
-    repo, build = _fake_lab(tmp_path, exit_code=77)
+    repo, build = _fake_lab(tmp_path, exit_code=EXIT_NO_DEVICE)
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
     result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=1", "--build", str(build),
@@ -236,6 +238,17 @@ def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
     assert result.returncode == 3 and "Traceback" not in result.stderr
     # One plain line quoting the program, never a Python list repr.
     assert result.stderr.strip().splitlines()[-1] == (
-        "grader: no GPU: lab1_histogram found no CUDA device (it said: lab1_histogram: no CUDA "
-        "device: none); nothing measured. Run the sweep on a machine with an NVIDIA GPU and "
+        "grader: no GPU: lab1_histogram found no CUDA device (it said: lab1_histogram: no NVIDIA "
+        "driver or GPU found); nothing measured. Run the sweep on a machine with an NVIDIA GPU and "
         "driver.")
+
+
+def test_help_lines_that_name_their_value_are_read() -> None:
+    text = ("usage: lab1_histogram [options]\n"
+            "  --variant NAME  global, shared, or all (default: shared)\n"
+            "  --blocks N      grid size (default: just enough to cover n)\n"
+            "  -h, --help      print this help\n")
+    program = parse_help(Path("lab1_histogram"), text)
+    assert program.variants == ["global", "shared"]
+    assert program.options["blocks"] == "grid size (default: just enough to cover n)"
+    assert "help" not in program.options
