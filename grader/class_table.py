@@ -10,8 +10,9 @@ from __future__ import annotations
 import csv
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from grader.batch import LabResult, StudentResult
 
@@ -36,7 +37,7 @@ def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequ
         return None
     by_lab = {str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]),
                                          float(lab["max_score"]))
-              for lab in doc.get("labs", [])}
+              for lab in report_labs(doc)}
     failures = [_failure(test) for test in doc.get("tests", []) if test.get("status") != "passed"]
     labs = []
     for lab in expected_labs:
@@ -48,6 +49,14 @@ def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequ
     labs.extend(by_lab.values())
     return StudentResult(name, "graded", tuple(labs), tuple(failures), gpu=gpu,
                          duration_s=duration_s, report=report)
+
+
+def report_labs(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The per-lab scores of a results.json: in `extra_data` (the Gradescope spec has no
+    top-level field for them), or at the top level in reports written before."""
+    extra = doc.get("extra_data")
+    labs = extra.get("labs") if isinstance(extra, dict) and "labs" in extra else doc.get("labs")
+    return labs if isinstance(labs, list) else []
 
 
 def _failure(test: Mapping[str, Any]) -> str:

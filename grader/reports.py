@@ -1,7 +1,7 @@
 """The three reports of a grading run, in formats graders already read.
 
 - `junit.xml`: one testsuite per lab, the reason as each failure's message;
-- `results.json`: Gradescope's layout plus the GPU and a timestamp;
+- `results.json`: Gradescope's autograder results, to its specification;
 - `summary.md`: a table for a GitHub Actions job summary.
 
 A skipped test scores 0 and is never shown as passed. A run whose student code
@@ -13,15 +13,18 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from grader.model import Status
+from grader.commits import Checkout
+from grader.model import BUILD_KIND, OTHER_KIND, STAND_IN_KINDS, STATIC_KIND, Status, lab_number
 from grader.scoring import Grade, LabScore, ScoredTest, number
 
 JUNIT_NAME = "junit.xml"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.md"
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 _OUTPUT_IN_RESULTS = 4000
 # Characters XML 1.0 cannot carry; student output may contain any byte.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -85,23 +88,80 @@ def _xml(text: str) -> str:
 
 
 # --- Gradescope results.json -----------------------------------------------------------
+# Field by field as the Gradescope autograder specification has it (top level: score,
+# execution_time, output, output_format, test_output_format, test_name_format,
+# visibility, stdout_visibility, extra_data, tests, leaderboard); everything else of
+# ours goes into extra_data, which the spec stores untouched.
+
+# Student output is shown as plain text: no Markdown, HTML or ANSI it could forge.
+TEXT_FORMAT = "text"
+VISIBLE = "visible"
+AFTER_DUE_DATE = "after_due_date"
+# Tests are numbered lab.kind.index; the kind's place is fixed so a number means the
+# same in every report. 0: the stand-in for a lab that did not build or was rejected.
+KIND_NUMBERS = {BUILD_KIND: 0, STATIC_KIND: 0, "correctness": 1, "timing": 2, "reference": 3,
+                OTHER_KIND: 4}
+
 
 def results_json(grade: Grade) -> dict[str, Any]:
-    """Gradescope's results layout; `status` is only ever passed or failed."""
-    return {
+    """Gradescope's results format; a test's `status` is only ever passed or failed."""
+    doc: dict[str, Any] = {
         "score": number(grade.score),
-        "max_score": number(grade.max_score),
+        "execution_time": round(grade.execution_s),
         "output": _overview(grade),
-        "tests": [_result_test(t) for t in grade.all_tests()],
+        "output_format": TEXT_FORMAT,
+        "test_output_format": TEXT_FORMAT,
+        "test_name_format": TEXT_FORMAT,
+        "visibility": VISIBLE,
+        # The grader's stdout quotes failures on hidden data: instructors only.
+        "stdout_visibility": "hidden",
+        "extra_data": _extra_data(grade),
+        "tests": [_result_test(t, number_, grade.hidden_data)
+                  for number_, t in numbered_tests(grade)],
+    }
+    board = leaderboard(grade)
+    if board:
+        doc["leaderboard"] = board
+    return doc
+
+
+def _extra_data(grade: Grade) -> dict[str, Any]:
+    """What the spec has no field for: stored with the result, shown to no one."""
+    return {
+        "max_score": number(grade.max_score),
         "gpu": grade.gpu.as_json(),
+        "started": grade.started or None,
         "timestamp": grade.timestamp,
+        "execution_time_s": round(grade.execution_s, 3),
+        "graded_commit": _commit(grade, "graded"),
+        "harness_commit": _commit(grade, "harness"),
+        "hidden_data": grade.hidden_data,
+        "sandboxed": not grade.unsandboxed,
         "labs": [_result_lab(lab) for lab in grade.labs],
         "notes": list(grade.notes) + [n for lab in grade.labs for n in lab.notes],
-        "sandboxed": not grade.unsandboxed,
     }
 
 
-def _result_test(test: ScoredTest) -> dict[str, Any]:
+def _commit(grade: Grade, which: str) -> dict[str, Any]:
+    checkout = grade.commits.get(which)
+    return dict(checkout) if checkout else {"commit": None, "clean": None}
+
+
+def numbered_tests(grade: Grade) -> list[tuple[str, ScoredTest]]:
+    """Every test with its `lab.kind.index` number, grouped by lab, then kind."""
+    out: list[tuple[str, ScoredTest]] = []
+    for lab in sorted(grade.labs, key=lambda lab: lab_number(lab.lab)):
+        by_kind: dict[int, list[ScoredTest]] = {}
+        for test in lab.tests:
+            by_kind.setdefault(KIND_NUMBERS.get(test.test.kind, KIND_NUMBERS[OTHER_KIND]),
+                               []).append(test)
+        for kind in sorted(by_kind):
+            out += [(f"{lab_number(lab.lab)}.{kind}.{index}", test)
+                    for index, test in enumerate(by_kind[kind], start=1)]
+    return out
+
+
+def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, Any]:
     outcome = test.outcome
     if outcome.status is Status.PASSED:
         text = "passed"
@@ -111,18 +171,37 @@ def _result_test(test: ScoredTest) -> dict[str, Any]:
         text = f"{outcome.status.value.upper()}: {outcome.reason}"
     if outcome.status is not Status.PASSED and outcome.output:
         text += "\n\n--- last output ---\n" + outcome.output[-_OUTPUT_IN_RESULTS:]
+    # A stand-in ran on no data: whether the lab built is always the student's to see.
+    on_hidden = hidden_data and test.test.kind not in STAND_IN_KINDS
     return {
-        "name": f"{test.test.name} ({test.test.kind})",
         "score": number(test.points),
         "max_score": number(test.max_points),
         "status": "passed" if outcome.status is Status.PASSED else "failed",
+        "name": f"{test.test.name} ({test.test.kind})",
+        "name_format": TEXT_FORMAT,
+        "number": number_,
         "output": text,
+        "output_format": TEXT_FORMAT,
         "tags": [test.test.lab, test.test.kind],
+        "visibility": AFTER_DUE_DATE if on_hidden else VISIBLE,
         "extra_data": {"lab": test.test.lab, "kind": test.test.kind,
                        "outcome": outcome.status.value,
                        "duration_s": round(outcome.duration_s, 3),
+                       "hidden_data": on_hidden,
                        **({"gpu_clocks": dict(outcome.clocks)} if outcome.clocks else {})},
     }
+
+
+def leaderboard(grade: Grade) -> list[dict[str, Any]]:
+    """Each lab's measured performance, from figures the harness itself reported.
+
+    Empty for now: the harness prints its ratios (`cuda-labs: timing: ...`) on the
+    test's stdout, which the student's code can print into too, so no figure is
+    read from there. Once the harness records them in GoogleTest's XML report
+    (RecordProperty), they belong here.
+    """
+    del grade
+    return []
 
 
 def _result_lab(lab: LabScore) -> dict[str, Any]:
@@ -187,7 +266,42 @@ def summary_markdown(grade: Grade) -> str:
     if notes:
         out += ["### Notes", ""] + [f"- {n}" for n in notes] + [""]
     out += [f"GPU: {grade.gpu.describe()}", "", f"Graded at {grade.timestamp}.", ""]
+    commits = _commits_line(grade)
+    if commits:
+        out += [commits, ""]
     return "\n".join(out)
+
+
+def _commits_line(grade: Grade) -> str:
+    """`Graded commit abc (harness def).`, so a job summary names the code it scored."""
+    parts = {which: _short(grade.commits.get(which)) for which in ("graded", "harness")}
+    if not any(parts.values()):
+        return ""
+    graded = parts["graded"] or "not a git checkout"
+    harness = parts["harness"] or "not a git checkout"
+    return f"Graded commit {graded} (harness {harness})."
+
+
+def _short(checkout: Checkout | None) -> str:
+    if not checkout or not checkout["commit"]:
+        return ""
+    text = f"`{checkout['commit'][:12]}`"
+    return text + (" with uncommitted changes" if checkout["clean"] is False else "")
+
+
+def append_step_summary(summary: Path, environ: Mapping[str, str]) -> str | None:
+    """Append summary.md to GitHub Actions' job summary when `GITHUB_STEP_SUMMARY` names
+    one: the score is where students look. Returns why it could not, else None."""
+    target = environ.get(STEP_SUMMARY_ENV)
+    if not target:
+        return None
+    try:
+        text = summary.read_text(encoding="utf-8")
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        return f"{STEP_SUMMARY_ENV}: {exc.strerror or exc}"
+    return None
 
 
 def _failed_item(test: ScoredTest) -> list[str]:

@@ -7,10 +7,11 @@ of the test that lost it. Reference bars and dataset setups are worth nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
 
+from grader.commits import Checkout
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
@@ -115,6 +116,12 @@ class Grade:
     notes: tuple[str, ...] = field(default_factory=tuple)
     # The reports' first line when student code ran outside the sandbox, else "".
     unsandboxed: str = ""
+    # Graded on the secret's data: results.json holds such tests back until the due date.
+    hidden_data: bool = False
+    execution_s: float = 0.0  # wall time from the session's start to its grade
+    started: str = ""  # when the session started (ISO 8601, UTC); `timestamp` is when it ended
+    # "graded" (the student's folder) and "harness" (this repository): their commits.
+    commits: Mapping[str, Checkout] = field(default_factory=dict)
 
     @property
     def score(self) -> float:

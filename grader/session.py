@@ -7,12 +7,21 @@ graded and how it is scored does not depend on which of them started it.
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from grader.build import BuildFailure
-from grader.discovery import (lab_dirs, parse_tests, read_ctest_json, repo_root, resolve_labs,
-                              setups_by_fixture, select_tests)
+from grader.commits import Checkout, checkout_of
+from grader.discovery import (
+    lab_dirs,
+    parse_tests,
+    read_ctest_json,
+    repo_root,
+    resolve_labs,
+    select_tests,
+    setups_by_fixture,
+)
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
 from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
@@ -20,6 +29,7 @@ from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
 from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
+from grader.submission_check import configured_impl
 
 NOT_RUN = "not run: the grading session stopped early or the test was deselected"
 STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
@@ -32,7 +42,12 @@ class GradingSession:
                  gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
                  notes: Sequence[str] = (), jobs: int = 1,
                  rejected: Mapping[str, Sequence[str]] | None = None,
-                 sandbox: Decision | None = None) -> None:
+                 sandbox: Decision | None = None, hidden_data: bool = False,
+                 commits: Mapping[str, Checkout] | None = None) -> None:
+        self.started = _now()
+        self._start = time.monotonic()
+        self.hidden_data = hidden_data
+        self.commits = dict(commits or {})
         self.rejected = dict(rejected or {})
         self.sandbox = sandbox
         # A rejected lab scores 0 of its full mark whatever its tests would say: one
@@ -104,7 +119,9 @@ class GradingSession:
         return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
                    build_failure=build_failure, notes=notes,
                    jobs=jobs if jobs is not None else default_jobs(gpu), rejected=rejected,
-                   sandbox=sandbox)
+                   sandbox=sandbox, hidden_data=secret is not None,
+                   commits={"graded": checkout_of(configured_impl(build, repo)),
+                            "harness": checkout_of(repo)})
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""
@@ -153,7 +170,6 @@ class GradingSession:
             outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
             by_lab[test.lab].append((test, outcome))
         labs = tuple(score_lab(self.policies[lab], results) for lab, results in by_lab.items())
-        stamp = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         notes = list(self.notes)
         if self.scheduler.rerun_alone:
             names = ", ".join(self.scheduler.rerun_alone[:5])
@@ -162,5 +178,11 @@ class GradingSession:
                          f"alone (the verdicts are the second run's): {names}"
                          + (f" and {more} more" if more > 0 else ""))
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
-        return Grade(labs=labs, gpu=self.gpu, timestamp=stamp, notes=tuple(notes),
-                     unsandboxed=unsandboxed)
+        return Grade(labs=labs, gpu=self.gpu, timestamp=_now(), notes=tuple(notes),
+                     unsandboxed=unsandboxed, hidden_data=self.hidden_data,
+                     execution_s=time.monotonic() - self._start, started=self.started,
+                     commits=self.commits)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

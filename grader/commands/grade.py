@@ -20,6 +20,7 @@ from grader.commands.check import impl_folder
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status, lab_number
+from grader.reports import SUMMARY_NAME, append_step_summary
 from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
@@ -104,6 +105,11 @@ def _run(args: argparse.Namespace) -> int:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED
     print(f"grader: reports in {report}")
+    # In GitHub Actions the job summary is the page students read; batch workers
+    # grade many students in one job and do not come through here.
+    problem = append_step_summary(report / SUMMARY_NAME, os.environ)
+    if problem:
+        print(f"grader: warning: job summary not written: {problem}", file=sys.stderr)
     return exit_status(grade, args.allow_skips)
 
 

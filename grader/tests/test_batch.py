@@ -18,8 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import (LabResult, StudentResult, Submission, choose_gpus, find_submissions,
-                          list_gpus, run_batch)
+from grader.batch import (
+    LabResult,
+    StudentResult,
+    Submission,
+    choose_gpus,
+    find_submissions,
+    list_gpus,
+    run_batch,
+)
 from grader.batch_steps import BatchConfig, BuiltTree, grade_submission
 from grader.class_table import result_from_report, write_class_table
 from grader.errors import GraderUsageError
@@ -201,9 +208,10 @@ def test_no_gpu_is_a_usage_error() -> None:
 # --- class table -------------------------------------------------------------------------
 
 def _results_json(report: Path, labs: list[tuple[str, float, float]],
-                  failed: list[tuple[str, str]]) -> None:
+                  failed: list[tuple[str, str]], *, old_layout: bool = False) -> None:
     report.mkdir(parents=True, exist_ok=True)
-    doc = {"labs": [{"lab": lab, "score": s, "max_score": m} for lab, s, m in labs],
+    scores = [{"lab": lab, "score": s, "max_score": m} for lab, s, m in labs]
+    doc = {**({"labs": scores} if old_layout else {"extra_data": {"labs": scores}}),
            "tests": [{"name": f"{name} (correctness)", "status": "failed",
                       "output": f"FAILED: {why}\n\n--- last output ---\nnoise"}
                      for name, why in failed]
@@ -227,6 +235,13 @@ def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
         "memory access was encountered)", "lab3: not submitted")
     assert result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[],
                               missing_max={}) is None
+
+
+def test_result_from_report_reads_reports_written_before_extra_data(tmp_path: Path) -> None:
+    _results_json(tmp_path, [("lab1", 100, 120)], [], old_layout=True)
+    result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1"],
+                                missing_max={})
+    assert result is not None and [(lab.lab, lab.score) for lab in result.labs] == [("lab1", 100)]
 
 
 def test_write_class_table(tmp_path: Path) -> None:

@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.tests.helpers import (FakeSpec, gtest_spec, make_build, make_repo, needs_ctest,
-                                  setup_spec)
+from grader.tests.helpers import (
+    FakeSpec,
+    gtest_spec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    setup_spec,
+)
 
 pytestmark = needs_ctest
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
@@ -53,7 +59,7 @@ def test_all_passing_exits_0_and_writes_three_reports(tmp_path: Path) -> None:
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
         "junit.xml", "results.json", "summary.md"}
     doc = _results(tmp_path)
-    assert (doc["score"], doc["max_score"]) == (5, 5)
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (5, 5)
     assert [t["name"] for t in doc["tests"]] == ["lab1.Hist.Uniform (correctness)",
                                                  "lab1.Hist.Fast (timing)"]  # lab10 not graded
     assert (tmp_path / "count").read_text().count("ran") == 1
@@ -67,7 +73,7 @@ def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> No
     proc = _grade(tmp_path, specs)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     doc = _results(tmp_path)
-    assert (doc["score"], doc["max_score"]) == (1, 6)
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (1, 6)
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "bin 17: expected 1024, got 0" in summary
     assert "timed out after 1 s: possible deadlock" in summary
@@ -101,8 +107,8 @@ def test_a_missing_probe_is_said_and_treated_as_no_gpu(tmp_path: Path) -> None:
     proc = _grade(tmp_path, specs, "--allow-skips", probe=None)
     assert proc.returncode == 0
     doc = _results(tmp_path)
-    assert doc["gpu"]["state"] == "unknown"
-    assert any("lab_gpu_info not found" in note for note in doc["notes"])
+    assert doc["extra_data"]["gpu"]["state"] == "unknown"
+    assert any("lab_gpu_info not found" in note for note in doc["extra_data"]["notes"])
 
 
 def test_a_failed_dataset_setup_fails_the_lab(tmp_path: Path) -> None:
@@ -181,8 +187,8 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
     assert "1 failed, 1 passed" in proc.stdout
     assert "lab1 Histogram: 1/2" in proc.stdout
     doc = _results(tmp_path)
-    assert (doc["score"], doc["max_score"]) == (1, 2)
-    assert "Test timeouts were scaled by 2." in doc["notes"]
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (1, 2)
+    assert "Test timeouts were scaled by 2." in doc["extra_data"]["notes"]
 
 
 @pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
@@ -252,7 +258,7 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "lab1 rejected by the static check" in proc.stderr
     doc = _results(tmp_path)
-    assert (doc["score"], doc["max_score"]) == (0, 7)
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (0, 7)
     (test,) = doc["tests"]
     assert test["name"].startswith("lab1.static_check") and test["status"] == "failed"
     assert "library-include" in test["output"]

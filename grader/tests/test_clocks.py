@@ -25,9 +25,9 @@ def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
     monkeypatch.setattr(clocks.shutil, "which", lambda name: None)
     assert clocks.read() == {}
     monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
-    failed = lambda argv, **kw: subprocess.CompletedProcess(argv, 9, "", "no devices")  # noqa: E731
+    failed = lambda argv, **kw: subprocess.CompletedProcess(argv, 9, "", "no devices")
     assert clocks.read(failed) == {}
-    ok = lambda argv, **kw: subprocess.CompletedProcess(argv, 0, SMI, "")  # noqa: E731
+    ok = lambda argv, **kw: subprocess.CompletedProcess(argv, 0, SMI, "")
     assert clocks.read(ok)["sm_mhz"] == "1980"
 
 
@@ -67,4 +67,4 @@ def test_timing_tests_carry_the_clocks_into_results_json(tmp_path: Path) -> None
     correctness = LabTest(name="lab1.C", lab="lab1", kind="correctness", command=("true",))
     assert runner.execute(correctness).clocks == {}
     scored = ScoredTest(timing, Outcome(Status.PASSED, clocks=outcome.clocks), 4, 4)
-    assert _result_test(scored)["extra_data"]["gpu_clocks"]["name"] == "NVIDIA H100 80GB HBM3"
+    assert _result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"] == "NVIDIA H100 80GB HBM3"

@@ -57,9 +57,10 @@ def test_junit_has_one_suite_per_lab_with_reasons(tmp_path: Path) -> None:
 def test_results_json_is_gradescope_shaped(tmp_path: Path) -> None:
     paths = write_all(tmp_path, _graded_with_a_failure())
     doc = json.loads(paths["results.json"].read_text())
-    assert (doc["score"], doc["max_score"]) == (2, 7)
-    assert doc["timestamp"] == "2025-01-01T00:00:00+00:00"
-    assert doc["gpu"]["name"] == "NVIDIA H100 80GB HBM3" and doc["gpu"]["state"] == "present"
+    extra = doc["extra_data"]
+    assert (doc["score"], extra["max_score"]) == (2, 7)
+    assert extra["timestamp"] == "2025-01-01T00:00:00+00:00"
+    assert extra["gpu"]["name"] == "NVIDIA H100 80GB HBM3" and extra["gpu"]["state"] == "present"
     tests = {t["name"]: t for t in doc["tests"]}
     skewed = tests["lab1.Hist.Skewed (correctness)"]
     assert (skewed["score"], skewed["max_score"], skewed["status"]) == (0, 1, "failed")
@@ -68,7 +69,7 @@ def test_results_json_is_gradescope_shaped(tmp_path: Path) -> None:
     assert (fast["score"], fast["max_score"]) == (0, 4)
     assert tests["lab1.Hist.Uniform (correctness)"]["status"] == "passed"
     assert {t["status"] for t in doc["tests"]} <= {"passed", "failed"}
-    assert [lab["lab"] for lab in doc["labs"]] == ["lab1", "lab2"]
+    assert [lab["lab"] for lab in extra["labs"]] == ["lab1", "lab2"]
 
 
 def test_summary_has_the_table_the_failures_and_the_gpu(tmp_path: Path) -> None:

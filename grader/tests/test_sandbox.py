@@ -15,8 +15,8 @@ import stat
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -25,8 +25,17 @@ from grader.model import LabTest, Outcome, Status
 from grader.provenance import NO_MARKER
 from grader.reports import write_all
 from grader.runner import Runner
-from grader.sandbox import (BWRAP_ENV, MODE_ENV, NOBODY, Decision, Sandbox, decide, exit_status,
-                            hide_targets, probe)
+from grader.sandbox import (
+    BWRAP_ENV,
+    MODE_ENV,
+    NOBODY,
+    Decision,
+    Sandbox,
+    decide,
+    exit_status,
+    hide_targets,
+    probe,
+)
 from grader.tests.helpers import FAKE_GTEST
 from grader.tests.test_reports import H100, _grade
 
@@ -311,7 +320,7 @@ def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> Non
     root = ET.parse(paths["junit.xml"]).getroot()
     assert root.get("name", "").startswith("cuda-labs (UNSANDBOXED: student code ran without")
     doc = json.loads(paths["results.json"].read_text())
-    assert doc["output"].splitlines()[0] == headline and doc["sandboxed"] is False
+    assert doc["output"].splitlines()[0] == headline and doc["extra_data"]["sandboxed"] is False
     first = paths["summary.md"].read_text().splitlines()[0]
     assert first.startswith("## cuda-labs grading (UNSANDBOXED:")
 
