@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -29,7 +30,7 @@ EXCLUDED_PREFIXES = (
     "solutions/", "submissions/", ".github/", "grader/tests/",
     "scripts/gpu-suite.sh", "scripts/suite_summary.py", "scripts/class-batch.sh",
     "scripts/seed-sweeps.sh",
-    "scripts/check_max_scores.py",
+    "scripts/check_max_scores.py", "scripts/provision-runner.sh", "requirements-dev.txt",
     "grader/known_wrong.py", "grader/commands/known_wrong.py",
     "grader/batch.py", "grader/commands/batch.py",
     "grader/export.py", "grader/commands/export.py",
@@ -280,9 +281,9 @@ def export_tree(repo: Path, out: Path, *, force: bool = False,
     out = out.resolve()
     if not (repo / "skeletons").is_dir() or not (repo / "labs").is_dir():
         raise GraderUsageError(f"{repo} has no labs/ and skeletons/: not a cuda-labs repository")
+    generated = _generated_files(repo, instructor_repo, ref)  # refuses a bad ref first
     kept = prepare_out(out, force)
     plan = export_plan(repo)
-    generated = _generated_files(repo, instructor_repo, ref)
     try:
         # Marked before writing, so a --force after a failed export can clean it up.
         _refuse_foreign_entries(out, [*plan, *generated])  # never write through a symlink
@@ -426,34 +427,71 @@ echo "== Python unit tests"
 python3 -m pytest -q datasets/tests
 """
 
-STUDENT_CI_WORKFLOW = """# Builds your skeletons and runs every test that needs no GPU (no grade here).
+# The actions the exported workflows use, pinned by commit (the release in the comment).
+# grader/tests/test_workflows.py checks that the committed workflows pin the same.
+CHECKOUT_ACTION = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
+
+STUDENT_CI_WORKFLOW = f"""# Builds your skeletons and runs every test that needs no GPU (no grade here).
 name: build-and-cpu-test
 on:
   push:
   pull_request:
+# Read the code, nothing else.
+permissions:
+  contents: read
+# A newer push to the same branch makes the older run pointless: cancel it.
+concurrency:
+  group: ci-${{{{ github.ref }}}}
+  cancel-in-progress: true
 jobs:
   cpu:
     runs-on: ubuntu-latest
     container: nvidia/cuda:13.0.0-devel-ubuntu24.04   # nvcc; no GPU needed to build
     steps:
       - run: apt-get update -q && apt-get install -y -q git
-      - uses: actions/checkout@v4
+      - uses: {CHECKOUT_ACTION}
+        with:
+          persist-credentials: false
       - run: bash .ci/run
 """
 
+# What the student's workflow passes to the reusable workflow: each key must be one of its
+# `on.workflow_call.inputs` (checked by grader/tests/test_workflows.py). The harness's ref
+# is not among them: the reusable workflow checks itself out at the commit GitHub resolved
+# the `uses:` line's ref to, so one ref names both.
+GRADE_INPUTS: dict[str, str] = {}
+
 
 def student_grade_workflow(instructor_repo: str, ref: str) -> str:
-    """The student's grading workflow: a call to the instructor's reusable workflow."""
-    return f"""# Grading: the course's workflow, from the course repository at a fixed version.
+    """The student's grading workflow: a call to the instructor's reusable workflow at `ref`,
+    which is also the harness's ref (the reusable workflow checks out its own commit)."""
+    if not _REPO_NAME.fullmatch(instructor_repo):
+        raise GraderUsageError(f"--instructor-repo {instructor_repo!r} is not OWNER/NAME")
+    if not _REF_NAME.fullmatch(ref) or ".." in ref:
+        raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
+    call = f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
+    if GRADE_INPUTS:
+        call += "    with:\n" + "".join(f"      {key}: {json.dumps(value)}\n"
+                                      for key, value in GRADE_INPUTS.items())
+    return """# Grading: the course's workflow, from the course repository at a fixed version.
 # It takes only skeletons/ from this repository; editing anything else here
 # (tests, harness, this file) does not change the grade.
 name: grade
 on:
   push:
   workflow_dispatch:
+# The grading only reads: this caps the token the course's workflow gets.
+permissions:
+  contents: read
+# One grading of this repository at a time; a grading is never cancelled half way.
+concurrency:
+  group: grade-${{ github.repository }}
+  cancel-in-progress: false
 jobs:
   grade:
-    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}
-    with:
-      harness-ref: {ref}
-"""
+""" + call
+
+
+# What GitHub accepts in a `uses:` line, so --instructor-repo or --ref cannot inject YAML.
+_REPO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
+_REF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")

@@ -23,6 +23,13 @@ echo "== formatting"
 files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' ':!grader/tests/data')
 clang-format --dry-run --Werror $files
 
+echo "== workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
+actionlint
+exported=$(mktemp -d)
+trap 'rm -rf "$exported"' EXIT
+python3 -m grader export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
+actionlint -config-file .github/actionlint.yaml "$exported"/student/.github/workflows/*.yml
+
 echo "== static check of both trees"
 python3 -m grader check --impl skeletons
 python3 -m grader check --impl solutions
