@@ -89,10 +89,11 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
 
 
 def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, tuple[str, ...]]:
-    """`grader check` on the student's lab folders (CPU only, so done while building).
+    """The source rules on the student's lab folders, before anything is built.
 
     Written to `static-check.txt`; a lab with findings scores 0 (`apply_static`),
-    since passing tests with CUB or a host-side answer is no pass.
+    since passing tests with CUB is no pass. The object check follows the build
+    (`object_rejections`).
     """
     found = {lab: tuple(items) for lab, items in rejections(impl, labs).items()}
     text = "\n".join(item for items in found.values() for item in items)

@@ -2,7 +2,7 @@
 Needs no GPU and no compiler; teaches early. The defence is the object check
 (`object_check.py`), which `submission_check.py` runs after these.
 
-`check_lab(lab, folder)` reads every source file of one lab folder laid out like
+`check_lab(folder)` reads every source file of one lab folder laid out like
 `skeletons/` and returns the findings, each with file:line and the reason. The
 rules are in `static_rules.py`.
 """
@@ -137,7 +137,7 @@ def source_files(folder: Path) -> list[Path]:
                   if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES)
 
 
-def check_lab(lab: str, folder: Path, root: Path | None = None) -> list[Finding]:
+def check_lab(folder: Path, root: Path | None = None) -> list[Finding]:
     """Findings for every source file of one lab folder; paths relative to `root`."""
     root = root or folder.parent
     findings = []
@@ -152,9 +152,10 @@ def check_lab(lab: str, folder: Path, root: Path | None = None) -> list[Finding]
 
 
 def rejections(impl: Path, labs: Sequence[str] | None = None) -> dict[str, list[str]]:
-    """lab -> its findings (`file:line: rule: reason`), for each lab folder of `impl`
-    with at least one: what `grade --impl` and `batch` score 0."""
-    found = {lab: [f.describe() for f in check_lab(lab, folder, impl)]
+    """lab -> its source findings (`file:line: rule: reason`), for each lab folder of
+    `impl` with at least one: what `batch` scores 0 before building (the object check
+    follows once the objects exist: submission_check.py)."""
+    found = {lab: [f.describe() for f in check_lab(folder, impl)]
              for lab, folder in lab_folders(impl, labs).items()}
     return {lab: items for lab, items in found.items() if items}
 

@@ -45,7 +45,7 @@ def check_submission(repo: Path, impl: Path, labs: Sequence[str] | None = None, 
     is a finding with the compiler's first errors.
     """
     folders = lab_folders(impl, labs)
-    results = {lab: check_lab(lab, folder, impl) for lab, folder in folders.items()}
+    results = {lab: check_lab(folder, impl) for lab, folder in folders.items()}
     if not folders:
         return results
     if build is None:

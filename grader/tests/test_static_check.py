@@ -49,7 +49,7 @@ def test_honest_code_is_not_a_finding(code: str) -> None:
 
 
 def test_findings_name_file_and_line() -> None:
-    found = check_lab("lab1", STATIC / "cheater" / "lab1_histogram", STATIC / "cheater")
+    found = check_lab(STATIC / "cheater" / "lab1_histogram", STATIC / "cheater")
     path = "lab1_histogram/histogram_kernels.cu"
     assert {(f.path, f.line, f.rule_id) for f in found} == {(path, 3, "library-include")}
     assert "cub/cub.cuh" in found[0].describe()
