@@ -13,7 +13,6 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "variants.hpp"
 
@@ -97,7 +96,6 @@ int main(int argc, char** argv) {
           lab1::resolve_launch(*chosen, static_cast<long long>(samples.size()), requested);
         }
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         std::printf("data: %s, %zu samples\n", path.c_str(), samples.size());
         lab1::HistogramBench bench(std::move(samples));
         print_bins("first 10 bins (CPU):", bench.expected());

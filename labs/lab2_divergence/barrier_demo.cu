@@ -15,7 +15,6 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "labs/sync.hpp"
 
@@ -81,7 +80,6 @@ int main(int argc, char** argv) {
         ""}},
       [&](const harness::Args& args) {
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         harness::DeviceBuffer<int> out(64);
         if (args.has("hang")) {
           harness::DeviceBuffer<int> flag(1);

@@ -11,7 +11,6 @@
 #include "cpu_reference.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "labs/sync.hpp"
 #include "variants.hpp"
@@ -71,7 +70,6 @@ int main(int argc, char** argv) {
         }
         const int reps = args.get_positive("reps", 20);
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         if (name == "simple_divergence") return run_simple(n, launch);
 
         std::printf(

@@ -11,7 +11,6 @@
 #include "bench.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "variants.hpp"
 
@@ -41,7 +40,6 @@ int main(int argc, char** argv) {
         }
         const int reps = args.get_positive("reps", 10);
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         std::printf("Matrix size: nx %lld ny %lld\n", nx, ny);
         lab2::MatrixBench bench(static_cast<int>(nx), static_cast<int>(ny), 7);
         harness::TimingOptions options;

@@ -14,7 +14,6 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "variants.hpp"
 
@@ -104,7 +103,6 @@ int main(int argc, char** argv) {
           for (const lab3::Variant& v : lab3::variants()) lab3::resolve_launch(v, n, requested);
         }
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         std::printf("data: %s, %lld values\n", source.c_str(), n);
 
         // The CPU side as in the seeds: recursiveReduce, timed on the host.

@@ -13,7 +13,6 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "variants.hpp"
 #include "yardsticks.hpp"
@@ -177,7 +176,6 @@ int main(int argc, char** argv) {
           }
         }
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         if (memory_only) {
           print_memory_table();
           return 0;

@@ -10,7 +10,6 @@
 #include "bench.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
-#include "labs/gpu_info.hpp"
 #include "labs/program.hpp"
 #include "variants.hpp"
 
@@ -183,7 +182,6 @@ int main(int argc, char** argv) {
           if (name != "all") lab5::find_variant(name);
         }
         harness::require_gpu();
-        std::printf("device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
         if (mqdb) return run_mqdb(args, static_cast<int>(n), static_cast<int>(blocks), reps, seed);
         return run_dense(args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m), reps,
                          seed);

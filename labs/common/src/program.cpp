@@ -25,6 +25,7 @@ const char* const kExitStatuses =
 void require_gpu() {
   std::string why;
   if (!cuda_device_available(&why)) throw NoGpu(why);
+  std::printf("device: %s\n", one_line(query_gpu_info()).c_str());
 }
 
 int run_program(const char* name, const std::function<int()>& body) {

@@ -29,7 +29,8 @@ class NoGpu : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Call once the options and the input have been checked, before the first CUDA call.
+// Call once the options and the input have been checked, before the first CUDA call;
+// prints the `device: ...` line every program's output starts with.
 void require_gpu();
 
 // Runs `body` (the program's main) and turns the harness's exceptions into
