@@ -20,6 +20,7 @@ from grader.build import IMPL_WORDS
 from grader.cli import Command
 from grader.discovery import checked_repo, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
+from grader.model import lab_number
 from grader.static_check import Finding, lab_folders
 from grader.submission_check import check_submission
 
@@ -56,16 +57,25 @@ def resolve_impl(impl: str, repo: Path) -> Path:
     return path.resolve()
 
 
+def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
+    """The labs asked for, which `folder` must hold, or every lab it holds."""
+    held = sorted(lab_folders(folder), key=lab_number)
+    if labs is None:
+        if not held:
+            raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
+        return held
+    missing = [lab for lab in labs if lab not in held]
+    if missing:
+        raise GraderUsageError(f"--impl {impl} has no folder for {', '.join(missing)} "
+                               f"(it holds {', '.join(held) or 'none'})")
+    return labs
+
+
 def check_impl(impl: Path, repo: Path, labs: list[str] | None, build: Path | None,
                build_dir: Path | None = None,
                cmake_args: list[str] | None = None) -> dict[str, list[Finding]]:
     """Findings per lab; a lab asked for but missing from `impl` is a usage error."""
-    folders = lab_folders(impl, labs)
-    missing = [lab for lab in labs or () if lab not in folders]
-    if missing:
-        raise GraderUsageError(f"{impl} has no folder for {', '.join(missing)}")
-    if not folders:
-        raise GraderUsageError(f"{impl} holds no lab folders (labN_topic/)")
+    labs = impl_labs(impl, str(impl), labs)
     if build is not None or build_dir is not None:
         return check_submission(repo, impl, labs, build=build, work=build_dir,
                                 cmake_args=cmake_args or [])

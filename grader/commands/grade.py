@@ -16,8 +16,8 @@ from pathlib import Path
 
 from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.cli import Command
-from grader.commands.check import impl_folder
-from grader.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.commands.check import impl_folder, impl_labs, resolve_impl
+from grader.discovery import checked_repo, lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status, lab_number
 from grader.reports import SUMMARY_NAME, append_step_summary
@@ -25,7 +25,6 @@ from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
 from grader.session import GradingSession
-from grader.static_check import lab_folders
 from grader.submission_check import check_submission, configured_impl, rejected_labs
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -81,7 +80,8 @@ def _run(args: argparse.Namespace) -> int:
     report = writable_dir(args.report)
     build, failure = args.build, None
     if args.impl is not None:
-        labs = labs_to_build(impl_folder(args.impl, checked_repo(repo, labs)), args.impl, labs)
+        repo = repo_for_building(repo, labs)
+        labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs)
         build = writable_dir(args.build_dir or default_build_dir(args.impl), "build")
         print(f"grader: building {', '.join(labs)} against {args.impl} in {build}", flush=True)
         log, failure = configure_and_build(repo, args.impl, build,
@@ -113,34 +113,18 @@ def _run(args: argparse.Namespace) -> int:
     return exit_status(grade, args.allow_skips)
 
 
-def checked_repo(repo: Path, labs: list[str] | None) -> Path:
-    """`repo`, once it is known to build the labs (every lab asked for among them)."""
+def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
+    """`repo` (checked as every command's --repo), once it is known to build the
+    labs asked for: checked before minutes of building."""
+    repo = checked_repo(repo)
+    if not (repo / "CMakeLists.txt").is_file():
+        raise GraderUsageError(f"--repo {repo}: no CMakeLists.txt to build the labs with")
     known = lab_dirs(repo)
-    if not (repo / "CMakeLists.txt").is_file() or not known:
-        raise GraderUsageError(f"--repo {repo}: no CMakeLists.txt and labs/labN_* folders there")
     for lab in labs or ():
         if lab not in known:
             raise GraderUsageError(f"unknown lab '{lab}': known labs are "
                                    f"{', '.join(sorted(known, key=lab_number))}")
     return repo
-
-
-def labs_to_build(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
-    """The labs `--impl` builds: those asked for, which the folder must hold, or
-    every lab it holds; checked before minutes of building."""
-    if not folder.is_dir():
-        raise GraderUsageError(f"--impl {impl}: no such folder (use skeletons, solutions, or a "
-                               "folder laid out like skeletons/)")
-    held = sorted(lab_folders(folder), key=lab_number)
-    if labs is None:
-        if not held:
-            raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
-        return held
-    missing = [lab for lab in labs if lab not in held]
-    if missing:
-        raise GraderUsageError(f"--impl {impl} has no folder for {', '.join(missing)} "
-                               f"(it holds {', '.join(held) or 'none'})")
-    return labs
 
 
 def submission_rejections(repo: Path, impl: str | None, build: Path,

@@ -282,14 +282,18 @@ def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert f"--impl {student} has no folder for lab10 (it holds lab1)" in missing.stderr
     no_repo = grade("--impl", str(student), "--repo", str(tmp_path / "nope"))
-    assert no_repo.returncode == 2 and "no CMakeLists.txt and labs/labN_* folders" in no_repo.stderr
+    assert no_repo.returncode == 2 and "no such folder, so no labs/" in no_repo.stderr
+    bare = make_repo(tmp_path / "bare", GRADING)
+    no_cmake = grade("--impl", str(student), "--repo", str(bare))
+    assert no_cmake.returncode == 2
+    assert "no CMakeLists.txt to build the labs with" in no_cmake.stderr
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     bad_dir = grade("--impl", str(student), "--repo", str(repo), "--build-dir", str(blocker))
     assert bad_dir.returncode == 2 and f"cannot write build to {blocker}" in bad_dir.stderr
     empty = grade("--impl", str(student), "--repo", str(repo), "--labs", "")
     assert empty.returncode == 2 and "names no lab" in empty.stderr
-    for proc in (unknown, missing, no_repo, bad_dir, empty):
+    for proc in (unknown, missing, no_repo, no_cmake, bad_dir, empty):
         assert "configure must not run" not in proc.stdout + proc.stderr
         assert "Traceback" not in proc.stderr
 
