@@ -35,7 +35,7 @@ def count_skipped(log: str) -> int:
     count = 0
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(log)
-        if _LAB_TEST.match(match.group(1)) and SKIP_MARKER in log[match.end():end]:
+        if _LAB_TEST.match(match.group(1)) and SKIP_MARKER in log[match.end() : end]:
             count += 1
     return count
 
@@ -45,10 +45,12 @@ def no_gpu_line(skipped: int | None) -> str:
     what = "the GPU tests were" if skipped is None else f"{skipped} GPU tests were"
     if skipped == 1:
         what = "1 GPU test was"
-    return (f"no CUDA GPU: {what} skipped, nothing was checked. Run the tests on a machine "
-            "with an NVIDIA GPU and driver (nvidia-smi must list the GPU); without one, "
-            "`cmake --build --preset student` checks that your code compiles and "
-            "`python3 -m grader check --impl skeletons` checks it against the lab's rules.")
+    return (
+        f"no CUDA GPU: {what} skipped, nothing was checked. Run the tests on a machine "
+        "with an NVIDIA GPU and driver (nvidia-smi must list the GPU); without one, "
+        "`cmake --build --preset student` checks that your code compiles and "
+        "`python3 -m grader check --impl skeletons` checks it against the lab's rules."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("probe", nargs="+", help="the GPU probe and its arguments")
     args = parser.parse_args(argv)
     try:
-        proc = subprocess.run(args.probe, capture_output=True, text=True, errors="replace",
-                              timeout=120, check=False)
+        proc = subprocess.run(
+            args.probe, capture_output=True, text=True, errors="replace", timeout=120, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         print(f"cuda-labs: the GPU probe {args.probe[0]} did not run: {exc}")
         return 1
@@ -67,12 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cuda-labs: the GPU tests ran on a GPU: {said[0] if said else 'present'}")
         return 0
     if proc.returncode != NO_GPU_EXIT:
-        print(f"cuda-labs: the GPU probe {args.probe[0]} failed (exit {proc.returncode}): "
-              f"{said[-1] if said else 'no output'}")
+        print(
+            f"cuda-labs: the GPU probe {args.probe[0]} failed (exit {proc.returncode}): "
+            f"{said[-1] if said else 'no output'}"
+        )
         return 1
     try:
-        skipped: int | None = count_skipped(args.log.read_text(encoding="utf-8",
-                                                               errors="replace"))
+        skipped: int | None = count_skipped(args.log.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         skipped = None
     print(no_gpu_line(skipped))

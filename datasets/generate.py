@@ -107,8 +107,9 @@ def read_secret(secret_file: Path | None) -> str | None:
     return os.environ.get(SECRET_ENV) or None
 
 
-def generate_case(manifest: Manifest, case: dict[str, Any],
-                  secret: str | None = None) -> npt.NDArray[Any]:
+def generate_case(
+    manifest: Manifest, case: dict[str, Any], secret: str | None = None
+) -> npt.NDArray[Any]:
     params = case_parameters(manifest, case)
     dtype = np.dtype(manifest["dtype"]).newbyteorder("<")
     seed = params["seed"]
@@ -130,14 +131,18 @@ def check_target(path: Path) -> None:
     except FileNotFoundError:
         return
     if stat.S_ISLNK(mode):
-        raise GenerateError(f"{path} is a symlink: refusing to write through it; "
-                            "remove it or choose another --out")
+        raise GenerateError(
+            f"{path} is a symlink: refusing to write through it; remove it or choose another --out"
+        )
     if stat.S_ISDIR(mode):
-        raise GenerateError(f"{path} is a folder, not a file: with --case, --out names the "
-                            "file to write")
+        raise GenerateError(
+            f"{path} is a folder, not a file: with --case, --out names the file to write"
+        )
     if not stat.S_ISREG(mode):
-        raise GenerateError(f"{path} exists and is not a regular file (a device, FIFO or "
-                            "socket): refusing to replace it")
+        raise GenerateError(
+            f"{path} exists and is not a regular file (a device, FIFO or "
+            "socket): refusing to replace it"
+        )
 
 
 def write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
@@ -171,17 +176,24 @@ def _sidecar(out: Path) -> Path:
 def _up_to_date(out: Path, stamp: dict[str, Any], itemsize: int) -> bool:
     """True when `out` and its sidecar were written for exactly this stamp."""
     try:
-        return (out.is_file() and out.stat().st_size == int(stamp["n"]) * itemsize
-                and json.loads(_sidecar(out).read_text(encoding="utf-8")) == stamp)
+        return (
+            out.is_file()
+            and out.stat().st_size == int(stamp["n"]) * itemsize
+            and json.loads(_sidecar(out).read_text(encoding="utf-8")) == stamp
+        )
     except (OSError, ValueError):  # no sidecar, or one that is not ours: write again
         return False
 
 
-def write_case(manifest: Manifest, case: dict[str, Any], out: Path,
-               secret: str | None = None) -> bool:
+def write_case(
+    manifest: Manifest, case: dict[str, Any], out: Path, secret: str | None = None
+) -> bool:
     """Writes `out` (and a sidecar describing it); False when it was up to date."""
-    stamp = {"format": FORMAT_VERSION, "dtype": manifest["dtype"],
-             **case_parameters(manifest, case)}
+    stamp = {
+        "format": FORMAT_VERSION,
+        "dtype": manifest["dtype"],
+        **case_parameters(manifest, case),
+    }
     if secret is not None:
         stamp["hidden"] = secret_digest(secret)
     sidecar = _sidecar(out)
@@ -206,8 +218,9 @@ def _path_argument(text: str) -> Path:
     return Path(text)
 
 
-def _targets(manifest: Manifest, out: Path, case_name: str | None
-             ) -> list[tuple[dict[str, Any], Path]]:
+def _targets(
+    manifest: Manifest, out: Path, case_name: str | None
+) -> list[tuple[dict[str, Any], Path]]:
     """(case, file) for each case to write: one case to the file --out, or all into it."""
     cases = {c["name"]: c for c in manifest["cases"]}
     if case_name is not None:
@@ -215,8 +228,10 @@ def _targets(manifest: Manifest, out: Path, case_name: str | None
             raise ManifestError(f"unknown case {case_name!r}; known: {', '.join(cases)}")
         return [(cases[case_name], out)]
     if out.exists() and not out.is_dir():
-        raise GenerateError(f"{out} exists and is not a folder: without --case, --out names "
-                            "the folder for all cases")
+        raise GenerateError(
+            f"{out} exists and is not a folder: without --case, --out names "
+            "the folder for all cases"
+        )
     targets = [(c, out / f"{c['name']}.bin") for c in manifest["cases"]]
     for case, path in targets:  # the schema's names are file names; never write outside
         if path.parent != out or path.name != f"{case['name']}.bin":
@@ -225,15 +240,24 @@ def _targets(manifest: Manifest, out: Path, case_name: str | None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m datasets.generate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--manifest", type=_path_argument, required=True,
-                        help="datasets/labN.json")
-    parser.add_argument("--out", type=_path_argument, required=True,
-                        help="folder for all cases, or the file for one --case")
+    parser = argparse.ArgumentParser(
+        prog="python3 -m datasets.generate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--manifest", type=_path_argument, required=True, help="datasets/labN.json")
+    parser.add_argument(
+        "--out",
+        type=_path_argument,
+        required=True,
+        help="folder for all cases, or the file for one --case",
+    )
     parser.add_argument("--case", help="write only this case, to the file --out")
-    parser.add_argument("--secret-file", type=_path_argument,
-                        help=f"hidden grading data from this secret (default: ${SECRET_ENV})")
+    parser.add_argument(
+        "--secret-file",
+        type=_path_argument,
+        help=f"hidden grading data from this secret (default: ${SECRET_ENV})",
+    )
     args = parser.parse_args(argv)
     try:
         secret = read_secret(args.secret_file)

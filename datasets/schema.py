@@ -75,6 +75,7 @@ def _integer(low: int, high: int) -> Rule:
         if _is_int(value) and low <= value <= high:
             return None
         return f"must be an integer from {low} to {high}, not {_shown(value)}"
+
     return rule
 
 
@@ -82,8 +83,10 @@ def _name(value: Any, dtype: str) -> str | None:
     del dtype
     if isinstance(value, str) and NAME.fullmatch(value):
         return None
-    return (f"must be a name of letters, digits, '_', '-' or '.' (no '/', not starting with "
-            f"'.'), not {_shown(value)}")
+    return (
+        f"must be a name of letters, digits, '_', '-' or '.' (no '/', not starting with "
+        f"'.'), not {_shown(value)}"
+    )
 
 
 def _text(value: Any, dtype: str) -> str | None:
@@ -97,21 +100,27 @@ def _choice(known: tuple[str, ...]) -> Rule:
         if isinstance(value, str) and value in known:
             return None
         return f"must be one of {', '.join(known)}, not {_shown(value)}"
+
     return rule
 
 
 def _value(slack: int = 0) -> Rule:
     """A value of the dtype; `slack` 1 for an exclusive upper bound (`high`)."""
+
     def rule(value: Any, dtype: str) -> str | None:
         if dtype == "int32":
             low, high = INT32[0], INT32[1] + slack
             if _is_int(value) and low <= value <= high:
                 return None
             return f"must be an integer from {low} to {high} (dtype int32), not {_shown(value)}"
-        if (_is_int(value) or isinstance(value, float)) and math.isfinite(value) \
-                and abs(value) <= FLOAT32_MAX:
+        if (
+            (_is_int(value) or isinstance(value, float))
+            and math.isfinite(value)
+            and abs(value) <= FLOAT32_MAX
+        ):
             return None
         return f"must be a finite float32 number, not {_shown(value)}"
+
     return rule
 
 
@@ -183,13 +192,17 @@ def _validate_case(index: int, case: Any, defaults: dict[str, Any], dtype: str) 
     for key in (*CASE_REQUIRED, *required, *optional):
         _check(where, key, params, CASE_FIELDS[key], dtype, from_defaults=key not in case)
     if "low" in required and not params["low"] < params["high"]:
-        raise SchemaError(where, "low", f"must be below high ({_shown(params['low'])} >= "
-                                        f"{_shown(params['high'])})")
+        raise SchemaError(
+            where,
+            "low",
+            f"must be below high ({_shown(params['low'])} >= {_shown(params['high'])})",
+        )
     return str(case["name"])
 
 
-def _check(where: str, key: str, doc: dict[str, Any], rule: Rule, dtype: str,
-           from_defaults: bool = False) -> None:
+def _check(
+    where: str, key: str, doc: dict[str, Any], rule: Rule, dtype: str, from_defaults: bool = False
+) -> None:
     if key not in doc:
         return
     problem = rule(doc[key], dtype)

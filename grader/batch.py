@@ -87,28 +87,39 @@ def find_submissions(root: Path) -> list[Submission]:
     if not root.exists():
         raise GraderUsageError(f"{root}: no such folder")
     if not root.is_dir():
-        raise GraderUsageError(f"{root} is not a folder: give the folder holding one "
-                               "subfolder per student")
+        raise GraderUsageError(
+            f"{root} is not a folder: give the folder holding one subfolder per student"
+        )
     found = []
     for path in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         matches = (_LAB_DIR.fullmatch(c.name) for c in path.iterdir() if c.is_dir())
         labs = tuple(sorted({m.group(1) for m in matches if m}, key=lambda lab: int(lab[3:])))
-        problem = None if labs else ("not a submission: no labN_* folder (expected a tree laid "
-                                     "out like skeletons/, e.g. lab1_histogram/)")
+        problem = (
+            None
+            if labs
+            else (
+                "not a submission: no labN_* folder (expected a tree laid "
+                "out like skeletons/, e.g. lab1_histogram/)"
+            )
+        )
         found.append(Submission(path.name, path.resolve(), labs, problem))
     if not found:
         raise GraderUsageError(f"{root} holds no submission folders (one subfolder per student)")
     return found
 
 
-def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run
-              ) -> list[str]:
+def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> list[str]:
     """The GPU indices `nvidia-smi -L` lists; none when it is missing or fails."""
     if run is subprocess.run and shutil.which("nvidia-smi") is None:
         return []
     try:
-        proc = run(["nvidia-smi", "-L"], capture_output=True, text=True,
-                   timeout=_NVIDIA_SMI_TIMEOUT_S, check=False)
+        proc = run(
+            ["nvidia-smi", "-L"],
+            capture_output=True,
+            text=True,
+            timeout=_NVIDIA_SMI_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return []
     if proc.returncode != 0:
@@ -149,14 +160,24 @@ class _Progress:
             self.done += 1
             width = 20
             bar = "#" * (width * self.done // self.total)
-            reason = result.reason if result.reason.startswith(result.status) else (
-                f"{result.status}: {result.reason}")
-            score = (f"{_num(result.score)}/{_num(result.max_score)}"
-                     if result.status == "graded" else reason[:100])
+            reason = (
+                result.reason
+                if result.reason.startswith(result.status)
+                else (f"{result.status}: {result.reason}")
+            )
+            score = (
+                f"{_num(result.score)}/{_num(result.max_score)}"
+                if result.status == "graded"
+                else reason[:100]
+            )
             where = f", gpu {result.gpu}" if result.gpu else ""
             elapsed = time.monotonic() - self.started
-            print(f"[{bar:<{width}}] {self.done}/{self.total} {elapsed:6.0f} s  {result.name}: "
-                  f"{score} ({result.duration_s:.0f} s{where})", file=self.stream, flush=True)
+            print(
+                f"[{bar:<{width}}] {self.done}/{self.total} {elapsed:6.0f} s  {result.name}: "
+                f"{score} ({result.duration_s:.0f} s{where})",
+                file=self.stream,
+                flush=True,
+            )
 
 
 def _num(value: float) -> str:
@@ -170,9 +191,15 @@ class _Failed(Generic[B]):
         self.reason = reason
 
 
-def run_batch(submissions: Sequence[Submission], gpus: Sequence[str], build: BuildFn[B],
-              grade: GradeFn[B], *, build_jobs: int = 2,
-              progress: TextIO | None = None) -> list[StudentResult]:
+def run_batch(
+    submissions: Sequence[Submission],
+    gpus: Sequence[str],
+    build: BuildFn[B],
+    grade: GradeFn[B],
+    *,
+    build_jobs: int = 2,
+    progress: TextIO | None = None,
+) -> list[StudentResult]:
     """Build with `build_jobs` threads and grade with one worker per GPU.
 
     Results come back in the submissions' order. A submission with a `problem`
@@ -204,15 +231,21 @@ def run_batch(submissions: Sequence[Submission], gpus: Sequence[str], build: Bui
                 try:
                     result = grade(sub, built, gpu)
                 except Exception as exc:  # noqa: BLE001 - one crash must not stop the others
-                    result = StudentResult(sub.name, "broken", gpu=gpu,
-                                           reason=f"grader crashed: {type(exc).__name__}: {exc}")
+                    result = StudentResult(
+                        sub.name,
+                        "broken",
+                        gpu=gpu,
+                        reason=f"grader crashed: {type(exc).__name__}: {exc}",
+                    )
             if not result.duration_s:
                 result = _with_duration(result, time.monotonic() - start)
             results[sub.name] = result
             ticker.report(result)
 
-    workers = [threading.Thread(target=grade_worker, args=(gpu,), name=f"gpu-{gpu}", daemon=True)
-               for gpu in gpus]
+    workers = [
+        threading.Thread(target=grade_worker, args=(gpu,), name=f"gpu-{gpu}", daemon=True)
+        for gpu in gpus
+    ]
     for worker in workers:
         worker.start()
     gradable = [s for s in submissions if s.problem is None]
@@ -231,5 +264,13 @@ def run_batch(submissions: Sequence[Submission], gpus: Sequence[str], build: Bui
 
 
 def _with_duration(result: StudentResult, seconds: float) -> StudentResult:
-    return StudentResult(result.name, result.status, result.labs, result.failures, result.reason,
-                         result.gpu, seconds, result.report)
+    return StudentResult(
+        result.name,
+        result.status,
+        result.labs,
+        result.failures,
+        result.reason,
+        result.gpu,
+        seconds,
+        result.report,
+    )

@@ -101,19 +101,27 @@ def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, 
     return found
 
 
-def object_rejections(repo: Path, impl: Path, build: Path, labs: Sequence[str],
-                      report: Path) -> dict[str, tuple[str, ...]]:
+def object_rejections(
+    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path
+) -> dict[str, tuple[str, ...]]:
     """The object check of the labs just built (`object-check.txt`): a lab it
     rejects scores 0 like one the source rules reject, and is not graded."""
-    found = {lab: tuple(f.describe() for f in items)
-             for lab, items in object_findings(repo, impl, build, labs).items() if items}
+    found = {
+        lab: tuple(f.describe() for f in items)
+        for lab, items in object_findings(repo, impl, build, labs).items()
+        if items
+    }
     text = "\n".join(item for items in found.values() for item in items)
     (report / "object-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
     return found
 
 
-def apply_static(result: StudentResult, static: Mapping[str, Sequence[str]],
-                 lab_max: Mapping[str, float], order: Sequence[str]) -> StudentResult:
+def apply_static(
+    result: StudentResult,
+    static: Mapping[str, Sequence[str]],
+    lab_max: Mapping[str, float],
+    order: Sequence[str],
+) -> StudentResult:
     """Score 0 of its full mark each lab the static check rejected, and say why first.
 
     Such a lab was not graded, so `result` either lacks it or (for a student
@@ -125,19 +133,41 @@ def apply_static(result: StudentResult, static: Mapping[str, Sequence[str]],
     rejected = {lab: LabResult(lab, 0.0, float(lab_max.get(lab, 0.0))) for lab in static}
     merged = {**graded, **rejected}
     labs = tuple(merged[lab] for lab in order if lab in merged) + tuple(
-        lab for name, lab in merged.items() if name not in order)
-    failures = tuple(f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
-                     for lab, items in static.items()) + tuple(
-        f for f in result.failures if f.split(":", 1)[0] not in static)
-    return StudentResult(result.name, result.status, labs, failures, result.reason, result.gpu,
-                         result.duration_s, result.report)
+        lab for name, lab in merged.items() if name not in order
+    )
+    failures = tuple(
+        f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
+        for lab, items in static.items()
+    ) + tuple(f for f in result.failures if f.split(":", 1)[0] not in static)
+    return StudentResult(
+        result.name,
+        result.status,
+        labs,
+        failures,
+        result.reason,
+        result.gpu,
+        result.duration_s,
+        result.report,
+    )
 
 
 def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
     """The child's argv: grade the built tree into `report`."""
-    argv = [sys.executable, "-m", "grader.batch_worker", "--build", str(built.build_dir),
-            "--report", str(report), "--repo", str(config.repo), "--labs", ",".join(built.labs),
-            "--timeout-scale", str(config.timeout_scale)]
+    argv = [
+        sys.executable,
+        "-m",
+        "grader.batch_worker",
+        "--build",
+        str(built.build_dir),
+        "--report",
+        str(report),
+        "--repo",
+        str(config.repo),
+        "--labs",
+        ",".join(built.labs),
+        "--timeout-scale",
+        str(config.timeout_scale),
+    ]
     if built.failure_stage:
         argv += ["--build-stage", built.failure_stage, "--build-log", str(built.failure_log)]
     if config.secret_file is not None:
@@ -147,8 +177,9 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
     return argv
 
 
-def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
-                     gpu: str) -> StudentResult:
+def grade_submission(
+    config: BatchConfig, sub: Submission, built: BuiltTree, gpu: str
+) -> StudentResult:
     """Grade in a child pinned to `gpu`; read its results.json into the class row."""
     report = config.report_dir(sub)
     start = time.monotonic()
@@ -157,17 +188,34 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
         return apply_static(missing, built.static, config.lab_max, config.labs)
     # PCI order makes CUDA's device numbers nvidia-smi's, so `gpu` (an index from
     # `nvidia-smi -L`) is the GPU the child gets and the one its clocks are read on.
-    env = {**os.environ, "CUDA_VISIBLE_DEVICES": gpu, "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(_PACKAGE_PARENT),
-                                                       os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "CUDA_VISIBLE_DEVICES": gpu,
+        "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(_PACKAGE_PARENT), os.environ.get("PYTHONPATH")])
+        ),
+    }
     try:
-        proc = subprocess.run(worker_command(config, built, report), env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              errors="replace", timeout=config.student_timeout_s, check=False)
+        proc = subprocess.run(
+            worker_command(config, built, report),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            timeout=config.student_timeout_s,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
-        return StudentResult(sub.name, "broken", gpu=gpu, duration_s=time.monotonic() - start,
-                             reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
-                             report=report)
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=time.monotonic() - start,
+            reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
+            report=report,
+        )
     (report / "grade.log").write_text(proc.stdout, encoding="utf-8")
     # The generated cases (about 390 MB per student for lab1, hidden ones with a
     # secret) are the same for every student and made again on demand: kept, a
@@ -175,22 +223,45 @@ def grade_submission(config: BatchConfig, sub: Submission, built: BuiltTree,
     shutil.rmtree(built.build_dir / DATASETS_DIR, ignore_errors=True)
     duration = time.monotonic() - start
     if proc.returncode == EXIT_NO_GPU:
-        return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,
-                             reason=f"no GPU visible on GPU {gpu}: tests were skipped")
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=duration,
+            report=report,
+            reason=f"no GPU visible on GPU {gpu}: tests were skipped",
+        )
     expected = [lab for lab in config.labs if lab not in built.static]
-    result = result_from_report(sub.name, report, gpu=gpu, expected_labs=expected,
-                                missing_max=config.lab_max, duration_s=duration)
+    result = result_from_report(
+        sub.name,
+        report,
+        gpu=gpu,
+        expected_labs=expected,
+        missing_max=config.lab_max,
+        duration_s=duration,
+    )
     if result is None:
         tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
-        return StudentResult(sub.name, "broken", gpu=gpu, duration_s=duration, report=report,
-                             reason=f"grader exited {proc.returncode} without a report: {tail}")
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=duration,
+            report=report,
+            reason=f"grader exited {proc.returncode} without a report: {tail}",
+        )
     return apply_static(result, built.static, config.lab_max, config.labs)
 
 
 def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:
     labs = tuple(LabResult(lab, 0.0, float(config.lab_max.get(lab, 0.0))) for lab in config.labs)
-    return StudentResult(result.name, "graded", labs,
-                         tuple(f"{lab}: not submitted" for lab in config.labs), gpu=result.gpu)
+    return StudentResult(
+        result.name,
+        "graded",
+        labs,
+        tuple(f"{lab}: not submitted" for lab in config.labs),
+        gpu=result.gpu,
+    )
 
 
 def lab_maxima(repo: Path, labs: Sequence[str]) -> dict[str, float]:

@@ -41,10 +41,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         log = args.build_log.read_text(encoding="utf-8") if args.build_log else ""
         failure = BuildFailure(args.build_stage, log)
     try:
-        session = GradingSession.open(args.build, labs=parse_lab_list(args.labs) if args.labs
-                                      else None, repo=args.repo,
-                                      timeout_scale=args.timeout_scale, build_failure=failure,
-                                      secret=read_secret(args.secret_file), jobs=args.jobs)
+        session = GradingSession.open(
+            args.build,
+            labs=parse_lab_list(args.labs) if args.labs else None,
+            repo=args.repo,
+            timeout_scale=args.timeout_scale,
+            build_failure=failure,
+            secret=read_secret(args.secret_file),
+            jobs=args.jobs,
+        )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -23,8 +23,10 @@ _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\]")
 _ERROR_LINES = 8
 _ERROR = re.compile(r"\berror\b|CMake Error|undefined reference", re.IGNORECASE)
 # Lines that mention "error" but teach nothing: compiler command lines, build tool chatter.
-_NOISE = re.compile(r"^(FAILED:|ninja:|\[\d+/\d+\]|make(\[\d+\])?:|gmake)"
-                    r"|\s-o\s.*\s-c\s|\s-c\s.*\s-o\s")
+_NOISE = re.compile(
+    r"^(FAILED:|ninja:|\[\d+/\d+\]|make(\[\d+\])?:|gmake)"
+    r"|\s-o\s.*\s-c\s|\s-c\s.*\s-o\s"
+)
 
 
 @dataclass(frozen=True)
@@ -37,15 +39,16 @@ class BuildFailure:
     def errors_for(self, lab: str | None = None) -> str:
         """The first error lines, those naming `lab`'s folders first."""
         lines = self.log.splitlines()
-        hits = [i for i, line in enumerate(lines)
-                if _ERROR.search(line) and not _NOISE.search(line)]
+        hits = [
+            i for i, line in enumerate(lines) if _ERROR.search(line) and not _NOISE.search(line)
+        ]
         if lab is not None:
             own = re.compile(rf"\b{re.escape(lab)}_")
             hits = [i for i in hits if own.search(lines[i])] or hits
         if not hits:
             tail = [line for line in lines if line.strip()][-_ERROR_LINES:]
             return "\n".join(tail) or f"the {self.stage} step failed without output"
-        picked = [line for line in lines[hits[0]:] if not _NOISE.search(line)][:_ERROR_LINES]
+        picked = [line for line in lines[hits[0] :] if not _NOISE.search(line)][:_ERROR_LINES]
         return "\n".join(line[:300] for line in picked)
 
 
@@ -55,15 +58,18 @@ def impl_argument(impl: str) -> str:
         return impl
     path = Path(impl).expanduser().resolve()
     if not path.is_dir():
-        raise GraderUsageError(f"--impl {impl}: no such folder (use skeletons, solutions, or a "
-                               "folder laid out like skeletons/)")
+        raise GraderUsageError(
+            f"--impl {impl}: no such folder (use skeletons, solutions, or a "
+            "folder laid out like skeletons/)"
+        )
     return str(path)
 
 
 def _run_step(argv: Sequence[str], progress: Callable[[str], None] | None) -> tuple[int, str]:
     """Run one build step; Ninja's `[n/N]` lines go to `progress` as they come."""
-    proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, errors="replace")
+    proc = subprocess.Popen(
+        list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+    )
     timer = threading.Timer(_BUILD_TIMEOUT_S, proc.kill)
     timer.start()
     lines = []
@@ -90,10 +96,14 @@ def print_progress(line: str) -> None:
             print(f"grader: build {done}/{total}", flush=True)
 
 
-def configure_and_build(repo: Path, impl: str, build_dir: Path, cmake_args: Sequence[str] = (),
-                        targets: Sequence[str] = (),
-                        progress: Callable[[str], None] | None = None,
-                        ) -> tuple[str, BuildFailure | None]:
+def configure_and_build(
+    repo: Path,
+    impl: str,
+    build_dir: Path,
+    cmake_args: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    progress: Callable[[str], None] | None = None,
+) -> tuple[str, BuildFailure | None]:
     """Configure with Ninja in Release and build everything that compiles (or
     only `targets`).
 
@@ -106,11 +116,33 @@ def configure_and_build(repo: Path, impl: str, build_dir: Path, cmake_args: Sequ
     if cmake is None:
         raise GraderUsageError("cmake not found on PATH (CMake 3.25 or newer is needed)")
     steps = (
-        ("configure", [cmake, "-S", str(repo), "-B", str(build_dir), "-G", "Ninja",
-                       "-DCMAKE_BUILD_TYPE=Release", f"-DLAB_IMPL={impl_argument(impl)}",
-                       *cmake_args]),
-        ("build", [cmake, "--build", str(build_dir),
-                   *(["--target", *targets] if targets else []), "--", "-k", "0"]),
+        (
+            "configure",
+            [
+                cmake,
+                "-S",
+                str(repo),
+                "-B",
+                str(build_dir),
+                "-G",
+                "Ninja",
+                "-DCMAKE_BUILD_TYPE=Release",
+                f"-DLAB_IMPL={impl_argument(impl)}",
+                *cmake_args,
+            ],
+        ),
+        (
+            "build",
+            [
+                cmake,
+                "--build",
+                str(build_dir),
+                *(["--target", *targets] if targets else []),
+                "--",
+                "-k",
+                "0",
+            ],
+        ),
     )
     log: list[str] = []
     for stage, argv in steps:
@@ -131,9 +163,14 @@ def configure_and_build(repo: Path, impl: str, build_dir: Path, cmake_args: Sequ
 OBJECTS_ARCHITECTURE = "-DCMAKE_CUDA_ARCHITECTURES=86-real"
 
 
-def build_objects(repo: Path, impl: str, build_dir: Path, labs: Sequence[str],
-                  cmake_args: Sequence[str] = ()) -> tuple[str, BuildFailure | None]:
+def build_objects(
+    repo: Path, impl: str, build_dir: Path, labs: Sequence[str], cmake_args: Sequence[str] = ()
+) -> tuple[str, BuildFailure | None]:
     """Compile only the student's objects (`labN_impl`) of `labs`: no GPU, no tests."""
-    return configure_and_build(repo, impl, build_dir,
-                               [OBJECTS_ARCHITECTURE, f"-DLAB_ONLY={';'.join(labs)}", *cmake_args],
-                               targets=[f"{lab}_impl" for lab in labs])
+    return configure_and_build(
+        repo,
+        impl,
+        build_dir,
+        [OBJECTS_ARCHITECTURE, f"-DLAB_ONLY={';'.join(labs)}", *cmake_args],
+        targets=[f"{lab}_impl" for lab in labs],
+    )

@@ -22,9 +22,15 @@ _REASON_CHARS = 160
 _PARAMETERIZED = re.compile(r"^([^/]+)/[^/]+/([^/]+)$")  # lab.Prefix/Suite.Test/case
 
 
-def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequence[str],
-                       missing_max: Mapping[str, float], duration_s: float = 0.0
-                       ) -> StudentResult | None:
+def result_from_report(
+    name: str,
+    report: Path,
+    *,
+    gpu: str,
+    expected_labs: Sequence[str],
+    missing_max: Mapping[str, float],
+    duration_s: float = 0.0,
+) -> StudentResult | None:
     """Read `report/results.json`; None when there is none (the grader did not finish).
 
     Labs in `expected_labs` that the student did not hand in score 0 out of
@@ -35,9 +41,10 @@ def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequ
         doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    by_lab = {str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]),
-                                         float(lab["max_score"]))
-              for lab in report_labs(doc)}
+    by_lab = {
+        str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]), float(lab["max_score"]))
+        for lab in report_labs(doc)
+    }
     failures = [_failure(test) for test in doc.get("tests", []) if test.get("status") != "passed"]
     labs = []
     for lab in expected_labs:
@@ -47,8 +54,9 @@ def result_from_report(name: str, report: Path, *, gpu: str, expected_labs: Sequ
             labs.append(LabResult(lab, 0.0, float(missing_max.get(lab, 0.0))))
             failures.append(f"{lab}: not submitted")
     labs.extend(by_lab.values())
-    return StudentResult(name, "graded", tuple(labs), tuple(failures), gpu=gpu,
-                         duration_s=duration_s, report=report)
+    return StudentResult(
+        name, "graded", tuple(labs), tuple(failures), gpu=gpu, duration_s=duration_s, report=report
+    )
 
 
 def report_labs(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -98,31 +106,57 @@ def _failures_cell(result: StudentResult) -> str:
 def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path, Path]:
     """Write class.csv and class.md into `out`; returns their paths."""
     labs = all_labs(results)
-    maxima = {lab: max((s.max_score for r in results for s in r.labs if s.lab == lab),
-                       default=0.0) for lab in labs}
+    maxima = {
+        lab: max((s.max_score for r in results for s in r.labs if s.lab == lab), default=0.0)
+        for lab in labs
+    }
     csv_path, md_path = out / CSV_NAME, out / MARKDOWN_NAME
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "status", *labs, "total", "max", "failures", "gpu",
-                         "seconds"])
+        writer.writerow(["student", "status", *labs, "total", "max", "failures", "gpu", "seconds"])
         for r in results:
-            writer.writerow([r.name, r.status, *(_lab_cell(r, lab) for lab in labs),
-                             _num(r.score) if r.status == "graded" else "",
-                             _num(r.max_score) if r.status == "graded" else "",
-                             _failures_cell(r), r.gpu, f"{r.duration_s:.0f}"])
-    head = ["student", "status", *(f"{lab} (/{_num(maxima[lab])})" for lab in labs), "total",
-            "failures"]
-    lines = ["# Class results", "",
-             f"{len(results)} folders: "
-             + ", ".join(f"{sum(1 for r in results if r.status == s)} {s}"
-                         for s in ("graded", "broken", "not a submission")), "",
-             "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+            writer.writerow(
+                [
+                    r.name,
+                    r.status,
+                    *(_lab_cell(r, lab) for lab in labs),
+                    _num(r.score) if r.status == "graded" else "",
+                    _num(r.max_score) if r.status == "graded" else "",
+                    _failures_cell(r),
+                    r.gpu,
+                    f"{r.duration_s:.0f}",
+                ]
+            )
+    head = [
+        "student",
+        "status",
+        *(f"{lab} (/{_num(maxima[lab])})" for lab in labs),
+        "total",
+        "failures",
+    ]
+    lines = [
+        "# Class results",
+        "",
+        f"{len(results)} folders: "
+        + ", ".join(
+            f"{sum(1 for r in results if r.status == s)} {s}"
+            for s in ("graded", "broken", "not a submission")
+        ),
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + " --- |" * len(head),
+    ]
     for r in results:
         failures = _failures_cell(r)
         shown = failures if len(failures) < 300 else failures[:297] + "..."
         total = f"{_num(r.score)}/{_num(r.max_score)}" if r.status == "graded" else "-"
-        cells = [r.name, r.status, *(_lab_cell(r, lab) or "-" for lab in labs), total,
-                 _md(shown) or "none"]
+        cells = [
+            r.name,
+            r.status,
+            *(_lab_cell(r, lab) or "-" for lab in labs),
+            total,
+            _md(shown) or "none",
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return csv_path, md_path

@@ -30,7 +30,8 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     """One subparser per registered command."""
     parser = argparse.ArgumentParser(
         prog="python3 -m grader",
-        description="Grade cuda-labs builds: run each test alone, score it, write reports.")
+        description="Grade cuda-labs builds: run each test alone, score it, write reports.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in commands:
         sub_parser = sub.add_parser(command.name, help=command.help, description=command.help)

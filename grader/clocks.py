@@ -38,8 +38,9 @@ def visible_gpu(env: Mapping[str, str] = os.environ) -> str | None:
     return first or None
 
 
-def read(runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
-         gpu: str | None = None) -> dict[str, str]:
+def read(
+    runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run, gpu: str | None = None
+) -> dict[str, str]:
     """The clocks of `gpu` (default: the visible one) now, or {} when nvidia-smi is
     missing or fails."""
     smi = shutil.which("nvidia-smi")

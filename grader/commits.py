@@ -41,8 +41,14 @@ def checkout_of(folder: Path | None) -> Checkout:
 def _git(folder: Path, *args: str) -> str | None:
     """git's trimmed stdout in `folder`, or None when git is missing or fails."""
     try:
-        proc = subprocess.run(["git", *_SAFE, "-C", str(folder), *args], capture_output=True,
-                              text=True, errors="replace", timeout=_TIMEOUT_S, check=False)
+        proc = subprocess.run(
+            ["git", *_SAFE, "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout.strip() if proc.returncode == 0 else None

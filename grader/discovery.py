@@ -21,8 +21,12 @@ from grader.model import BUILD_KIND, KINDS, OTHER_KIND, LabTest, is_lab_id, lab_
 # gtest_discover_tests registers `<target>_NOT_BUILT` when the program is missing.
 _NOT_BUILT = re.compile(r"(lab\d+)(?![0-9]).*_NOT_BUILT")
 _LAB_DIR = re.compile(r"(lab\d+)_.+")
-_KIND_ORDER = {kind: rank for rank, kind in enumerate(("correctness", "timing", "reference",
-                                                       OTHER_KIND, BUILD_KIND, "data"))}
+_KIND_ORDER = {
+    kind: rank
+    for rank, kind in enumerate(
+        ("correctness", "timing", "reference", OTHER_KIND, BUILD_KIND, "data")
+    )
+}
 _CTEST_TIMEOUT_S = 300
 
 
@@ -39,9 +43,14 @@ def read_ctest_json(build: Path) -> dict[str, Any]:
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
     try:
-        proc = subprocess.run([ctest, "--test-dir", str(build), "--show-only=json-v1"],
-                              capture_output=True, text=True, errors="replace",
-                              timeout=_CTEST_TIMEOUT_S, check=False)
+        proc = subprocess.run(
+            [ctest, "--test-dir", str(build), "--show-only=json-v1"],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_CTEST_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc
     if proc.returncode != 0:
@@ -147,8 +156,9 @@ def checked_repo(repo: Path) -> Path:
         problem = "its labs/ folder holds no lab (labN_topic/)"
     else:
         return resolved
-    raise GraderUsageError(f"--repo {repo}: {problem}; give a cuda-labs repository "
-                           "(one holding labs/labN_topic/)")
+    raise GraderUsageError(
+        f"--repo {repo}: {problem}; give a cuda-labs repository (one holding labs/labN_topic/)"
+    )
 
 
 def parse_lab_list(text: str) -> list[str]:
@@ -167,13 +177,20 @@ def parse_lab_list(text: str) -> list[str]:
         if item not in labs:
             labs.append(item)
     if not labs:
-        raise GraderUsageError(f"--labs {text!r} names no lab: give lab ids such as lab1,lab3, "
-                               "or leave --labs out for every lab")
+        raise GraderUsageError(
+            f"--labs {text!r} names no lab: give lab ids such as lab1,lab3, "
+            "or leave --labs out for every lab"
+        )
     return labs
 
 
-def resolve_labs(requested: Sequence[str] | None, tests: Sequence[LabTest],
-                 dirs: Mapping[str, Path], build: Path, build_failed: bool = False) -> list[str]:
+def resolve_labs(
+    requested: Sequence[str] | None,
+    tests: Sequence[LabTest],
+    dirs: Mapping[str, Path],
+    build: Path,
+    build_failed: bool = False,
+) -> list[str]:
     """The labs to grade, checked against what the build and the repository hold.
 
     After a failed build a lab may have no tests yet; it is still graded (as a
@@ -186,8 +203,10 @@ def resolve_labs(requested: Sequence[str] | None, tests: Sequence[LabTest],
         built = {lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()}
         chosen = sorted(with_tests | (built if build_failed else set()), key=lab_number)
         if not chosen:
-            raise GraderUsageError(f"{build} has no lab tests: configure and build it first "
-                                   f"(ctest --test-dir {build} -N lists none)")
+            raise GraderUsageError(
+                f"{build} has no lab tests: configure and build it first "
+                f"(ctest --test-dir {build} -N lists none)"
+            )
         return chosen
     for lab in requested:
         if lab not in known:

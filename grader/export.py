@@ -27,17 +27,37 @@ from grader.errors import GraderUsageError
 
 # Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
 EXCLUDED_PREFIXES = (
-    "solutions/", "submissions/", ".github/", "grader/tests/",
-    "scripts/gpu-suite.sh", "scripts/suite_summary.py", "scripts/class-batch.sh",
+    "solutions/",
+    "submissions/",
+    ".github/",
+    "grader/tests/",
+    "scripts/gpu-suite.sh",
+    "scripts/suite_summary.py",
+    "scripts/class-batch.sh",
     "scripts/seed-sweeps.sh",
-    "scripts/check_max_scores.py", "scripts/provision-runner.sh", "requirements-dev.txt",
-    "grader/known_wrong.py", "grader/commands/known_wrong.py",
-    "grader/batch.py", "grader/commands/batch.py",
-    "grader/export.py", "grader/commands/export.py",
+    "scripts/check_max_scores.py",
+    "scripts/provision-runner.sh",
+    "requirements-dev.txt",
+    "grader/known_wrong.py",
+    "grader/commands/known_wrong.py",
+    "grader/batch.py",
+    "grader/commands/batch.py",
+    "grader/export.py",
+    "grader/commands/export.py",
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
-EXCLUDED_PATTERNS = ("*secret*", "*.key", "*.pem", "*hidden*", "build*/*", "*/__pycache__/*",
-                     "*.pyc", ".pytest_cache/*", ".deps/*", ".git/*")
+EXCLUDED_PATTERNS = (
+    "*secret*",
+    "*.key",
+    "*.pem",
+    "*hidden*",
+    "build*/*",
+    "*/__pycache__/*",
+    "*.pyc",
+    ".pytest_cache/*",
+    ".deps/*",
+    ".git/*",
+)
 # Written by the export itself (templates below or rewrites of the originals).
 REWRITTEN = ("README.md", "CMakePresets.json", "scripts/test.sh")
 DEFAULT_INSTRUCTOR_REPO = "INSTRUCTOR/cuda-labs"
@@ -60,8 +80,10 @@ def is_excluded(rel: str) -> bool:
     """True for a path (POSIX, relative to the repository) the students must not get."""
     if any(rel == p.rstrip("/") or rel.startswith(p) for p in EXCLUDED_PREFIXES):
         return True
-    return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(Path(rel).name, pat)
-               for pat in EXCLUDED_PATTERNS)
+    return any(
+        fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(Path(rel).name, pat)
+        for pat in EXCLUDED_PATTERNS
+    )
 
 
 def committed_files(repo: Path) -> list[str]:
@@ -71,13 +93,17 @@ def committed_files(repo: Path) -> list[str]:
     unfinished files never leak into the export.
     """
     if (repo / ".git").exists() and shutil.which("git"):
-        proc = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True,
-                              check=False)
+        proc = subprocess.run(
+            ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=False
+        )
         if proc.returncode == 0:
             names = [n for n in proc.stdout.decode("utf-8", "replace").split("\0") if n]
             return sorted(n for n in names if (repo / n).is_file())
-    return sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*")
-                  if p.is_file() and ".git" not in p.relative_to(repo).parts)
+    return sorted(
+        p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if p.is_file() and ".git" not in p.relative_to(repo).parts
+    )
 
 
 def export_plan(repo: Path) -> list[str]:
@@ -149,8 +175,11 @@ def _safe_relative(rel: str) -> bool:
 
 
 def write_marker(out: Path, files: Iterable[str]) -> None:
-    doc = {"format": MARKER_FORMAT, "written_by": "python3 -m grader export",
-           "files": sorted(files)}
+    doc = {
+        "format": MARKER_FORMAT,
+        "written_by": "python3 -m grader export",
+        "files": sorted(files),
+    }
     (out / MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
@@ -167,8 +196,9 @@ def remove_export(out: Path, files: list[str]) -> list[str]:
         for rel in files:
             if not _remove_file(root, rel.split("/")):
                 kept.append(rel)
-        folders = {"/".join(rel.split("/")[:i]) for rel in files
-                   for i in range(1, rel.count("/") + 1)}
+        folders = {
+            "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
+        }
         for folder in sorted(folders, key=lambda f: -f.count("/")):  # deepest first
             _remove_empty_folder(root, folder.split("/"))
         _remove_file(root, [MARKER])
@@ -238,9 +268,11 @@ def _refuse_foreign_entries(out: Path, rels: Iterable[str]) -> None:
     for rel in rels:
         reason = _foreign_entry(out, rel)
         if reason is not None:
-            raise GraderUsageError(f"{reason}, not the file a previous export wrote: refusing "
-                                   "to delete or write through it; remove it yourself or "
-                                   "export to a new folder")
+            raise GraderUsageError(
+                f"{reason}, not the file a previous export wrote: refusing "
+                "to delete or write through it; remove it yourself or "
+                "export to a new folder"
+            )
 
 
 def prepare_out(out: Path, force: bool) -> list[str]:
@@ -255,11 +287,14 @@ def prepare_out(out: Path, force: bool) -> list[str]:
             raise GraderUsageError(
                 f"{out} is not empty and holds no {MARKER} (it was not written by export): "
                 "refusing to delete anything in it, even with --force; choose a new or empty "
-                "folder")
+                "folder"
+            )
         if not force:
-            raise GraderUsageError(f"{out} is not empty (a previous export): choose an empty "
-                                   "folder or pass --force (which deletes the files that "
-                                   "export wrote, nothing else)")
+            raise GraderUsageError(
+                f"{out} is not empty (a previous export): choose an empty "
+                "folder or pass --force (which deletes the files that "
+                "export wrote, nothing else)"
+            )
         _refuse_foreign_entries(out, files)
         kept = remove_export(out, files)
     try:
@@ -272,9 +307,14 @@ def prepare_out(out: Path, force: bool) -> list[str]:
     return kept
 
 
-def export_tree(repo: Path, out: Path, *, force: bool = False,
-                instructor_repo: str = DEFAULT_INSTRUCTOR_REPO,
-                ref: str = DEFAULT_REF) -> ExportResult:
+def export_tree(
+    repo: Path,
+    out: Path,
+    *,
+    force: bool = False,
+    instructor_repo: str = DEFAULT_INSTRUCTOR_REPO,
+    ref: str = DEFAULT_REF,
+) -> ExportResult:
     """Write the student repository of `repo` into `out`."""
     repo = repo.resolve()
     check_outdir(out, repo)
@@ -299,8 +339,9 @@ def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, st
     return {
         "README.md": student_readme((repo / "README.md").read_text(encoding="utf-8")),
         "CMakePresets.json": json.dumps(
-            student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))),
-            indent=2) + "\n",
+            student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))), indent=2
+        )
+        + "\n",
         "scripts/test.sh": STUDENT_TEST_SH,
         ".github/workflows/grade.yml": student_grade_workflow(instructor_repo, ref),
         ".github/workflows/ci.yml": STUDENT_CI_WORKFLOW,
@@ -321,6 +362,7 @@ def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, st
 
 # --- rewrites ---------------------------------------------------------------------------
 
+
 def _mentions_solutions(value: Any) -> bool:
     return "solutions" in json.dumps(value)
 
@@ -334,8 +376,10 @@ def student_presets(doc: dict[str, Any]) -> dict[str, Any]:
     for key in ("buildPresets", "testPresets"):
         out[key] = [p for p in doc.get(key, []) if p.get("configurePreset") not in gone]
     out["workflowPresets"] = [
-        w for w in doc.get("workflowPresets", [])
-        if not any(step.get("name") in gone for step in w.get("steps", []))]
+        w
+        for w in doc.get("workflowPresets", [])
+        if not any(step.get("name") in gone for step in w.get("steps", []))
+    ]
     return out
 
 
@@ -375,10 +419,14 @@ def student_readme(text: str) -> str:
                 continue
             body = body.replace(" a reference solution,", "")
             body = body.replace("`skeletons/`, `solutions/`", "`skeletons/`")
-            body = body.replace("the student's files, same names, compiled against the same "
-                                "contract", "your files, compiled against the lab's contract")
-            body = body.replace("the pytest-based grader and its own tests",
-                                "the grader: `python3 -m grader grade --impl skeletons`")
+            body = body.replace(
+                "the student's files, same names, compiled against the same contract",
+                "your files, compiled against the lab's contract",
+            )
+            body = body.replace(
+                "the pytest-based grader and its own tests",
+                "the grader: `python3 -m grader grade --impl skeletons`",
+            )
             body = body.replace("setup, CPU tests, the GPU suite", "setup and the CPU tests")
             kept.append(body)
     kept.insert(_grading_index(kept), STUDENT_GRADING_SECTION.strip())
@@ -471,9 +519,11 @@ def student_grade_workflow(instructor_repo: str, ref: str) -> str:
         raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
     call = f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
     if GRADE_INPUTS:
-        call += "    with:\n" + "".join(f"      {key}: {json.dumps(value)}\n"
-                                      for key, value in GRADE_INPUTS.items())
-    return """# Grading: the course's workflow, from the course repository at a fixed version.
+        call += "    with:\n" + "".join(
+            f"      {key}: {json.dumps(value)}\n" for key, value in GRADE_INPUTS.items()
+        )
+    return (
+        """# Grading: the course's workflow, from the course repository at a fixed version.
 # It takes only skeletons/ from this repository; editing anything else here
 # (tests, harness, this file) does not change the grade.
 name: grade
@@ -489,7 +539,9 @@ concurrency:
   cancel-in-progress: false
 jobs:
   grade:
-""" + call
+"""
+        + call
+    )
 
 
 # What GitHub accepts in a `uses:` line, so --instructor-repo or --ref cannot inject YAML.

@@ -54,8 +54,12 @@ class GpuInfo:
 
     def as_json(self) -> dict[str, Any]:
         """The record stored in results.json."""
-        return {"state": self.state, "description": self.describe(),
-                "reason": self.reason, **dict(self.details)}
+        return {
+            "state": self.state,
+            "description": self.describe(),
+            "reason": self.reason,
+            **dict(self.details),
+        }
 
 
 def skip_reason(output: str) -> str:
@@ -64,7 +68,7 @@ def skip_reason(output: str) -> str:
     for line in output.splitlines():
         index = line.find(SKIP_MARKER)
         if index >= 0:
-            found = line[index + len(SKIP_MARKER):].strip()
+            found = line[index + len(SKIP_MARKER) :].strip()
     return found
 
 
@@ -74,8 +78,14 @@ def probe(build: Path) -> GpuInfo:
     if not program.is_file():
         return GpuInfo("unknown", reason=f"GPU probe {program} not found (was the build complete?)")
     try:
-        proc = subprocess.run([str(program)], capture_output=True, text=True,
-                              errors="replace", timeout=_PROBE_TIMEOUT_S, check=False)
+        proc = subprocess.run(
+            [str(program)],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_PROBE_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return GpuInfo("unknown", reason=f"GPU probe {program} could not run: {exc}")
     return parse_probe(proc.returncode, proc.stdout + proc.stderr)
@@ -87,8 +97,9 @@ def parse_probe(returncode: int, output: str) -> GpuInfo:
         return GpuInfo("absent", reason=skip_reason(output) or "the GPU probe found no CUDA device")
     if returncode != 0:
         tail = output.strip().splitlines()[-1:] or ["no output"]
-        return GpuInfo("unknown",
-                       reason=f"GPU probe failed with exit status {returncode}: {tail[0]}")
+        return GpuInfo(
+            "unknown", reason=f"GPU probe failed with exit status {returncode}: {tail[0]}"
+        )
     candidates = [output.strip()] + [line.strip() for line in output.splitlines()]
     for text in candidates:
         if not text.startswith("{"):

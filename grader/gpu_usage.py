@@ -34,8 +34,10 @@ class Usage:
         per_gpu = ", ".join(f"GPU {gpu} busy in {n}" for gpu, n in self.busy.items())
         # A query slows down when the driver is busy: say how far apart samples really were.
         span = f" over {self.span_s:.0f} s" if self.span_s is not None else ""
-        return (f"GPU use (nvidia-smi, {self.samples} samples{span}): {per_gpu}; "
-                f"all {len(self.busy)} at once in {self.all_busy}")
+        return (
+            f"GPU use (nvidia-smi, {self.samples} samples{span}): {per_gpu}; "
+            f"all {len(self.busy)} at once in {self.all_busy}"
+        )
 
 
 def _timestamp(text: str) -> datetime | None:
@@ -70,8 +72,12 @@ def summarize(text: str, gpus: Sequence[str]) -> Usage:
     first, last = (starts[whole[0]], starts[whole[-1]]) if whole else (None, None)
     span = (last - first).total_seconds() if first and last else None
     samples = [samples[i] for i in whole]
-    return Usage(len(samples), {gpu: sum(s[gpu] for s in samples) for gpu in gpus},
-                 sum(all(s.values()) for s in samples), span)
+    return Usage(
+        len(samples),
+        {gpu: sum(s[gpu] for s in samples) for gpu in gpus},
+        sum(all(s.values()) for s in samples),
+        span,
+    )
 
 
 class UsageLog:
@@ -82,8 +88,13 @@ class UsageLog:
     once: its own `--loop` mode buffers its output, and a killed loop loses it.
     """
 
-    def __init__(self, path: Path, gpus: Sequence[str], interval_s: float = 1.0,
-                 run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> None:
+    def __init__(
+        self,
+        path: Path,
+        gpus: Sequence[str],
+        interval_s: float = 1.0,
+        run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+    ) -> None:
         self.path = path
         self.gpus = list(gpus)
         self.interval_s = interval_s
@@ -96,8 +107,9 @@ class UsageLog:
         smi = shutil.which("nvidia-smi") if self.run is subprocess.run else "nvidia-smi"
         if smi is not None:
             self.path.write_text("", encoding="utf-8")
-            self._thread = threading.Thread(target=self._sample, args=(smi,), daemon=True,
-                                            name="gpu-usage")
+            self._thread = threading.Thread(
+                target=self._sample, args=(smi,), daemon=True, name="gpu-usage"
+            )
             self._thread.start()
         return self
 
@@ -106,8 +118,9 @@ class UsageLog:
         while not self._stop.is_set():
             started = time.monotonic()
             try:
-                proc = self.run(argv, capture_output=True, text=True, timeout=_QUERY_TIMEOUT_S,
-                                check=False)
+                proc = self.run(
+                    argv, capture_output=True, text=True, timeout=_QUERY_TIMEOUT_S, check=False
+                )
             except (OSError, subprocess.TimeoutExpired):
                 proc = None
             if proc is not None and proc.returncode == 0:
@@ -116,8 +129,12 @@ class UsageLog:
             # A steady rate: the query's own time comes out of the wait.
             self._stop.wait(max(0.0, self.interval_s - (time.monotonic() - started)))
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self._thread is None:
             return
         self._stop.set()

@@ -65,8 +65,9 @@ def filter_matches(name: str, gtest_filter: str) -> bool:
     positive, _, negative = gtest_filter.partition("-")
     included = [p for p in positive.split(":") if p] or ["*"]
     excluded = [n for n in negative.split(":") if n]
-    return (any(_glob(p).fullmatch(name) for p in included)
-            and not any(_glob(n).fullmatch(name) for n in excluded))
+    return any(_glob(p).fullmatch(name) for p in included) and not any(
+        _glob(n).fullmatch(name) for n in excluded
+    )
 
 
 def _glob(pattern: str) -> re.Pattern[str]:

@@ -79,11 +79,14 @@ def load_manifest(path: Path) -> list[Expectation]:
         except TypeError as exc:
             raise GraderUsageError(f"{path}: entry {raw.get('name')!r}: {exc}") from exc
         if entry.kind not in ("static", "grade") or (entry.kind == "grade" and not entry.tests):
-            raise GraderUsageError(f"{path}: entry {entry.name!r}: kind must be 'static', or "
-                                   "'grade' with 'tests'")
+            raise GraderUsageError(
+                f"{path}: entry {entry.name!r}: kind must be 'static', or 'grade' with 'tests'"
+            )
         if entry.sanitizer and (entry.sanitizer not in TOOLS or entry.kind != "grade"):
-            raise GraderUsageError(f"{path}: entry {entry.name!r}: sanitizer must be one of "
-                                   f"{', '.join(TOOLS)}, on a 'grade' entry")
+            raise GraderUsageError(
+                f"{path}: entry {entry.name!r}: sanitizer must be one of "
+                f"{', '.join(TOOLS)}, on a 'grade' entry"
+            )
         entries.append(entry)
     return entries
 
@@ -105,12 +108,17 @@ def judge_static(entry: Expectation, findings: Sequence[Finding]) -> Judgement:
     return Judgement("static check passes it", False)
 
 
-def judge_grade(entry: Expectation, findings: Sequence[Finding],
-                outcomes: Mapping[str, Outcome] | None, gpu_present: bool) -> Judgement:
+def judge_grade(
+    entry: Expectation,
+    findings: Sequence[Finding],
+    outcomes: Mapping[str, Outcome] | None,
+    gpu_present: bool,
+) -> Judgement:
     """A `grade` entry: clean statically, then the right test fails for the right reason."""
     if findings:
-        return Judgement(f"static check rejects it first ({findings[0].rule_id}), "
-                         "not for its own reason", False)
+        return Judgement(
+            f"static check rejects it first ({findings[0].rule_id}), not for its own reason", False
+        )
     if outcomes is None or not gpu_present:
         return Judgement("not judged: needs a GPU", None)
     tests = re.compile(entry.tests)
@@ -120,16 +128,20 @@ def judge_grade(entry: Expectation, findings: Sequence[Finding],
         return Judgement(f"no test matches /{entry.tests}/", False)
     if entry.must_pass:
         keep = re.compile(entry.must_pass)
-        broken = [n for n, o in outcomes.items()
-                  if keep.search(n) and o.status is not Status.PASSED]
+        broken = [
+            n for n, o in outcomes.items() if keep.search(n) and o.status is not Status.PASSED
+        ]
         if broken:
-            return Judgement(f"{broken[0]} should pass but did not: "
-                             f"{_first_line(outcomes[broken[0]].reason)}", False)
+            return Judgement(
+                f"{broken[0]} should pass but did not: {_first_line(outcomes[broken[0]].reason)}",
+                False,
+            )
     failed = {n: o for n, o in chosen.items() if o.status in (Status.FAILED, Status.ERROR)}
     right = [n for n, o in failed.items() if reason.search(o.reason)]
     if right:
-        return Judgement(f"{len(right)} of {len(chosen)} failed: "
-                         f"{_first_line(failed[right[0]].reason)}", True)
+        return Judgement(
+            f"{len(right)} of {len(chosen)} failed: {_first_line(failed[right[0]].reason)}", True
+        )
     if failed:
         name, outcome = next(iter(failed.items()))
         return Judgement(f"failed for another reason: {name}: {_first_line(outcome.reason)}", False)
@@ -138,13 +150,15 @@ def judge_grade(entry: Expectation, findings: Sequence[Finding],
 
 def _first_line(text: str, limit: int = 120) -> str:
     line = next((part for part in text.splitlines() if part.strip()), "")
-    return line if len(line) <= limit else line[:limit - 3] + "..."
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def table(rows: Sequence[tuple[Expectation, Judgement]]) -> str:
     """The Markdown table: submission | expected reason | verdict | as expected."""
-    lines = ["| submission | expected reason | verdict | as expected |",
-             "| --- | --- | --- | --- |"]
+    lines = [
+        "| submission | expected reason | verdict | as expected |",
+        "| --- | --- | --- | --- |",
+    ]
     for entry, judgement in rows:
         mark = {True: "yes", False: "NO", None: "not judged"}[judgement.as_expected]
         cells = (entry.name, entry.expected, judgement.verdict, mark)
@@ -165,9 +179,12 @@ def write_trees(repo: Path, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for script in GENERATORS:
         path = repo / MANIFEST.parent / script
-        done = subprocess.run([sys.executable, str(path), str(out)], capture_output=True,
-                              text=True, cwd=repo)
+        done = subprocess.run(
+            [sys.executable, str(path), str(out)], capture_output=True, text=True, cwd=repo
+        )
         if done.returncode != 0:
-            raise GraderUsageError(f"{path}: could not write the known-wrong submissions:\n"
-                                   f"{done.stderr.strip()[-2000:]}")
+            raise GraderUsageError(
+                f"{path}: could not write the known-wrong submissions:\n"
+                f"{done.stderr.strip()[-2000:]}"
+            )
     return out

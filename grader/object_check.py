@@ -23,8 +23,20 @@ from grader.object_facts import ElfSymbol, ObjectFacts, ToolError, read_object
 from grader.static_check import SOURCE_SUFFIXES, Finding, strip_comments
 
 _DECLARATION = re.compile(r"\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?[;{]")
-_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype",
-             "static_assert", "defined", "__attribute__", "__declspec"}
+_KEYWORDS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "sizeof",
+    "alignof",
+    "decltype",
+    "static_assert",
+    "defined",
+    "__attribute__",
+    "__declspec",
+}
 _ANONYMOUS = "_GLOBAL__N_"
 _STUB = "__device_stub_"
 
@@ -55,7 +67,7 @@ def contract_names(header_text: str) -> set[str]:
     names = set()
     for match in _DECLARATION.finditer(code):
         name = match.group(1)
-        if name not in _KEYWORDS and not code[:match.start()].rstrip().endswith(("#define", "::")):
+        if name not in _KEYWORDS and not code[: match.start()].rstrip().endswith(("#define", "::")):
             names.add(prefix + name)
     return names
 
@@ -71,8 +83,14 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
     if policy_file.is_file():
         extra = json.loads(policy_file.read_text(encoding="utf-8")).get("objects", {})
     only_in = {str(k): tuple(str(f) for f in v) for k, v in extra.get("only_in", {}).items()}
-    return ObjectPolicy(lab, contract, headers[0].name, tuple(extra.get("imports", ())), only_in,
-                        tuple(student_files))
+    return ObjectPolicy(
+        lab,
+        contract,
+        headers[0].name,
+        tuple(extra.get("imports", ())),
+        only_in,
+        tuple(student_files),
+    )
 
 
 def qualified_name(demangled: str) -> str:
@@ -107,8 +125,9 @@ def _own_anonymous(name: str, policy: ObjectPolicy) -> bool:
     if f"{_ANONYMOUS}1" in name:
         return True
     spelled = [re.sub(r"\W", "_", f) for f in policy.student_files]
-    return any(re.search(rf"{_ANONYMOUS}_[0-9a-f]+_\d+_{re.escape(s)}_[0-9a-f]+", name)
-               for s in spelled)
+    return any(
+        re.search(rf"{_ANONYMOUS}_[0-9a-f]+_\d+_{re.escape(s)}_[0-9a-f]+", name) for s in spelled
+    )
 
 
 def _in_comdat(symbol: ElfSymbol, facts: ObjectFacts) -> bool:
@@ -123,28 +142,44 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
     for symbol in facts.symbols:
         if not symbol.defined or symbol.bind == "LOCAL" or symbol.kind in ("SECTION", "FILE"):
             continue
-        name = symbol.name[len(_STUB):] if symbol.name.startswith(_STUB) else symbol.name
+        name = symbol.name[len(_STUB) :] if symbol.name.startswith(_STUB) else symbol.name
         qualified = qualified_name(symbol.demangled)
         if name.startswith("DW.ref.") or _own_anonymous(name, policy):  # DW.ref: unwind data
             continue
         templated = "<" in symbol.demangled.split("(")[0]
-        header_instance = (symbol.bind in ("WEAK", "UNIQUE") and name.startswith("_Z")
-                           and _in_comdat(symbol, facts))
+        header_instance = (
+            symbol.bind in ("WEAK", "UNIQUE")
+            and name.startswith("_Z")
+            and _in_comdat(symbol, facts)
+        )
         if rules.RESERVED_DEFINITION.match(qualified) and not (
-                templated and header_instance and qualified.startswith("cuda")):
-            findings.append(Finding(where, 0, "replaces-symbol",
-                                    f"defines {symbol.demangled}, a function of the CUDA runtime, "
-                                    "the harness, the test framework or the system: a submission "
-                                    "may not replace it; remove that definition"))
+            templated and header_instance and qualified.startswith("cuda")
+        ):
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "replaces-symbol",
+                    f"defines {symbol.demangled}, a function of the CUDA runtime, "
+                    "the harness, the test framework or the system: a submission "
+                    "may not replace it; remove that definition",
+                )
+            )
         elif qualified in policy.contract:
             continue
         elif header_instance and not qualified.startswith(f"{policy.lab}::"):
             continue  # inline functions and template instances from headers
         else:
-            findings.append(Finding(where, 0, "extra-symbol",
-                                    f"defines {symbol.demangled} visibly to the linker, and "
-                                    f"{policy.contract_header} declares no such function: put "
-                                    "helpers in an anonymous namespace or make them static"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "extra-symbol",
+                    f"defines {symbol.demangled} visibly to the linker, and "
+                    f"{policy.contract_header} declares no such function: put "
+                    "helpers in an anonymous namespace or make them static",
+                )
+            )
     return findings
 
 
@@ -158,15 +193,20 @@ def check_imports(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
         seen.add(symbol.name)
         if policy.allows_import(symbol.name):
             continue
-        what, fix = "is not among the calls this lab allows", (
-            f"use only the runtime calls the contract allows (labs/{policy.lab}_*/grading.json "
-            "and grader/object_rules.py list them)")
+        what, fix = (
+            "is not among the calls this lab allows",
+            (
+                f"use only the runtime calls the contract allows (labs/{policy.lab}_*/grading.json "
+                "and grader/object_rules.py list them)"
+            ),
+        )
         for pattern, reason, remedy in rules.REFUSED_IMPORT_PATTERNS:
             if pattern.fullmatch(symbol.name):
                 what, fix = reason, remedy
                 break
-        findings.append(Finding(where, 0, "forbidden-import",
-                                f"uses {symbol.demangled}, which {what}: {fix}"))
+        findings.append(
+            Finding(where, 0, "forbidden-import", f"uses {symbol.demangled}, which {what}: {fix}")
+        )
     return findings
 
 
@@ -174,10 +214,17 @@ def check_libraries(facts: ObjectFacts, where: str) -> list[Finding]:
     """Any symbol of CUB, Thrust or CUTLASS in the object, however it was reached."""
     for symbol in facts.symbols:
         if rules.LIBRARY_SYMBOL.search(symbol.demangled) or rules.LIBRARY_SYMBOL.search(
-                symbol.name):
-            return [Finding(where, 0, "library-code",
-                            f"contains {symbol.demangled[:160]}, code of a library that computes "
-                            "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself")]
+            symbol.name
+        ):
+            return [
+                Finding(
+                    where,
+                    0,
+                    "library-code",
+                    f"contains {symbol.demangled[:160]}, code of a library that computes "
+                    "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+                )
+            ]
     return []
 
 
@@ -186,9 +233,15 @@ def check_startup(facts: ObjectFacts, where: str) -> list[Finding]:
     findings = []
     for name in rules.CONSTRUCTOR_SECTIONS:
         if facts.section_named(name) is not None:
-            findings.append(Finding(where, 0, "constructor",
-                                    f"has a {name} section: code that runs before or after main; "
-                                    "a submission runs only when the harness calls it"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "constructor",
+                    f"has a {name} section: code that runs before or after main; "
+                    "a submission runs only when the harness calls it",
+                )
+            )
     init = facts.section_named(".init_array")
     if init is not None:
         entries = [r for r in facts.relocations if r.section == ".init_array"]
@@ -202,22 +255,41 @@ def check_startup(facts: ObjectFacts, where: str) -> list[Finding]:
             extra.remove(rules.NVCC_REGISTRATION)
         if extra or init.size != 8 * len(entries):
             shown = ", ".join(extra) or "entries without a relocation"
-            findings.append(Finding(where, 0, "constructor",
-                                    f"runs code before main ({shown}): a global object with a "
-                                    "constructor, __attribute__((constructor)) or <iostream>; "
-                                    "use plain data and printf"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "constructor",
+                    f"runs code before main ({shown}): a global object with a "
+                    "constructor, __attribute__((constructor)) or <iostream>; "
+                    "use plain data and printf",
+                )
+            )
     for section in facts.sections:
         if "W" in section.flags and "X" in section.flags:
-            findings.append(Finding(where, 0, "writable-code",
-                                    f"section {section.name} is both writable and executable"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "writable-code",
+                    f"section {section.name} is both writable and executable",
+                )
+            )
     return findings
 
 
 def check_instructions(facts: ObjectFacts, where: str) -> list[Finding]:
     """No host instruction that calls the kernel without going through an import."""
-    return [Finding(where, 0, "syscall",
-                    f"{function} executes `{instruction}`, a direct system call: a submission "
-                    "asks the OS for nothing") for function, instruction in facts.os_instructions]
+    return [
+        Finding(
+            where,
+            0,
+            "syscall",
+            f"{function} executes `{instruction}`, a direct system call: a submission "
+            "asks the OS for nothing",
+        )
+        for function, instruction in facts.os_instructions
+    ]
 
 
 def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
@@ -238,17 +310,28 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
         owner = qualified_name(function.demangled) if function else None
         if owner not in owners:
             place = f"in {function.demangled}" if function else f"from section {relocation.section}"
-            findings.append(Finding(where, 0, "restricted-use",
-                                    f"refers to {key} {place}; the contract allows it only in "
-                                    f"{', '.join(owners) or 'no function'}"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "restricted-use",
+                    f"refers to {key} {place}; the contract allows it only in "
+                    f"{', '.join(owners) or 'no function'}",
+                )
+            )
     return findings
 
 
 def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
     """Every object rule on one object."""
-    return (check_libraries(facts, where) + check_definitions(facts, policy, where)
-            + check_imports(facts, policy, where) + check_startup(facts, where)
-            + check_instructions(facts, where) + check_only_in(facts, policy, where))
+    return (
+        check_libraries(facts, where)
+        + check_definitions(facts, policy, where)
+        + check_imports(facts, policy, where)
+        + check_startup(facts, where)
+        + check_instructions(facts, where)
+        + check_only_in(facts, policy, where)
+    )
 
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
@@ -262,8 +345,7 @@ def impl_objects(build: Path, lab: str) -> list[Path]:
         rule = re.compile(rf"^build (\S+\.o): \w+_COMPILER__{re.escape(lab)}_impl_", re.M)
         text = ninja_file.read_text(encoding="utf-8", errors="replace")
         return sorted(p for p in (build / m for m in rule.findall(text)) if p.is_file())
-    return sorted(p for d in build.rglob(f"{lab}_impl.dir") if d.is_dir()
-                  for p in d.rglob("*.o"))
+    return sorted(p for d in build.rglob(f"{lab}_impl.dir") if d.is_dir() for p in d.rglob("*.o"))
 
 
 def included_files(build: Path, obj: Path) -> list[str] | None:
@@ -273,9 +355,14 @@ def included_files(build: Path, obj: Path) -> list[str] | None:
     if ninja is None or not (build / "build.ninja").is_file():
         return None
     try:
-        proc = subprocess.run([ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))],
-                              capture_output=True, text=True, errors="replace", timeout=60,
-                              check=False)
+        proc = subprocess.run(
+            [ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=60,
+            check=False,
+        )
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return None
     if proc.returncode != 0 or "#deps" not in proc.stdout:
@@ -288,8 +375,11 @@ def system_include_dirs(build: Path) -> list[Path]:
     them when it configured `build` (wherever the compiler lives: /usr/lib/gcc,
     /opt/gcc, ...); empty when the build has no such record."""
     dirs: list[Path] = []
-    pattern = re.compile(r"^set\(CMAKE_(?:CUDA|CXX)_(?:IMPLICIT|TOOLKIT)_INCLUDE_DIRECTORIES"
-                         r' "([^"]*)"\)', re.M)
+    pattern = re.compile(
+        r"^set\(CMAKE_(?:CUDA|CXX)_(?:IMPLICIT|TOOLKIT)_INCLUDE_DIRECTORIES"
+        r' "([^"]*)"\)',
+        re.M,
+    )
     for record in sorted(build.glob("CMakeFiles/*/CMake*Compiler.cmake")):
         text = record.read_text(encoding="utf-8", errors="replace")
         for match in pattern.finditer(text):
@@ -297,8 +387,13 @@ def system_include_dirs(build: Path) -> list[Path]:
     return sorted(set(dirs))
 
 
-def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path, where: str,
-                   system_dirs: Sequence[Path] = ()) -> list[Finding]:
+def check_includes(
+    files: Iterable[str],
+    lab_dir: Path,
+    student_dir: Path,
+    where: str,
+    system_dirs: Sequence[Path] = (),
+) -> list[Finding]:
     """The student may include standard and CUDA headers, the lab's contract
     header, and source files of their own lab folder: nothing of the harness,
     the datasets, the secret or another folder, whatever macro built the name."""
@@ -314,21 +409,40 @@ def check_includes(files: Iterable[str], lab_dir: Path, student_dir: Path, where
         if rules.LIBRARY_INCLUDE.search(str(resolved)):
             if any(f.rule_id == "library-include" for f in findings):
                 continue  # the first is the one the student wrote; the rest follow from it
-            findings.append(Finding(where, 0, "library-include",
-                                    f"includes {resolved}, a library that computes the answer "
-                                    "for you: write the kernel yourself"))
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "library-include",
+                    f"includes {resolved}, a library that computes the answer "
+                    "for you: write the kernel yourself",
+                )
+            )
         elif resolved in contract:
             continue
         elif resolved.is_relative_to(own):
             if resolved.suffix.lower() not in SOURCE_SUFFIXES:
-                findings.append(Finding(where, 0, "include-not-source",
-                                        f"includes {resolved.name}, which is not a source file"))
-        elif (any(resolved.is_relative_to(root) for root in harness_roots)
-              or not _system(resolved, system_dirs)):
-            findings.append(Finding(where, 0, "include-outside",
-                                    f"includes {resolved}: a submission includes only standard "
-                                    "and CUDA headers, its lab's contract header and its own "
-                                    "source files"))
+                findings.append(
+                    Finding(
+                        where,
+                        0,
+                        "include-not-source",
+                        f"includes {resolved.name}, which is not a source file",
+                    )
+                )
+        elif any(resolved.is_relative_to(root) for root in harness_roots) or not _system(
+            resolved, system_dirs
+        ):
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "include-outside",
+                    f"includes {resolved}: a submission includes only standard "
+                    "and CUDA headers, its lab's contract header and its own "
+                    "source files",
+                )
+            )
     return findings
 
 
@@ -338,19 +452,31 @@ def _system(path: Path, system_dirs: Sequence[Path]) -> bool:
     if system_dirs:
         return any(path.is_relative_to(d) for d in system_dirs)
     text = str(path)
-    return text.startswith(("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/",
-                            "/usr/lib/llvm")) or bool(re.search(r"/cuda[\w.-]*/(targets/[^/]+/)?"
-                                                                r"include/", text))
+    return text.startswith(
+        ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/lib/llvm")
+    ) or bool(
+        re.search(
+            r"/cuda[\w.-]*/(targets/[^/]+/)?"
+            r"include/",
+            text,
+        )
+    )
 
 
-def check_lab_objects(build: Path, policy: ObjectPolicy, lab_dir: Path,
-                      student_dir: Path | None) -> list[Finding]:
+def check_lab_objects(
+    build: Path, policy: ObjectPolicy, lab_dir: Path, student_dir: Path | None
+) -> list[Finding]:
     """Findings for every object of `<lab>_impl` in `build`, or one saying none was built."""
     objects = impl_objects(build, policy.lab)
     if not objects:
-        return [Finding(str(build), 0, "no-object",
-                        f"no object files of target {policy.lab}_impl under {build}: "
-                        "it did not compile")]
+        return [
+            Finding(
+                str(build),
+                0,
+                "no-object",
+                f"no object files of target {policy.lab}_impl under {build}: it did not compile",
+            )
+        ]
     findings = []
     system_dirs = system_include_dirs(build)
     for obj in objects:

@@ -73,8 +73,11 @@ class ObjectFacts:
         if target is None:
             return None
         for symbol in self.symbols:
-            if (symbol.kind == "FUNC" and symbol.section == target.index
-                    and symbol.value <= offset < symbol.value + max(symbol.size, 1)):
+            if (
+                symbol.kind == "FUNC"
+                and symbol.section == target.index
+                and symbol.value <= offset < symbol.value + max(symbol.size, 1)
+            ):
                 return symbol
         return None
 
@@ -88,8 +91,15 @@ def _run(tool: str, *args: str, stdin: str | None = None) -> str:
     if path is None:
         raise ToolError(f"{tool} not found on PATH (install binutils)")
     try:
-        proc = subprocess.run([path, *args], input=stdin, capture_output=True, text=True,
-                              errors="replace", timeout=_TOOL_TIMEOUT_S, check=False)
+        proc = subprocess.run(
+            [path, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_TOOL_TIMEOUT_S,
+            check=False,
+        )
     except subprocess.TimeoutExpired as exc:
         raise ToolError(f"{tool} {' '.join(args)} did not finish") from exc
     if proc.returncode != 0:
@@ -102,7 +112,7 @@ def demangle(names: list[str]) -> list[str]:
     if not names:
         return []
     out = _run("c++filt", stdin="\n".join(names) + "\n").split("\n")
-    return out[:len(names)] if len(out) >= len(names) else names
+    return out[: len(names)] if len(out) >= len(names) else names
 
 
 def parse_symbols(text: str) -> list[tuple[str, str, str, str, int, int]]:
@@ -121,8 +131,10 @@ def parse_symbols(text: str) -> list[tuple[str, str, str, str, int, int]]:
 def parse_sections(text: str) -> list[Section]:
     """`readelf -S -W` rows."""
     sections = []
-    pattern = re.compile(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)"
-                         r"\s+[0-9a-f]+\s+([A-Za-z]*)\s")
+    pattern = re.compile(
+        r"^\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)"
+        r"\s+[0-9a-f]+\s+([A-Za-z]*)\s"
+    )
     for line in text.splitlines():
         match = pattern.match(line)
         if match:
@@ -169,10 +181,13 @@ def read_object(path: Path) -> ObjectFacts:
     """Everything the object check needs from one object file."""
     raw = parse_symbols(_run("readelf", "-s", "-W", str(path)))
     names = demangle([row[0] for row in raw])
-    symbols = tuple(ElfSymbol(name, shown, kind, bind, ndx, value, size)
-                    for (name, kind, bind, ndx, value, size), shown in zip(raw, names))
+    symbols = tuple(
+        ElfSymbol(name, shown, kind, bind, ndx, value, size)
+        for (name, kind, bind, ndx, value, size), shown in zip(raw, names)
+    )
     sections = tuple(parse_sections(_run("readelf", "-S", "-W", str(path))))
     relocations = tuple(parse_relocations(_run("readelf", "-r", "-W", str(path))))
     disassembly = _run("objdump", "-d", "-C", "--no-show-raw-insn", str(path))
-    return ObjectFacts(path, symbols, sections, relocations,
-                       tuple(parse_os_instructions(disassembly)))
+    return ObjectFacts(
+        path, symbols, sections, relocations, tuple(parse_os_instructions(disassembly))
+    )

@@ -25,16 +25,38 @@ from grader.session import GradingSession
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The grading options; without --build the plugin stays idle."""
     group = parser.getgroup("cuda-labs", "cuda-labs grading")
-    group.addoption("--build", dest="grader_build", metavar="BUILD",
-                    help="CMake build directory whose ctest tests are graded")
-    group.addoption("--labs", dest="grader_labs", metavar="LABS",
-                    help="comma-separated labs to grade, e.g. lab1,lab3 (default: all)")
-    group.addoption("--report", dest="grader_report", metavar="OUT",
-                    help="folder for junit.xml, results.json and summary.md")
-    group.addoption("--timeout-scale", dest="grader_timeout_scale", type=float, default=1.0,
-                    metavar="X", help="multiply every test's TIMEOUT by X (default 1)")
-    group.addoption("--repo", dest="grader_repo", metavar="REPO",
-                    help="repository holding labs/*/grading.json (default: this grader's)")
+    group.addoption(
+        "--build",
+        dest="grader_build",
+        metavar="BUILD",
+        help="CMake build directory whose ctest tests are graded",
+    )
+    group.addoption(
+        "--labs",
+        dest="grader_labs",
+        metavar="LABS",
+        help="comma-separated labs to grade, e.g. lab1,lab3 (default: all)",
+    )
+    group.addoption(
+        "--report",
+        dest="grader_report",
+        metavar="OUT",
+        help="folder for junit.xml, results.json and summary.md",
+    )
+    group.addoption(
+        "--timeout-scale",
+        dest="grader_timeout_scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default 1)",
+    )
+    group.addoption(
+        "--repo",
+        dest="grader_repo",
+        metavar="REPO",
+        help="repository holding labs/*/grading.json (default: this grader's)",
+    )
 
 
 class GradingPlugin:
@@ -44,8 +66,9 @@ class GradingPlugin:
     pytest.main; plain `pytest -p grader.plugin` gets one built from the options.
     """
 
-    def __init__(self, session: GradingSession | None = None,
-                 report_dir: Path | None = None) -> None:
+    def __init__(
+        self, session: GradingSession | None = None, report_dir: Path | None = None
+    ) -> None:
         self.session = session
         self.report_dir = report_dir
         self.grade: Grade | None = None
@@ -65,8 +88,9 @@ class GradingPlugin:
             return
         terminalreporter.section("cuda-labs grading")
         for lab in self.grade.labs:
-            terminalreporter.line(f"{lab.policy.label}: "
-                                  f"{number(lab.score)}/{number(lab.max_score)}")
+            terminalreporter.line(
+                f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}"
+            )
         terminalreporter.line(f"GPU: {self.grade.gpu.describe()}")
         for path in self.report_paths.values():
             terminalreporter.line(f"report: {path}")
@@ -88,7 +112,8 @@ def pytest_configure(config: pytest.Config) -> None:
             Path(config.getoption("grader_build")),
             labs=parse_lab_list(labs) if labs is not None else None,
             repo=Path(repo) if repo else None,
-            timeout_scale=config.getoption("grader_timeout_scale"))
+            timeout_scale=config.getoption("grader_timeout_scale"),
+        )
     except GraderUsageError as exc:
         raise pytest.UsageError(str(exc)) from exc
     plugin.report_dir = Path(report) if report else None
@@ -106,6 +131,8 @@ def grading_session(config: pytest.Config) -> GradingSession:
     """The session the suite grades; a usage error when the plugin has none."""
     plugin = find_plugin(config)
     if plugin is None or plugin.session is None:
-        raise pytest.UsageError("grading needs the plugin and a build: "
-                                "pytest -p grader.plugin grader/grading_suite.py --build BUILD")
+        raise pytest.UsageError(
+            "grading needs the plugin and a build: "
+            "pytest -p grader.plugin grader/grading_suite.py --build BUILD"
+        )
     return plugin.session

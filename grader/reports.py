@@ -35,25 +35,36 @@ def write_all(out_dir: Path, grade: Grade) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {name: out_dir / name for name in (JUNIT_NAME, RESULTS_NAME, SUMMARY_NAME)}
     junit_tree(grade).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
-    paths[RESULTS_NAME].write_text(json.dumps(results_json(grade), indent=2) + "\n",
-                                   encoding="utf-8")
+    paths[RESULTS_NAME].write_text(
+        json.dumps(results_json(grade), indent=2) + "\n", encoding="utf-8"
+    )
     paths[SUMMARY_NAME].write_text(summary_markdown(grade), encoding="utf-8")
     return paths
 
 
 # --- JUnit XML -------------------------------------------------------------------------
 
+
 def junit_tree(grade: Grade) -> ET.ElementTree:
     """JUnit XML with one testsuite per lab."""
     name = f"cuda-labs ({grade.unsandboxed})" if grade.unsandboxed else "cuda-labs"
-    root = ET.Element("testsuites", {"name": _xml(name), "timestamp": grade.timestamp,
-                                     **_junit_counts(grade.all_tests())})
+    root = ET.Element(
+        "testsuites",
+        {"name": _xml(name), "timestamp": grade.timestamp, **_junit_counts(grade.all_tests())},
+    )
     for lab in grade.labs:
-        suite = ET.SubElement(root, "testsuite", {"name": lab.lab, "timestamp": grade.timestamp,
-                                                  **_junit_counts(lab.tests)})
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            {"name": lab.lab, "timestamp": grade.timestamp, **_junit_counts(lab.tests)},
+        )
         props = ET.SubElement(suite, "properties")
-        for key, value in (("title", lab.policy.title), ("score", number(lab.score)),
-                           ("max_score", number(lab.max_score)), ("gpu", grade.gpu.describe())):
+        for key, value in (
+            ("title", lab.policy.title),
+            ("score", number(lab.score)),
+            ("max_score", number(lab.max_score)),
+            ("gpu", grade.gpu.describe()),
+        ):
             ET.SubElement(props, "property", name=key, value=_xml(str(value)))
         for test in lab.tests:
             _junit_case(suite, test)
@@ -63,17 +74,27 @@ def junit_tree(grade: Grade) -> ET.ElementTree:
 
 def _junit_counts(tests: Sequence[ScoredTest]) -> dict[str, str]:
     count = {status: sum(1 for t in tests if t.outcome.status is status) for status in Status}
-    return {"tests": str(len(tests)), "failures": str(count[Status.FAILED]),
-            "errors": str(count[Status.ERROR]), "skipped": str(count[Status.SKIPPED]),
-            "time": f"{sum(t.outcome.duration_s for t in tests):.3f}"}
+    return {
+        "tests": str(len(tests)),
+        "failures": str(count[Status.FAILED]),
+        "errors": str(count[Status.ERROR]),
+        "skipped": str(count[Status.SKIPPED]),
+        "time": f"{sum(t.outcome.duration_s for t in tests):.3f}",
+    }
 
 
 def _junit_case(suite: ET.Element, test: ScoredTest) -> None:
     outcome = test.outcome
-    case = ET.SubElement(suite, "testcase", classname=f"{test.test.lab}.{test.test.kind}",
-                         name=test.test.name, time=f"{outcome.duration_s:.3f}")
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        classname=f"{test.test.lab}.{test.test.kind}",
+        name=test.test.name,
+        time=f"{outcome.duration_s:.3f}",
+    )
     tag = {Status.FAILED: "failure", Status.ERROR: "error", Status.SKIPPED: "skipped"}.get(
-        outcome.status)
+        outcome.status
+    )
     if tag is not None:
         reason = _xml(outcome.reason)
         element = ET.SubElement(case, tag, message=reason)
@@ -99,8 +120,14 @@ VISIBLE = "visible"
 AFTER_DUE_DATE = "after_due_date"
 # Tests are numbered lab.kind.index; the kind's place is fixed so a number means the
 # same in every report. 0: the stand-in for a lab that did not build or was rejected.
-KIND_NUMBERS = {BUILD_KIND: 0, STATIC_KIND: 0, "correctness": 1, "timing": 2, "reference": 3,
-                OTHER_KIND: 4}
+KIND_NUMBERS = {
+    BUILD_KIND: 0,
+    STATIC_KIND: 0,
+    "correctness": 1,
+    "timing": 2,
+    "reference": 3,
+    OTHER_KIND: 4,
+}
 
 
 def results_json(grade: Grade) -> dict[str, Any]:
@@ -116,8 +143,9 @@ def results_json(grade: Grade) -> dict[str, Any]:
         # The grader's stdout quotes failures on hidden data: instructors only.
         "stdout_visibility": "hidden",
         "extra_data": _extra_data(grade),
-        "tests": [_result_test(t, number_, grade.hidden_data)
-                  for number_, t in numbered_tests(grade)],
+        "tests": [
+            _result_test(t, number_, grade.hidden_data) for number_, t in numbered_tests(grade)
+        ],
     }
     board = leaderboard(grade)
     if board:
@@ -153,11 +181,14 @@ def numbered_tests(grade: Grade) -> list[tuple[str, ScoredTest]]:
     for lab in sorted(grade.labs, key=lambda lab: lab_number(lab.lab)):
         by_kind: dict[int, list[ScoredTest]] = {}
         for test in lab.tests:
-            by_kind.setdefault(KIND_NUMBERS.get(test.test.kind, KIND_NUMBERS[OTHER_KIND]),
-                               []).append(test)
+            by_kind.setdefault(
+                KIND_NUMBERS.get(test.test.kind, KIND_NUMBERS[OTHER_KIND]), []
+            ).append(test)
         for kind in sorted(by_kind):
-            out += [(f"{lab_number(lab.lab)}.{kind}.{index}", test)
-                    for index, test in enumerate(by_kind[kind], start=1)]
+            out += [
+                (f"{lab_number(lab.lab)}.{kind}.{index}", test)
+                for index, test in enumerate(by_kind[kind], start=1)
+            ]
     return out
 
 
@@ -184,11 +215,14 @@ def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str,
         "output_format": TEXT_FORMAT,
         "tags": [test.test.lab, test.test.kind],
         "visibility": AFTER_DUE_DATE if on_hidden else VISIBLE,
-        "extra_data": {"lab": test.test.lab, "kind": test.test.kind,
-                       "outcome": outcome.status.value,
-                       "duration_s": round(outcome.duration_s, 3),
-                       "hidden_data": on_hidden,
-                       **({"gpu_clocks": dict(outcome.clocks)} if outcome.clocks else {})},
+        "extra_data": {
+            "lab": test.test.lab,
+            "kind": test.test.kind,
+            "outcome": outcome.status.value,
+            "duration_s": round(outcome.duration_s, 3),
+            "hidden_data": on_hidden,
+            **({"gpu_clocks": dict(outcome.clocks)} if outcome.clocks else {}),
+        },
     }
 
 
@@ -205,10 +239,16 @@ def leaderboard(grade: Grade) -> list[dict[str, Any]]:
 
 
 def _result_lab(lab: LabScore) -> dict[str, Any]:
-    return {"lab": lab.lab, "title": lab.policy.title, "score": number(lab.score),
-            "max_score": number(lab.max_score), "passed": lab.count(Status.PASSED),
-            "failed": _failed(lab), "skipped": lab.count(Status.SKIPPED),
-            "notes": list(lab.notes)}
+    return {
+        "lab": lab.lab,
+        "title": lab.policy.title,
+        "score": number(lab.score),
+        "max_score": number(lab.max_score),
+        "passed": lab.count(Status.PASSED),
+        "failed": _failed(lab),
+        "skipped": lab.count(Status.SKIPPED),
+        "notes": list(lab.notes),
+    }
 
 
 def _failed(lab: LabScore | Grade) -> int:
@@ -217,8 +257,9 @@ def _failed(lab: LabScore | Grade) -> int:
 
 def _overview(grade: Grade) -> str:
     lines = [grade.unsandboxed] if grade.unsandboxed else []
-    lines += [f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}"
-              for lab in grade.labs]
+    lines += [
+        f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}" for lab in grade.labs
+    ]
     skipped = _skip_sentence(grade)
     if skipped:
         lines.append(skipped)
@@ -233,25 +274,36 @@ def _skip_sentence(grade: Grade) -> str:
     why = "no GPU was available" if not grade.gpu.present else "their setup was skipped"
     plural = "tests were" if skipped > 1 else "test was"
     detail = grade.gpu.reason or grade.gpu.describe()
-    return (f"Not graded: {skipped} {plural} skipped because {why} ({detail}). "
-            "Skipped tests score 0; they did not pass.")
+    return (
+        f"Not graded: {skipped} {plural} skipped because {why} ({detail}). "
+        "Skipped tests score 0; they did not pass."
+    )
 
 
 # --- Markdown summary ------------------------------------------------------------------
 
+
 def summary_markdown(grade: Grade) -> str:
     """A job summary: the score table, what failed and why, then the GPU."""
-    heading = "## cuda-labs grading" + (f" ({_inline(grade.unsandboxed)})"
-                                        if grade.unsandboxed else "")
-    out = [heading, "",
-           "| lab | score | max | passed | failed | skipped |",
-           "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    heading = "## cuda-labs grading" + (
+        f" ({_inline(grade.unsandboxed)})" if grade.unsandboxed else ""
+    )
+    out = [
+        heading,
+        "",
+        "| lab | score | max | passed | failed | skipped |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for lab in grade.labs:
-        out.append(f"| {_cell(lab.policy.label)} | {number(lab.score)} | "
-                   f"{number(lab.max_score)} | {lab.count(Status.PASSED)} | {_failed(lab)} | "
-                   f"{lab.count(Status.SKIPPED)} |")
-    out.append(f"| **total** | **{number(grade.score)}** | **{number(grade.max_score)}** | "
-               f"{grade.count(Status.PASSED)} | {_failed(grade)} | {grade.count(Status.SKIPPED)} |")
+        out.append(
+            f"| {_cell(lab.policy.label)} | {number(lab.score)} | "
+            f"{number(lab.max_score)} | {lab.count(Status.PASSED)} | {_failed(lab)} | "
+            f"{lab.count(Status.SKIPPED)} |"
+        )
+    out.append(
+        f"| **total** | **{number(grade.score)}** | **{number(grade.max_score)}** | "
+        f"{grade.count(Status.PASSED)} | {_failed(grade)} | {grade.count(Status.SKIPPED)} |"
+    )
     out.append("")
     skipped = _skip_sentence(grade)
     if skipped:

@@ -34,10 +34,16 @@ DATA_DIR_ENV = "LAB_DATA_DIR"
 HIDDEN_SUFFIX = "-hidden"
 
 
-def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None,
-                timeout_s: float, keep_bytes: int = OUTPUT_KEEP_BYTES,
-                limit_bytes: int = OUTPUT_LIMIT_BYTES,
-                user: Mapping[str, Any] | None = None) -> ProcessResult:
+def run_process(
+    argv: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    timeout_s: float,
+    keep_bytes: int = OUTPUT_KEEP_BYTES,
+    limit_bytes: int = OUTPUT_LIMIT_BYTES,
+    user: Mapping[str, Any] | None = None,
+) -> ProcessResult:
     """Run `argv` in a new process group; kill the whole group when it ends or hangs.
 
     `user`: Popen's user, group and umask arguments (the sandbox's user when the
@@ -50,10 +56,16 @@ def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] 
     with tempfile.TemporaryFile() as out:
         start = time.monotonic()
         try:
-            proc = subprocess.Popen(list(argv), cwd=cwd, env=dict(env) if env is not None else None,
-                                    stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True,
-                                    **(user or {}))
+            proc = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=dict(env) if env is not None else None,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                **(user or {}),
+            )
         except FileNotFoundError as exc:
             if exc.filename in (argv[0], None):
                 return ProcessResult(None, not_built=True)
@@ -76,8 +88,9 @@ def run_process(argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str] 
         )
 
 
-def _wait(proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float,
-          limit_bytes: int) -> tuple[bool, bool]:
+def _wait(
+    proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float, limit_bytes: int
+) -> tuple[bool, bool]:
     """Wait for the process; (timed_out, output_overflow) say why we stopped early."""
     while True:
         remaining = deadline - time.monotonic()
@@ -151,11 +164,18 @@ class Runner:
     others wait for it.
     """
 
-    def __init__(self, *, gpu_present: bool, setups: Mapping[str, Sequence[LabTest]] | None = None,
-                 timeout_scale: float = 1.0, default_timeout_s: float = DEFAULT_TIMEOUT_S,
-                 keep_bytes: int = OUTPUT_KEEP_BYTES, secret: str | None = None,
-                 extra_env: Mapping[str, str] | None = None,
-                 sandbox: Sandbox | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        gpu_present: bool,
+        setups: Mapping[str, Sequence[LabTest]] | None = None,
+        timeout_scale: float = 1.0,
+        default_timeout_s: float = DEFAULT_TIMEOUT_S,
+        keep_bytes: int = OUTPUT_KEEP_BYTES,
+        secret: str | None = None,
+        extra_env: Mapping[str, str] | None = None,
+        sandbox: Sandbox | None = None,
+    ) -> None:
         self.gpu_present = gpu_present
         self.sandbox = sandbox
         self.secret = secret
@@ -201,42 +221,70 @@ class Runner:
             cases = read_cases(files.report) if test.is_gtest else None
             provenance = files.provenance(preexisting) if test.is_gtest else None
         status, reason = classify(test, result, cases, self.gpu_present, provenance)
-        return Outcome(status, reason, result.output, result.duration_s, result.returncode,
-                       clocks.around(before, after))
+        return Outcome(
+            status,
+            reason,
+            result.output,
+            result.duration_s,
+            result.returncode,
+            clocks.around(before, after),
+        )
 
-    def _run(self, test: LabTest, argv: list[str], env: dict[str, str],
-             scratch: Path) -> ProcessResult:
+    def _run(
+        self, test: LabTest, argv: list[str], env: dict[str, str], scratch: Path
+    ) -> ProcessResult:
         """Run the command, in the sandbox unless it is the harness's dataset setup."""
         timeout_s = self.timeout_for(test)
         sandbox = None if test.is_setup else self.sandbox
         if sandbox is None or not argv:
             # The setup's data is read by the sandbox's user (65534 when the grader is root).
             readable = {"umask": 0o022} if self.sandbox is not None else None
-            return run_process(argv, cwd=test.cwd, env=env, timeout_s=timeout_s,
-                               keep_bytes=self.keep_bytes, user=readable)
+            return run_process(
+                argv,
+                cwd=test.cwd,
+                env=env,
+                timeout_s=timeout_s,
+                keep_bytes=self.keep_bytes,
+                user=readable,
+            )
         if test.cwd is not None and not Path(test.cwd).is_dir():
             return ProcessResult(None, launch_error=f"working directory {test.cwd} does not exist")
         if not _program_exists(argv[0]):
             return ProcessResult(None, not_built=True)
         sandbox.prepare(scratch)
-        wrapped = sandbox.command(argv, scratch=scratch, cwd=test.cwd,
-                                  read_only=self.read_only_paths(test, argv, env), env=env)
-        result = run_process(wrapped, cwd=str(scratch), env=sandbox.environment(env, scratch),
-                             timeout_s=timeout_s, keep_bytes=self.keep_bytes,
-                             user=sandbox.process_user())
+        wrapped = sandbox.command(
+            argv,
+            scratch=scratch,
+            cwd=test.cwd,
+            read_only=self.read_only_paths(test, argv, env),
+            env=env,
+        )
+        result = run_process(
+            wrapped,
+            cwd=str(scratch),
+            env=sandbox.environment(env, scratch),
+            timeout_s=timeout_s,
+            keep_bytes=self.keep_bytes,
+            user=sandbox.process_user(),
+        )
         if not sandbox.started(scratch) and not result.timed_out:
-            return ProcessResult(None, result.output, result.duration_s, timeout_s,
-                                 launch_error=start_failure(result.output))
+            return ProcessResult(
+                None,
+                result.output,
+                result.duration_s,
+                timeout_s,
+                launch_error=start_failure(result.output),
+            )
         if result.returncode is None:
             return result
         return dataclasses.replace(result, returncode=exit_status(result.returncode))
 
-    def read_only_paths(self, test: LabTest, argv: Sequence[str],
-                        env: Mapping[str, str]) -> list[str]:
+    def read_only_paths(
+        self, test: LabTest, argv: Sequence[str], env: Mapping[str, str]
+    ) -> list[str]:
         """What the sandbox shows a test: the folders of the files its command names
         (the program, a dataset) and its lab's dataset folder."""
-        paths = [os.path.dirname(arg) for arg in argv
-                 if os.path.isabs(arg) and os.path.isfile(arg)]
+        paths = [os.path.dirname(arg) for arg in argv if os.path.isabs(arg) and os.path.isfile(arg)]
         data = env.get(DATA_DIR_ENV) or self._data_dir(test, hidden=False)
         return paths + ([data] if data else [])
 
@@ -286,9 +334,11 @@ class Runner:
                 if outcome.status is Status.SKIPPED:
                     return Outcome(Status.SKIPPED, f"dataset setup skipped: {outcome.reason}")
                 if outcome.status is not Status.PASSED:
-                    return Outcome(Status.FAILED,
-                                   f"dataset setup failed: {setup.name}: {outcome.reason}",
-                                   outcome.output)
+                    return Outcome(
+                        Status.FAILED,
+                        f"dataset setup failed: {setup.name}: {outcome.reason}",
+                        outcome.output,
+                    )
         return None
 
     def _setup_outcome(self, setup: LabTest) -> Outcome:

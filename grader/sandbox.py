@@ -49,8 +49,18 @@ SHM_BYTES = 256 << 20  # /dev/shm is memory: bounded, unlike a tmpfs's default h
 HIDE_BYTES = 1 << 20  # a tmpfs hiding a folder holds only the mount points bound into it
 # Folders shown read-only; everything else (/home, /root, /tmp, /var, /run, /srv,
 # /mnt, the repository and build trees) is absent unless a test needs it.
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
-               "/sys")
+SYSTEM_DIRS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/sys",
+)
 DRIVER_PATHS = ("/run/nvidia-persistenced",)
 SCRATCH_TMP = "tmp"
 STARTED_NAME = ".sandbox-started"
@@ -60,11 +70,13 @@ _DROP_ENV = {"LAB_SECRET_SEED", HIDE_ENV}
 _PROBE_TIMEOUT_S = 30.0
 _SIGNAL_BASE = 128  # bwrap exits 128 + N when its child died of signal N
 _MAX_SIGNAL = 64
-NEEDS = ("what a self-hosted runner needs: bubblewrap (Debian/Ubuntu package `bubblewrap`, "
-         f"or ${BWRAP_ENV}=/path/to/bwrap) and prlimit (util-linux), then either unprivileged "
-         "user namespaces (kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
-         "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap) "
-         "or a grader running as root (with setpriv, util-linux)")
+NEEDS = (
+    "what a self-hosted runner needs: bubblewrap (Debian/Ubuntu package `bubblewrap`, "
+    f"or ${BWRAP_ENV}=/path/to/bwrap) and prlimit (util-linux), then either unprivileged "
+    "user namespaces (kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 "
+    "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap) "
+    "or a grader running as root (with setpriv, util-linux)"
+)
 
 
 @dataclass(frozen=True)
@@ -87,14 +99,33 @@ class Sandbox:
             for path in (scratch, tmp):
                 os.chown(path, self.uid, self.uid)
 
-    def command(self, argv: Sequence[str], *, scratch: Path, cwd: str | None,
-                read_only: Iterable[str] = (), env: Mapping[str, str] | None = None) -> list[str]:
+    def command(
+        self,
+        argv: Sequence[str],
+        *,
+        scratch: Path,
+        cwd: str | None,
+        read_only: Iterable[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> list[str]:
         """`argv` wrapped: bwrap's options, then the limits, then the command."""
-        needs = [p for p in _existing(list(read_only) + _library_dirs(env or {}))
-                 if not _shown_by_system(p, self.hidden)]
-        options = [*_namespaces(user=self.setpriv is None), *_system_binds(),
-                   "--proc", "/proc", "--dev", "/dev",
-                   "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
+        needs = [
+            p
+            for p in _existing(list(read_only) + _library_dirs(env or {}))
+            if not _shown_by_system(p, self.hidden)
+        ]
+        options = [
+            *_namespaces(user=self.setpriv is None),
+            *_system_binds(),
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(SHM_BYTES),
+            "--tmpfs",
+            "/dev/shm",
+        ]
         for device in self.devices:
             options += ["--dev-bind", device, device]
         for path in DRIVER_PATHS:
@@ -115,12 +146,26 @@ class Sandbox:
         # Read-only last: writes go to the scratch folder or the small /dev/shm only
         # (device nodes stay usable on a read-only /dev).
         options += ["--chdir", inside, "--remount-ro", "/dev", "--remount-ro", "/"]
-        limits = [self.prlimit, f"--nproc={self.process_limit}", f"--nofile={OPEN_FILES_LIMIT}",
-                  f"--fsize={FILE_SIZE_LIMIT}", "--core=0", "--"]
+        limits = [
+            self.prlimit,
+            f"--nproc={self.process_limit}",
+            f"--nofile={OPEN_FILES_LIMIT}",
+            f"--fsize={FILE_SIZE_LIMIT}",
+            "--core=0",
+            "--",
+        ]
         if self.setpriv:
-            limits = [self.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                      "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
-                      *limits]
+            limits = [
+                self.setpriv,
+                f"--reuid={NOBODY}",
+                f"--regid={NOBODY}",
+                "--clear-groups",
+                "--inh-caps=-all",
+                "--bounding-set=-all",
+                "--no-new-privs",
+                "--",
+                *limits,
+            ]
         # The shell leaves a file once the sandbox is up, so a bwrap that could not
         # set it up is told apart from a test that failed.
         started = [self.shell, "-c", ': > "$0" && exec "$@"', str(scratch / STARTED_NAME)]
@@ -128,8 +173,11 @@ class Sandbox:
 
     def environment(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         """The variables a test may see: no tokens or credentials of the grader's."""
-        kept = {k: v for k, v in env.items() if k not in _DROP_ENV
-                and (k in _KEEP_ENV or k.startswith(_KEEP_PREFIXES))}
+        kept = {
+            k: v
+            for k, v in env.items()
+            if k not in _DROP_ENV and (k in _KEEP_ENV or k.startswith(_KEEP_PREFIXES))
+        }
         kept.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
         return {**kept, "HOME": str(scratch), "TMPDIR": "/tmp"}
 
@@ -190,10 +238,12 @@ class Decision:
             user += " (set by setpriv inside a sandbox bwrap made as root)"
         elif self.sandbox.uid is not None:
             user += " (dropped from root)"
-        return ("Student code ran in the sandbox (bubblewrap): no network, read-only files but "
-                f"its scratch folder, only its program and dataset folders visible, {user}, "
-                f"at most {self.sandbox.process_limit} processes"
-                + (" for all sandboxes together." if self.sandbox.setpriv else "."))
+        return (
+            "Student code ran in the sandbox (bubblewrap): no network, read-only files but "
+            f"its scratch folder, only its program and dataset folders visible, {user}, "
+            f"at most {self.sandbox.process_limit} processes"
+            + (" for all sandboxes together." if self.sandbox.setpriv else ".")
+        )
 
 
 def warn(decision: Decision) -> None:
@@ -202,8 +252,12 @@ def warn(decision: Decision) -> None:
         print(f"grader: warning: {decision.headline}", file=sys.stderr, flush=True)
 
 
-def decide(mode: str | None = None, *, hidden: Iterable[Path | str] = (),
-           probe_paths: Iterable[Path | str] = ()) -> Decision:
+def decide(
+    mode: str | None = None,
+    *,
+    hidden: Iterable[Path | str] = (),
+    probe_paths: Iterable[Path | str] = (),
+) -> Decision:
     """Try the sandbox once; `require` turns a failure into a usage error.
 
     `mode` None reads $LAB_SANDBOX (default auto). `probe_paths` are bound in the
@@ -229,10 +283,14 @@ def decide(mode: str | None = None, *, hidden: Iterable[Path | str] = (),
 
 def add_argument(parser: argparse.ArgumentParser) -> None:
     """--sandbox require|auto|off, for every command that runs student code."""
-    parser.add_argument("--sandbox", choices=MODES, default=None,
-                        help="run student code in bubblewrap: require (refuse to grade "
-                             "without it), auto (grade unsandboxed, saying so, when it cannot "
-                             f"start), off (default: ${MODE_ENV}, else auto)")
+    parser.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default=None,
+        help="run student code in bubblewrap: require (refuse to grade "
+        "without it), auto (grade unsandboxed, saying so, when it cannot "
+        f"start), off (default: ${MODE_ENV}, else auto)",
+    )
 
 
 def hide_targets(paths: Iterable[Path | str]) -> tuple[str, ...]:
@@ -265,8 +323,10 @@ def _candidates(hidden: tuple[str, ...]) -> tuple[list[Sandbox], str]:
     if _others_may_run(bwrap):
         found.append(dataclasses.replace(base, uid=NOBODY))
     else:
-        reason = (f"{bwrap} is not executable by uid {NOBODY}, which starts it when the "
-                  "grader is root: put it in a folder every user may enter (e.g. /opt)")
+        reason = (
+            f"{bwrap} is not executable by uid {NOBODY}, which starts it when the "
+            "grader is root: put it in a folder every user may enter (e.g. /opt)"
+        )
     setpriv = shutil.which("setpriv")
     if setpriv is not None:
         found.append(dataclasses.replace(base, uid=NOBODY, setpriv=setpriv))
@@ -278,15 +338,15 @@ def _others_may_run(program: str) -> bool:
     path = Path(program).resolve()
     try:
         return bool(path.stat().st_mode & stat.S_IXOTH) and all(
-            folder.stat().st_mode & stat.S_IXOTH for folder in path.parents)
+            folder.stat().st_mode & stat.S_IXOTH for folder in path.parents
+        )
     except OSError:
         return False
 
 
 def gpu_devices() -> tuple[str, ...]:
     """The NVIDIA device nodes (and the MIG capability folder) a CUDA program opens."""
-    return tuple(sorted(p for p in glob.glob("/dev/nvidia*")
-                        if os.path.exists(p)))
+    return tuple(sorted(p for p in glob.glob("/dev/nvidia*") if os.path.exists(p)))
 
 
 def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
@@ -297,10 +357,18 @@ def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
         try:
             sandbox.prepare(scratch)
             argv = sandbox.command([true], scratch=scratch, cwd=None, read_only=read_only)
-            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
-                                  text=True, errors="replace", timeout=_PROBE_TIMEOUT_S,
-                                  env=sandbox.environment(os.environ, scratch),
-                                  cwd=scratch, check=False, **sandbox.process_user())
+            proc = subprocess.run(
+                argv,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=_PROBE_TIMEOUT_S,
+                env=sandbox.environment(os.environ, scratch),
+                cwd=scratch,
+                check=False,
+                **sandbox.process_user(),
+            )
         except (OSError, subprocess.SubprocessError) as exc:
             return f"bwrap could not be started: {exc}"
         if proc.returncode != 0 or not sandbox.started(scratch):
@@ -312,8 +380,16 @@ def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
 
 def _namespaces(*, user: bool) -> list[str]:
     ids = ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)] if user else []
-    return [*ids, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    return [
+        *ids,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+    ]
 
 
 def _system_binds() -> list[str]:
@@ -364,8 +440,12 @@ def _split_hidden(hidden: Sequence[str], needs: Sequence[str]) -> tuple[list[str
 def _parents(paths: Iterable[str], hidden: Sequence[str]) -> list[str]:
     """Enterable folders above the paths bound next: bwrap would make them 0700 as
     root, closed to the sandbox's user (those the system binds show exist already)."""
-    folders = {str(parent) for path in paths for parent in Path(path).parents
-               if str(parent) not in ("/", "/tmp") and not _shown_by_system(str(parent), hidden)}
+    folders = {
+        str(parent)
+        for path in paths
+        for parent in Path(path).parents
+        if str(parent) not in ("/", "/tmp") and not _shown_by_system(str(parent), hidden)
+    }
     options: list[str] = []
     for folder in sorted(folders, key=lambda f: (f.count("/"), f)):
         options += ["--perms", "0755", "--dir", folder]

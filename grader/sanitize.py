@@ -27,9 +27,12 @@ _PREFIX = "========="
 # racecheck's "Error: Race reported between ..." (or, in hazard mode, "ERROR:
 # Potential RAW hazard ..."), synccheck's "Barrier error detected ...", and the
 # generic errors (a CUDA API error, a leak, a device-side assert).
-_REPORT_START = re.compile(r"Invalid __\w+__ (read|write|atomic)|Error:|ERROR:|Race reported"
-                           r"|[Hh]azard|Barrier error|Program hit|Leaked|Malloc/Free error"
-                           r"|Out-of-range|Misaligned|Unspecified", re.IGNORECASE)
+_REPORT_START = re.compile(
+    r"Invalid __\w+__ (read|write|atomic)|Error:|ERROR:|Race reported"
+    r"|[Hh]azard|Barrier error|Program hit|Leaked|Malloc/Free error"
+    r"|Out-of-range|Misaligned|Unspecified",
+    re.IGNORECASE,
+)
 _REPORT_END = re.compile(r"Saved host backtrace|Host Frame|Device Frame")
 _SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) errors?")
 _REPORT_LINES = 6
@@ -60,9 +63,13 @@ def sanitize_tests(doc: Mapping[str, Any], labs: Sequence[str] | None = None) ->
         if lab is None or SANITIZE_LABEL not in labels or (labs and lab not in labs):
             continue
         # Parsed as a test of its lab, then given its own kind: never `correctness`.
-        with_lab = {**entry, "properties": [
-            {"name": "LABELS", "value": [lab, *labels]} if p.get("name") == "LABELS" else p
-            for p in entry.get("properties", [])]}
+        with_lab = {
+            **entry,
+            "properties": [
+                {"name": "LABELS", "value": [lab, *labels]} if p.get("name") == "LABELS" else p
+                for p in entry.get("properties", [])
+            ],
+        }
         test = parse_test(with_lab)
         if test is not None:
             found.append(replace(test, kind=SANITIZE_KIND, labels=tuple(labels)))
@@ -82,13 +89,13 @@ def first_report(output: str) -> str | None:
     """The tool's first report, its `=========` lines without the backtrace, or None."""
     lines = [line for line in output.splitlines() if line.startswith(_PREFIX)]
     for start, line in enumerate(lines):
-        body = line[len(_PREFIX):].strip()
+        body = line[len(_PREFIX) :].strip()
         if not _REPORT_START.search(body) or _SUMMARY.search(body):
             continue
         kept = [line.rstrip()]
-        for more in lines[start + 1:]:
-            text = more[len(_PREFIX):].strip()
-            if not text or _REPORT_END.search(text) or not more[len(_PREFIX):].startswith("    "):
+        for more in lines[start + 1 :]:
+            text = more[len(_PREFIX) :].strip()
+            if not text or _REPORT_END.search(text) or not more[len(_PREFIX) :].startswith("    "):
                 break
             kept.append(more.rstrip())
             if len(kept) == _REPORT_LINES:
@@ -108,6 +115,7 @@ def sanitizer_reason(test: LabTest, output: str) -> str:
     tool = tool_of(test)
     count = error_count(output)
     head = f"compute-sanitizer --tool {tool} reported " + (
-        f"{count} error{'s' if count != 1 else ''}" if count is not None else "an error")
+        f"{count} error{'s' if count != 1 else ''}" if count is not None else "an error"
+    )
     report = first_report(output)
     return f"{head}; the first:\n{report}" if report else f"{head} (no report was printed)"

@@ -50,14 +50,22 @@ def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
     if path is None or not path.is_file():
         where = f"labs/{lab_dir.name}/grading.json" if lab_dir else f"labs/{lab}_* folder"
         weights = ", ".join(f"{k} {number(v)}" for k, v in DEFAULT_POINTS.items())
-        return LabPolicy(lab, default_title, DEFAULT_POINTS,
-                         notes=(f"{lab} has no {where}: default weights used ({weights}).",))
+        return LabPolicy(
+            lab,
+            default_title,
+            DEFAULT_POINTS,
+            notes=(f"{lab} has no {where}: default weights used ({weights}).",),
+        )
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         points = {str(k): float(v) for k, v in doc.get("points", {}).items()}
         expected = doc.get("max_score")
-        return LabPolicy(lab, str(doc.get("title") or default_title), points,
-                         float(expected) if expected is not None else None)
+        return LabPolicy(
+            lab,
+            str(doc.get("title") or default_title),
+            points,
+            float(expected) if expected is not None else None,
+        )
     except (OSError, ValueError, TypeError, AttributeError) as exc:
         raise GraderUsageError(f"{path}: not a valid grading.json ({exc})") from exc
 
@@ -148,8 +156,10 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
     for test, outcome in results:
         worth = policy.points_for(test.kind)
         if test.kind == OTHER_KIND:
-            notes.append(f"{test.name} has no {policy.lab}.correctness/timing/reference label: "
-                         "reported, worth 0.")
+            notes.append(
+                f"{test.name} has no {policy.lab}.correctness/timing/reference label: "
+                "reported, worth 0."
+            )
         gained = worth if outcome.status is Status.PASSED else 0
         scores.append(ScoredTest(test, outcome, gained, worth))
     built_max = sum(s.max_points for s in scores)
@@ -159,11 +169,15 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
         missing = max(0.0, policy.expected_max - built_max)
         scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
     elif stand_ins:
-        notes.append(f"{policy.lab} was not graded test by test: its maximum is unknown "
-                     "(a max_score in its grading.json would give it).")
+        notes.append(
+            f"{policy.lab} was not graded test by test: its maximum is unknown "
+            "(a max_score in its grading.json would give it)."
+        )
     elif policy.expected_max is not None and policy.expected_max != built_max:
-        notes.append(f"{policy.lab}: grading.json expects max_score {number(policy.expected_max)}"
-                     f" but the build's tests are worth {number(built_max)}.")
+        notes.append(
+            f"{policy.lab}: grading.json expects max_score {number(policy.expected_max)}"
+            f" but the build's tests are worth {number(built_max)}."
+        )
     return LabScore(policy, tuple(scores), tuple(notes))
 
 

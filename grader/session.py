@@ -38,12 +38,21 @@ STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so n
 class GradingSession:
     """The tests to grade, in order, and what became of each one run so far."""
 
-    def __init__(self, *, tests: Sequence[LabTest], policies: dict[str, LabPolicy],
-                 gpu: GpuInfo, runner: Runner, build_failure: BuildFailure | None = None,
-                 notes: Sequence[str] = (), jobs: int = 1,
-                 rejected: Mapping[str, Sequence[str]] | None = None,
-                 sandbox: Decision | None = None, hidden_data: bool = False,
-                 commits: Mapping[str, Checkout] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        tests: Sequence[LabTest],
+        policies: dict[str, LabPolicy],
+        gpu: GpuInfo,
+        runner: Runner,
+        build_failure: BuildFailure | None = None,
+        notes: Sequence[str] = (),
+        jobs: int = 1,
+        rejected: Mapping[str, Sequence[str]] | None = None,
+        sandbox: Decision | None = None,
+        hidden_data: bool = False,
+        commits: Mapping[str, Checkout] | None = None,
+    ) -> None:
         self.started = _now()
         self._start = time.monotonic()
         self.hidden_data = hidden_data
@@ -55,7 +64,8 @@ class GradingSession:
         # lab's maximum), and none of its tests takes GPU time.
         self.tests = [t for t in tests if t.lab not in self.rejected] + [
             LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
-            for lab in sorted({t.lab for t in tests} & set(self.rejected))]
+            for lab in sorted({t.lab for t in tests} & set(self.rejected))
+        ]
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
@@ -66,14 +76,22 @@ class GradingSession:
         self.outcomes: dict[str, Outcome] = {}
 
     @classmethod
-    def open(cls, build: Path, *, labs: Sequence[str] | None = None, repo: Path | None = None,
-             timeout_scale: float = 1.0, build_failure: BuildFailure | None = None,
-             gpu: GpuInfo | None = None, secret: str | None = None,
-             extra_env: dict[str, str] | None = None,
-             jobs: int | None = None,
-             rejected: Mapping[str, Sequence[str]] | None = None,
-             sandbox: str | Decision | None = None,
-             hidden: Sequence[Path] = ()) -> GradingSession:
+    def open(
+        cls,
+        build: Path,
+        *,
+        labs: Sequence[str] | None = None,
+        repo: Path | None = None,
+        timeout_scale: float = 1.0,
+        build_failure: BuildFailure | None = None,
+        gpu: GpuInfo | None = None,
+        secret: str | None = None,
+        extra_env: dict[str, str] | None = None,
+        jobs: int | None = None,
+        rejected: Mapping[str, Sequence[str]] | None = None,
+        sandbox: str | Decision | None = None,
+        hidden: Sequence[Path] = (),
+    ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
         `jobs`: how many untimed tests share the GPU (None: as many as its memory
@@ -97,8 +115,11 @@ class GradingSession:
         chosen = resolve_labs(labs, all_tests, dirs, build, build_failed=build_failure is not None)
         tests = select_tests(all_tests, chosen)
         with_tests = {t.lab for t in tests}
-        tests += [LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
-                  for lab in chosen if lab not in with_tests]
+        tests += [
+            LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
+            for lab in chosen
+            if lab not in with_tests
+        ]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
         if not isinstance(sandbox, Decision):
             sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
@@ -106,22 +127,41 @@ class GradingSession:
         gpu = gpu or probe(build)
         notes = [sandbox.note]
         if gpu.state == "unknown":
-            notes.append(f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
-                         "counted as skipped.")
+            notes.append(
+                f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
+                "counted as skipped."
+            )
         if timeout_scale != 1:
             notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
         if secret is not None:
-            notes.append("Graded on hidden data drawn from the instructor's secret "
-                         "(the public cases' sizes and distributions, other values).")
-        runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(all_tests),
-                        timeout_scale=timeout_scale, secret=secret, extra_env=extra_env,
-                        sandbox=sandbox.sandbox)
-        return cls(tests=tests, policies=policies, gpu=gpu, runner=runner,
-                   build_failure=build_failure, notes=notes,
-                   jobs=jobs if jobs is not None else default_jobs(gpu), rejected=rejected,
-                   sandbox=sandbox, hidden_data=secret is not None,
-                   commits={"graded": checkout_of(configured_impl(build, repo)),
-                            "harness": checkout_of(repo)})
+            notes.append(
+                "Graded on hidden data drawn from the instructor's secret "
+                "(the public cases' sizes and distributions, other values)."
+            )
+        runner = Runner(
+            gpu_present=gpu.present,
+            setups=setups_by_fixture(all_tests),
+            timeout_scale=timeout_scale,
+            secret=secret,
+            extra_env=extra_env,
+            sandbox=sandbox.sandbox,
+        )
+        return cls(
+            tests=tests,
+            policies=policies,
+            gpu=gpu,
+            runner=runner,
+            build_failure=build_failure,
+            notes=notes,
+            jobs=jobs if jobs is not None else default_jobs(gpu),
+            rejected=rejected,
+            sandbox=sandbox,
+            hidden_data=secret is not None,
+            commits={
+                "graded": checkout_of(configured_impl(build, repo)),
+                "harness": checkout_of(repo),
+            },
+        )
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""
@@ -151,8 +191,9 @@ class GradingSession:
             outcome = self.scheduler.run(test)
             if outcome.reason.startswith("the test program was not built"):
                 reason = f"{outcome.reason}\n{self._build_reason(test.lab)}"
-                outcome = Outcome(outcome.status, reason, outcome.output, outcome.duration_s,
-                                  outcome.returncode)
+                outcome = Outcome(
+                    outcome.status, reason, outcome.output, outcome.duration_s, outcome.returncode
+                )
         self.outcomes[test.name] = outcome
         return outcome
 
@@ -174,14 +215,23 @@ class GradingSession:
         if self.scheduler.rerun_alone:
             names = ", ".join(self.scheduler.rerun_alone[:5])
             more = len(self.scheduler.rerun_alone) - 5
-            notes.append(f"Timed out or out of GPU memory while sharing the GPU, so run again "
-                         f"alone (the verdicts are the second run's): {names}"
-                         + (f" and {more} more" if more > 0 else ""))
+            notes.append(
+                f"Timed out or out of GPU memory while sharing the GPU, so run again "
+                f"alone (the verdicts are the second run's): {names}"
+                + (f" and {more} more" if more > 0 else "")
+            )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
-        return Grade(labs=labs, gpu=self.gpu, timestamp=_now(), notes=tuple(notes),
-                     unsandboxed=unsandboxed, hidden_data=self.hidden_data,
-                     execution_s=time.monotonic() - self._start, started=self.started,
-                     commits=self.commits)
+        return Grade(
+            labs=labs,
+            gpu=self.gpu,
+            timestamp=_now(),
+            notes=tuple(notes),
+            unsandboxed=unsandboxed,
+            hidden_data=self.hidden_data,
+            execution_s=time.monotonic() - self._start,
+            started=self.started,
+            commits=self.commits,
+        )
 
 
 def _now() -> str:

@@ -16,8 +16,20 @@ from typing import Sequence
 
 from grader.static_rules import RULES, Rule
 
-SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".c", ".inc",
-                   ".inl", ".ptx")
+SOURCE_SUFFIXES = (
+    ".cu",
+    ".cuh",
+    ".h",
+    ".hpp",
+    ".hh",
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".c",
+    ".inc",
+    ".inl",
+    ".ptx",
+)
 _LAB_DIR = re.compile(r"(lab\d+)_.+")
 
 
@@ -46,7 +58,7 @@ def strip_comments(text: str, *, blank_strings: bool) -> str:
     i, n = 0, len(text)
     while i < n:
         c = text[i]
-        two = text[i:i + 2]
+        two = text[i : i + 2]
         if two == "//":
             end = text.find("\n", i)
             end = n if end < 0 else end
@@ -95,7 +107,7 @@ def _join_continuations(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     i = 0
     while i < len(text):
-        if text[i] == "\\" and text[i + 1:i + 2] == "\n":
+        if text[i] == "\\" and text[i + 1 : i + 2] == "\n":
             i += 2
             continue
         joined.append(text[i])
@@ -108,16 +120,19 @@ def _join_continuations(text: str) -> tuple[str, list[int]]:
 def check_source(text: str, path: str, rules: Sequence[Rule] = RULES) -> list[Finding]:
     """Every rule broken in one source file's text, in file order, once per line and rule."""
     original_lines = text.splitlines()
-    views = {keep: _join_continuations(strip_comments(text, blank_strings=not keep))
-             for keep in (True, False)}
+    views = {
+        keep: _join_continuations(strip_comments(text, blank_strings=not keep))
+        for keep in (True, False)
+    }
     findings: dict[tuple[int, str], Finding] = {}
     for rule in rules:
         code, where = views[rule.on_includes]
         for match in rule.pattern.finditer(code):
             line = text.count("\n", 0, where[match.start()]) + 1
             excerpt = original_lines[line - 1].strip()[:160] if line <= len(original_lines) else ""
-            findings.setdefault((line, rule.rule_id),
-                                Finding(path, line, rule.rule_id, rule.reason, excerpt))
+            findings.setdefault(
+                (line, rule.rule_id), Finding(path, line, rule.rule_id, rule.reason, excerpt)
+            )
     return sorted(findings.values(), key=lambda f: (f.line, f.rule_id))
 
 
@@ -133,8 +148,9 @@ def lab_folders(impl: Path, labs: Sequence[str] | None = None) -> dict[str, Path
 
 def source_files(folder: Path) -> list[Path]:
     """The files of a lab folder the compiler could read, in a stable order."""
-    return sorted(p for p in folder.rglob("*")
-                  if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES)
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES
+    )
 
 
 def check_lab(folder: Path, root: Path | None = None) -> list[Finding]:
@@ -155,8 +171,10 @@ def rejections(impl: Path, labs: Sequence[str] | None = None) -> dict[str, list[
     """lab -> its source findings (`file:line: rule: reason`), for each lab folder of
     `impl` with at least one: what `batch` scores 0 before building (the object check
     follows once the objects exist: submission_check.py)."""
-    found = {lab: [f.describe() for f in check_lab(folder, impl)]
-             for lab, folder in lab_folders(impl, labs).items()}
+    found = {
+        lab: [f.describe() for f in check_lab(folder, impl)]
+        for lab, folder in lab_folders(impl, labs).items()
+    }
     return {lab: items for lab, items in found.items() if items}
 
 

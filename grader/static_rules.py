@@ -35,15 +35,20 @@ def _rule(rule_id: str, pattern: str, reason: str, *, on_includes: bool = False)
 _LIBRARIES = r"cub|thrust|cutlass|cute|cublas(?:Lt)?|cudnn|cusparse(?:Lt)?|cufft|cusolver|nvbench"
 
 RULES: tuple[Rule, ...] = (
-    _rule("library-include",
-          rf"^[ \t]*#\s*include\s*[<\"]\s*(?:{_LIBRARIES})[\w]*[/._>\"]",
-          "includes a library that computes the answer for you (CUB, Thrust, cuBLAS, cuDNN, "
-          "cuSPARSE, CUTLASS, ...): write the kernel yourself", on_includes=True),
-    _rule("library-call",
-          r"\b(?:cub|thrust|cutlass|cute)\s*::|\b(?:cublas|cublasLt|cudnn|cusparse|cufft"
-          r"|cusolver)[A-Z_]\w*",
-          "calls a library that computes the answer for you (CUB, Thrust, cuBLAS, ...): "
-          "write the kernel yourself"),
+    _rule(
+        "library-include",
+        rf"^[ \t]*#\s*include\s*[<\"]\s*(?:{_LIBRARIES})[\w]*[/._>\"]",
+        "includes a library that computes the answer for you (CUB, Thrust, cuBLAS, cuDNN, "
+        "cuSPARSE, CUTLASS, ...): write the kernel yourself",
+        on_includes=True,
+    ),
+    _rule(
+        "library-call",
+        r"\b(?:cub|thrust|cutlass|cute)\s*::|\b(?:cublas|cublasLt|cudnn|cusparse|cufft"
+        r"|cusolver)[A-Z_]\w*",
+        "calls a library that computes the answer for you (CUB, Thrust, cuBLAS, ...): "
+        "write the kernel yourself",
+    ),
 )
 
 RULES_BY_ID = {rule.rule_id: rule for rule in RULES}

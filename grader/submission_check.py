@@ -18,8 +18,9 @@ from grader.object_check import check_lab_objects, impl_objects, load_object_pol
 from grader.static_check import Finding, check_lab, lab_folders, source_files
 
 
-def object_findings(repo: Path, impl: Path, build: Path,
-                    labs: Sequence[str] | None = None) -> dict[str, list[Finding]]:
+def object_findings(
+    repo: Path, impl: Path, build: Path, labs: Sequence[str] | None = None
+) -> dict[str, list[Finding]]:
     """The object check of each lab folder of `impl` whose objects `build` holds.
 
     A lab without objects did not compile: its build failure is its verdict, so
@@ -35,9 +36,15 @@ def object_findings(repo: Path, impl: Path, build: Path,
     return found
 
 
-def check_submission(repo: Path, impl: Path, labs: Sequence[str] | None = None, *,
-                     build: Path | None = None, work: Path | None = None,
-                     cmake_args: Sequence[str] = ()) -> dict[str, list[Finding]]:
+def check_submission(
+    repo: Path,
+    impl: Path,
+    labs: Sequence[str] | None = None,
+    *,
+    build: Path | None = None,
+    work: Path | None = None,
+    cmake_args: Sequence[str] = (),
+) -> dict[str, list[Finding]]:
     """Findings per lab folder of `impl` (every one, clean or not).
 
     With `build`, its objects are checked; else the student's objects alone are
@@ -58,8 +65,9 @@ def check_submission(repo: Path, impl: Path, labs: Sequence[str] | None = None, 
         build = work
         for lab in folders:
             if failure is not None and not impl_objects(work, lab):
-                results[lab].append(Finding(folders[lab].name, 0, "does-not-compile",
-                                            failure.errors_for(lab)))
+                results[lab].append(
+                    Finding(folders[lab].name, 0, "does-not-compile", failure.errors_for(lab))
+                )
     for lab, findings in object_findings(repo, impl, build, list(folders)).items():
         results[lab] += findings
     return results

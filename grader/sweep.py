@@ -57,8 +57,11 @@ class ProgramHelp:
             return []
         text = self.options[option].split("(default", 1)[0]
         names = re.split(r",\s*|\s+or\s+", text.replace(", or ", ", "))
-        return [n.strip() for n in names if re.fullmatch(r"[A-Za-z0-9_]+", n.strip())
-                and n.strip() != "all"]
+        return [
+            n.strip()
+            for n in names
+            if re.fullmatch(r"[A-Za-z0-9_]+", n.strip()) and n.strip() != "all"
+        ]
 
 
 def parse_help(path: Path, text: str) -> ProgramHelp:
@@ -94,8 +97,9 @@ def _column(header: str, names: Sequence[str]) -> tuple[str, int] | None:
     return None
 
 
-def _nearest_number(spans: Sequence[tuple[int, int, str]], end: int,
-                    after: int = -1) -> tuple[int, float] | None:
+def _nearest_number(
+    spans: Sequence[tuple[int, int, str]], end: int, after: int = -1
+) -> tuple[int, float] | None:
     """The numeric cell ending nearest `end` (numbers are right-aligned under their header)."""
     best = None
     for index, (_, token_end, token) in enumerate(spans):
@@ -127,7 +131,7 @@ def parse_row(output: str, variant: str | None) -> Row:
     time_col = _column(header, TIME_HEADERS)
     rate_col = _column(header, RATE_HEADERS)
     assert time_col is not None
-    for line in lines[header_at + 1:]:
+    for line in lines[header_at + 1 :]:
         first = line.split(None, 1)[0] if line.strip() else ""
         if variant is not None and first != variant:
             continue
@@ -197,8 +201,9 @@ class SweepResult:
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
-def run_program(argv: Sequence[str],
-                sandbox: Sandbox | None = None) -> subprocess.CompletedProcess[str]:
+def run_program(
+    argv: Sequence[str], sandbox: Sandbox | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run one configuration (in `sandbox`, when given); a timeout is a failed run
     with its reason."""
     if sandbox is None:
@@ -209,24 +214,40 @@ def run_program(argv: Sequence[str],
         scratch = Path(tmp)
         sandbox.prepare(scratch)
         read_only = [os.path.dirname(a) for a in argv if os.path.isabs(a) and os.path.isfile(a)]
-        wrapped = sandbox.command(argv, scratch=scratch, cwd=None, read_only=read_only,
-                                  env=os.environ)
-        proc = _run(argv, wrapped, sandbox.environment(os.environ, scratch),
-                    {"cwd": scratch, **sandbox.process_user()})
+        wrapped = sandbox.command(
+            argv, scratch=scratch, cwd=None, read_only=read_only, env=os.environ
+        )
+        proc = _run(
+            argv,
+            wrapped,
+            sandbox.environment(os.environ, scratch),
+            {"cwd": scratch, **sandbox.process_user()},
+        )
         if not sandbox.started(scratch):
             return subprocess.CompletedProcess(list(argv), 2, "", start_failure(proc.stderr))
-        return subprocess.CompletedProcess(list(argv), sandbox_exit_status(proc.returncode),
-                                           proc.stdout, proc.stderr)
+        return subprocess.CompletedProcess(
+            list(argv), sandbox_exit_status(proc.returncode), proc.stdout, proc.stderr
+        )
 
 
-def _run(argv: Sequence[str], command: list[str], env: dict[str, str] | None,
-         extra: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+def _run(
+    argv: Sequence[str], command: list[str], env: dict[str, str] | None, extra: dict[str, Any]
+) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(command, capture_output=True, text=True, errors="replace",
-                              timeout=_RUN_TIMEOUT_S, check=False, env=env, **extra)
+        return subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=_RUN_TIMEOUT_S,
+            check=False,
+            env=env,
+            **extra,
+        )
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(list(argv), 124, "",
-                                           f"timed out after {_RUN_TIMEOUT_S:.0f} s")
+        return subprocess.CompletedProcess(
+            list(argv), 124, "", f"timed out after {_RUN_TIMEOUT_S:.0f} s"
+        )
 
 
 class NoDevice(Exception):
@@ -251,8 +272,9 @@ def run_sweep(plan: SweepPlan, run: Runner = run_program) -> SweepResult:
 
 def lab_programs(bin_dir: Path, lab: str) -> list[Path]:
     """The lab's programs in BUILD/bin (its tests excluded), main program first."""
-    found = sorted(p for p in bin_dir.glob(f"{lab}_*")
-                   if p.is_file() and not p.name.endswith("_test"))
+    found = sorted(
+        p for p in bin_dir.glob(f"{lab}_*") if p.is_file() and not p.name.endswith("_test")
+    )
     return found
 
 
@@ -269,21 +291,29 @@ def default_data(build: Path, repo: Path, lab: str) -> Path | None:
     return build / "datasets" / lab / f"{biggest['name']}.bin"
 
 
-def plan_sweep(program: ProgramHelp, variant: str | None, params: Sequence[tuple[str, list[str]]],
-               data: Path | None) -> SweepPlan:
+def plan_sweep(
+    program: ProgramHelp,
+    variant: str | None,
+    params: Sequence[tuple[str, list[str]]],
+    data: Path | None,
+) -> SweepPlan:
     """Check the variant and parameters against the program's help; build the plan."""
     launch = sorted(o for o in program.options if o not in _RESERVED)
     for name, _ in params:
         if name in _RESERVED:
-            raise GraderUsageError(f"--param {name}: set by the sweep itself; "
-                                   f"parameters of {program.path.name}: {', '.join(launch)}")
+            raise GraderUsageError(
+                f"--param {name}: set by the sweep itself; "
+                f"parameters of {program.path.name}: {', '.join(launch)}"
+            )
         if name not in program.options:
-            raise GraderUsageError(f"{program.path.name} has no option --{name}; "
-                                   f"its parameters: {', '.join(launch)}")
+            raise GraderUsageError(
+                f"{program.path.name} has no option --{name}; its parameters: {', '.join(launch)}"
+            )
     fixed: tuple[str, ...] = ()
     if data is not None and "data" not in program.options:
-        raise GraderUsageError(f"{program.path.name} takes no dataset (it makes its inputs "
-                               "itself): drop --data")
+        raise GraderUsageError(
+            f"{program.path.name} takes no dataset (it makes its inputs itself): drop --data"
+        )
     # lab3's --random makes its input in-process instead of reading --data.
     in_process = any(name == "random" for name, _ in params)
     if "data" in program.options and not in_process:
@@ -291,7 +321,8 @@ def plan_sweep(program: ProgramHelp, variant: str | None, params: Sequence[tuple
             raise GraderUsageError(
                 f"{program.path.name} needs a dataset: {data or 'none given'} does not exist; "
                 "generate the lab's cases (ctest --test-dir BUILD -R '<lab>.datasets') "
-                "or give --data FILE")
+                "or give --data FILE"
+            )
         fixed = ("--data", str(data))
     configs = tuple(itertools.product(*(values for _, values in params)))
     return SweepPlan(program, variant, fixed, tuple(n for n, _ in params), configs)

@@ -35,15 +35,22 @@ def write_markdown(result: SweepResult, path: Path, title: str) -> None:
     head = [*result.plan.names, "time_ms", unit, "check"]
     lines = [f"# {title}", "", "| " + " | ".join(head) + " |", "|" + " ---: |" * len(head)]
     for config, row in result.rows:
-        tail = ([_cell(row.time_ms), _cell(row.rate), row.check] if not row.error
-                else ["-", "-", row.error.replace("|", "\\|")])
+        tail = (
+            [_cell(row.time_ms), _cell(row.rate), row.check]
+            if not row.error
+            else ["-", "-", row.error.replace("|", "\\|")]
+        )
         lines.append("| " + " | ".join([*config, *tail]) + " |")
     measured = [(c, r) for c, r in result.rows if r.time_ms is not None]
     if measured:
         best_config, best = min(measured, key=lambda cr: cr[1].time_ms or 0.0)
         shown = ", ".join(f"{n}={v}" for n, v in zip(result.plan.names, best_config))
-        lines += ["", f"Fastest: {shown} at {best.time_ms:g} ms"
-                  + (f" ({best.rate:g} {unit})" if best.rate is not None else "") + "."]
+        lines += [
+            "",
+            f"Fastest: {shown} at {best.time_ms:g} ms"
+            + (f" ({best.rate:g} {unit})" if best.rate is not None else "")
+            + ".",
+        ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -56,8 +63,10 @@ def plot_labels(result: SweepResult) -> tuple[str, list[str]]:
     if len(fixed) == len(names):
         fixed = []
     shared = ", ".join(f"{names[i]}={configs[0][i]}" for i in fixed)
-    labels = [",".join(f"{n}={v}" for i, (n, v) in enumerate(zip(names, c)) if i not in fixed)
-              for c in configs]
+    labels = [
+        ",".join(f"{n}={v}" for i, (n, v) in enumerate(zip(names, c)) if i not in fixed)
+        for c in configs
+    ]
     return shared, labels
 
 
@@ -65,6 +74,7 @@ def write_plot(result: SweepResult, path: Path, title: str) -> str | None:
     """Time and rate against the configuration; returns why it was skipped, if it was."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

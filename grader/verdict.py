@@ -17,8 +17,10 @@ from grader.model import LabTest, Status
 from grader.provenance import Provenance
 from grader.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 
-DEADLOCK_HINT = ("possible deadlock (a kernel that never finishes, e.g. __syncthreads() "
-                 "inside a branch not every thread takes)")
+DEADLOCK_HINT = (
+    "possible deadlock (a kernel that never finishes, e.g. __syncthreads() "
+    "inside a branch not every thread takes)"
+)
 GTEST_SKIP_TEXT = "[  SKIPPED ]"
 WATCHDOG_EXIT = 124  # the harness's kernel watchdog (labs/common/src/sync.cu)
 _WATCHDOG_LINE = re.compile(r"cuda-labs: (.*timed out after .*possible deadlock.*)")
@@ -31,21 +33,30 @@ _CUDA_ERROR = re.compile(
     r"|misaligned address|an illegal instruction was encountered|device-side assert triggered"
     r"|too many resources requested for launch|invalid configuration argument"
     r"|no kernel image is available|the launch timed out and was terminated"
-    r"|CUDA error|out of memory")
+    r"|CUDA error|out of memory"
+)
 _CUDA_HINTS = (
-    (re.compile(r"IllegalAddress|illegal memory access|MisalignedAddress|misaligned address"),
-     "a kernel read or wrote out of bounds; run the test under "
-     "compute-sanitizer --tool memcheck to see the kernel, block and thread"),
-    (re.compile(r"LaunchOutOfResources|too many resources|InvalidConfiguration"
-                r"|invalid configuration argument"),
-     "check the launch configuration: at most 1024 threads per block, "
-     "shared memory within the limit"),
-    (re.compile(r"NoKernelImage|no kernel image"),
-     "the program was not compiled for this GPU's architecture (CMAKE_CUDA_ARCHITECTURES)"),
+    (
+        re.compile(r"IllegalAddress|illegal memory access|MisalignedAddress|misaligned address"),
+        "a kernel read or wrote out of bounds; run the test under "
+        "compute-sanitizer --tool memcheck to see the kernel, block and thread",
+    ),
+    (
+        re.compile(
+            r"LaunchOutOfResources|too many resources|InvalidConfiguration"
+            r"|invalid configuration argument"
+        ),
+        "check the launch configuration: at most 1024 threads per block, "
+        "shared memory within the limit",
+    ),
+    (
+        re.compile(r"NoKernelImage|no kernel image"),
+        "the program was not compiled for this GPU's architecture (CMAKE_CUDA_ARCHITECTURES)",
+    ),
 )
 _SIGNAL_HINTS = {
     "SIGSEGV": "segmentation fault in host code, e.g. a device pointer used on the host "
-               "or a host array indexed out of bounds",
+    "or a host array indexed out of bounds",
     "SIGABRT": "aborted, e.g. a failed assert() or an uncaught exception",
     "SIGBUS": "bus error: a misaligned or invalid host memory access",
     "SIGFPE": "arithmetic error on the host, e.g. an integer division by zero",
@@ -55,15 +66,21 @@ _SIGNAL_HINTS = {
 _LOCATION_LINE = re.compile(r"(?:.+:\d+|unknown file)")
 # GoogleTest's own description of a failed assertion, which comes before the
 # harness's message (`EXPECT_TRUE(ok) << "bin 3: expected 5, got 4"`).
-_GTEST_OPENER = re.compile(r"Value of: |Expected: |Expected equality of these values:|Failed$"
-                           r"|The difference between ")
+_GTEST_OPENER = re.compile(
+    r"Value of: |Expected: |Expected equality of these values:|Failed$"
+    r"|The difference between "
+)
 _GTEST_DETAIL = re.compile(r"\s+\S|Expected: |Which is: |Actual: |\S+ evaluates to ")
 # An exception that left a test: GoogleTest wraps its what() in a sentence, and
 # the harness's CudaError says where first (labs/common/include/labs/cuda_check.hpp).
-_GTEST_EXCEPTION = re.compile(r'C\+\+ exception with description "(.*)" thrown in (.*?)\.?',
-                              re.DOTALL)
-_HARNESS_CUDA_ERROR = re.compile(r"(?P<file>\S+):(?P<line>\d+) (?P<expr>.*?): "
-                                 r"(?P<error>cudaError\w+.*)", re.DOTALL)
+_GTEST_EXCEPTION = re.compile(
+    r'C\+\+ exception with description "(.*)" thrown in (.*?)\.?', re.DOTALL
+)
+_HARNESS_CUDA_ERROR = re.compile(
+    r"(?P<file>\S+):(?P<line>\d+) (?P<expr>.*?): "
+    r"(?P<error>cudaError\w+.*)",
+    re.DOTALL,
+)
 
 
 @dataclass(frozen=True)
@@ -80,8 +97,13 @@ class ProcessResult:
     launch_error: str = ""
 
 
-def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None,
-             gpu_present: bool, provenance: Provenance | None = None) -> tuple[Status, str]:
+def classify(
+    test: LabTest,
+    result: ProcessResult,
+    cases: list[GtestCase] | None,
+    gpu_present: bool,
+    provenance: Provenance | None = None,
+) -> tuple[Status, str]:
     """The status and the student-facing reason for one finished test.
 
     With `provenance`, a GoogleTest report counts only when the harness's end
@@ -97,8 +119,9 @@ def classify(test: LabTest, result: ProcessResult, cases: list[GtestCase] | None
         reason = f"timed out after {seconds(result.timeout_s)} s"
         return Status.FAILED, f"{reason}: {DEADLOCK_HINT}" if test.is_gtest else reason
     if result.output_overflow:
-        return Status.FAILED, ("stopped: it printed too much output (a printf inside a kernel "
-                               "or a loop?)")
+        return Status.FAILED, (
+            "stopped: it printed too much output (a printf inside a kernel or a loop?)"
+        )
     rc = result.returncode if result.returncode is not None else -1
     if rc < 0:
         return Status.FAILED, _crash_reason(-rc, result.output)
@@ -137,8 +160,9 @@ def _passed(case: GtestCase) -> bool:
     return case.ran and not case.skipped and not case.failures
 
 
-def _skip_claim(test: LabTest, result: ProcessResult,
-                reported: list[GtestCase] | None) -> str | None:
+def _skip_claim(
+    test: LabTest, result: ProcessResult, reported: list[GtestCase] | None
+) -> str | None:
     """Why the test says it was skipped, or None when it does not say so."""
     rc = result.returncode
     if rc == SKIP_EXIT_CODE or rc in test.skip_return_codes:
@@ -166,15 +190,20 @@ def _search(pattern: str, text: str) -> bool:
         return pattern in text
 
 
-def _passed_or_unreported(test: LabTest, reported: list[GtestCase] | None,
-                          output: str) -> tuple[Status, str]:
+def _passed_or_unreported(
+    test: LabTest, reported: list[GtestCase] | None, output: str
+) -> tuple[Status, str]:
     """Exit status 0: only the XML report can make it a pass."""
     if reported is None:
-        return Status.FAILED, ("the test process exited without reporting a result (exit status 0 "
-                               "but no GoogleTest report: did the code call exit()?)")
+        return Status.FAILED, (
+            "the test process exited without reporting a result (exit status 0 "
+            "but no GoogleTest report: did the code call exit()?)"
+        )
     if not reported:
-        return Status.FAILED, ("the test process exited without reporting a result (its "
-                               f"GoogleTest report names no test {test.gtest_filter!r})")
+        return Status.FAILED, (
+            "the test process exited without reporting a result (its "
+            f"GoogleTest report names no test {test.gtest_filter!r})"
+        )
     failures = tuple(f for case in reported for f in case.failures)
     if failures:
         return Status.FAILED, _with_cuda_error(trim_failures(failures), output)
@@ -193,8 +222,9 @@ def _crash_reason(signum: int, output: str) -> str:
     return _with_cuda_error(reason, output)
 
 
-def _exit_reason(rc: int, result: ProcessResult, failures: tuple[str, ...],
-                 after_pass: bool = False) -> str:
+def _exit_reason(
+    rc: int, result: ProcessResult, failures: tuple[str, ...], after_pass: bool = False
+) -> str:
     if failures:
         return _with_cuda_error(trim_failures(failures), result.output)
     head = f"exited with status {rc}" + (" after its test passed" if after_pass else "")
@@ -272,7 +302,7 @@ def tail_lines(output: str, count: int = _TAIL_LINES) -> str:
 
 
 def _clip(line: str) -> str:
-    return line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS - 3] + "..."
+    return line if len(line) <= _LINE_CHARS else line[: _LINE_CHARS - 3] + "..."
 
 
 def seconds(value: float) -> str:

@@ -32,11 +32,15 @@ def main(build: Path) -> int:
         expected = policies[lab].expected_max
         if expected != total:
             bad += 1
-            print(f"check_max_scores: {lab}: grading.json max_score is {expected}, its tests are "
-                  f"worth {number(total)}: set \"max_score\": {number(total)}")
+            print(
+                f"check_max_scores: {lab}: grading.json max_score is {expected}, its tests are "
+                f'worth {number(total)}: set "max_score": {number(total)}'
+            )
     if not bad:
-        print(f"check_max_scores: {len(worth)} labs, each max_score matches its tests "
-              f"({', '.join(f'{lab} {number(t)}' for lab, t in sorted(worth.items()))})")
+        print(
+            f"check_max_scores: {len(worth)} labs, each max_score matches its tests "
+            f"({', '.join(f'{lab} {number(t)}' for lab, t in sorted(worth.items()))})"
+        )
     return 1 if bad else 0
 
 

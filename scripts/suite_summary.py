@@ -54,13 +54,17 @@ def main(out: Path) -> int:
         print("  " + line)
     print(f"\n== GPU suite summary ({gpu}) ==")
     if rows:
-        print(f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} "
-              f"{'slowest s':>9}  as expected")
+        print(
+            f"{'tree':<10} {'lab':<6} {'passed':>6} {'failed':>6} {'skipped':>7} "
+            f"{'slowest s':>9}  as expected"
+        )
     else:
         print("ctest: not run (CTEST=0 or no build)")
     for tree, lab, c, expected in rows:
-        print(f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
-              f"{c['slowest']:>9.2f}  {expected}")
+        print(
+            f"{tree:<10} {lab:<6} {c['passed']:>6} {c['failed']:>6} {c['skipped']:>7} "
+            f"{c['slowest']:>9.2f}  {expected}"
+        )
     print_startup(out / "startup.txt")
     checks_ok = print_checks(out)
     if not rows and checks_ok is None:
@@ -100,12 +104,16 @@ def check_result(out: Path, name: str) -> str:
         sandbox = "sandboxed" if extra.get("sandboxed") else "UNSANDBOXED"
         return f"score {doc.get('score')}/{extra.get('max_score')}, {sandbox}"
     if name == "class":
-        runs = re.findall(r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
-                          _text(out / "class.log"), re.MULTILINE)
+        runs = re.findall(
+            r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
+            _text(out / "class.log"),
+            re.MULTILINE,
+        )
         return "; ".join(f"{n} GPU(s) {wall}, {ok}" for n, wall, ok in runs) or "no result"
     if name == "sweep":
-        rows = re.findall(r"^lab\d+ \S+ +(\d+) +(\d+)  (.*)$", _text(out / "sweep.log"),
-                          re.MULTILINE)
+        rows = re.findall(
+            r"^lab\d+ \S+ +(\d+) +(\d+)  (.*)$", _text(out / "sweep.log"), re.MULTILINE
+        )
         ran = sum(1 for code, _, _ in rows if code == "0")
         configs = sum(int(n) for _, n, _ in rows)
         plots = sum(1 for _, _, plot in rows if plot == "sweep.png")

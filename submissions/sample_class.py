@@ -56,8 +56,11 @@ def make(out: Path) -> dict[str, str]:
         shutil.copytree(REPO / "skeletons", out / f"skel{i:02d}")
         expected[f"skel{i:02d}"] = "zero"
     trees = out / ".known-wrong"
-    subprocess.run([sys.executable, str(REPO / "submissions/known_wrong/make_lab1.py"),
-                    str(trees)], check=True, cwd=REPO)
+    subprocess.run(
+        [sys.executable, str(REPO / "submissions/known_wrong/make_lab1.py"), str(trees)],
+        check=True,
+        cwd=REPO,
+    )
     for name, reason in KNOWN_WRONG.items():
         shutil.move(str(trees / name), out / name)
         expected[name] = f"fails:{reason}"
@@ -92,7 +95,7 @@ def verdict(expect: str, row: dict[str, str] | None) -> tuple[str, bool]:
         return got, points == 0
     reason = expect.split(":", 1)[1]
     found = re.search(reason, failures)
-    shown = failures[found.start():found.start() + 100] if found else failures[:100]
+    shown = failures[found.start() : found.start() + 100] if found else failures[:100]
     return f"{got}: {shown}", points < MAX and found is not None
 
 

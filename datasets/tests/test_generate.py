@@ -56,8 +56,9 @@ def test_distributions_have_the_promised_shape(manifest: Path, tmp_path: Path) -
     assert set(read(tmp_path / "same.bin")) == {777}
 
 
-def test_up_to_date_files_are_kept_and_changed_entries_rewritten(manifest: Path, tmp_path: Path,
-                                                                capsys: Capture) -> None:
+def test_up_to_date_files_are_kept_and_changed_entries_rewritten(
+    manifest: Path, tmp_path: Path, capsys: Capture
+) -> None:
     generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
     generate.main(["--manifest", str(manifest), "--out", str(tmp_path)])
     assert capsys.readouterr().out.count("up to date") == 3
@@ -77,15 +78,19 @@ def test_a_single_case_to_a_file(manifest: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda m: m["cases"][0].update(distribution="zipf"),
-         ("case 'u': field 'distribution': must be one of uniform, contention, constant, "
-         "signed_magnitude, not 'zipf'")),
+        (
+            lambda m: m["cases"][0].update(distribution="zipf"),
+            (
+                "case 'u': field 'distribution': must be one of uniform, contention, constant, "
+                "signed_magnitude, not 'zipf'"
+            ),
+        ),
         (lambda m: m.pop("dtype"), "manifest: field 'dtype': is required"),
     ],
 )
-def test_bad_manifests_are_named(tmp_path: Path, capsys: Capture,
-                                 change: Callable[[dict[str, Any]], object],
-                                 message: str) -> None:
+def test_bad_manifests_are_named(
+    tmp_path: Path, capsys: Capture, change: Callable[[dict[str, Any]], object], message: str
+) -> None:
     bad = json.loads(json.dumps(MANIFEST))
     change(bad)
     path = tmp_path / "bad.json"
@@ -94,8 +99,7 @@ def test_bad_manifests_are_named(tmp_path: Path, capsys: Capture,
     assert message in capsys.readouterr().err
 
 
-def test_unknown_case_and_missing_manifest(manifest: Path, tmp_path: Path,
-                                           capsys: Capture) -> None:
+def test_unknown_case_and_missing_manifest(manifest: Path, tmp_path: Path, capsys: Capture) -> None:
     args = ["--manifest", str(manifest), "--case", "nope", "--out", str(tmp_path)]
     assert generate.main(args) == 2
     assert "unknown case 'nope'; known: u, hot, same" in capsys.readouterr().err
@@ -113,8 +117,18 @@ def test_every_lab_manifest_is_valid() -> None:
 def test_the_seed_size_is_generated_in_under_two_seconds(tmp_path: Path) -> None:
     import time
 
-    big = {**MANIFEST, "cases": [
-        {"name": "big", "distribution": "contention", "n": 2**25, "seed": 5, "hot_fraction": 0.9}]}
+    big = {
+        **MANIFEST,
+        "cases": [
+            {
+                "name": "big",
+                "distribution": "contention",
+                "n": 2**25,
+                "seed": 5,
+                "hot_fraction": 0.9,
+            }
+        ],
+    }
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big))
     # CPU time of this process, so a busy machine (parallel compiles) does not count.

@@ -38,41 +38,73 @@ def _drop(index: int, key: str) -> Change:
 
 
 BAD: list[tuple[str, Change, str]] = [
-    ("negative n", _case(0, n=-5), ("case 'u': field 'n': must be an integer from 1 to "
-                                   f"{schema.MAX_N}, not -5")),
+    (
+        "negative n",
+        _case(0, n=-5),
+        (f"case 'u': field 'n': must be an integer from 1 to {schema.MAX_N}, not -5"),
+    ),
     ("zero n", _case(0, n=0), "case 'u': field 'n': must be an integer from 1"),
     ("huge n", _case(0, n=2**40), f"field 'n': must be an integer from 1 to {schema.MAX_N}"),
     ("fractional n", _case(0, n=10.5), "case 'u': field 'n': must be an integer"),
-    ("string n", _case(0, n="100"), ("case 'u': field 'n': must be an integer from 1 to "
-                                    f"{schema.MAX_N}, not '100'")),
+    (
+        "string n",
+        _case(0, n="100"),
+        (f"case 'u': field 'n': must be an integer from 1 to {schema.MAX_N}, not '100'"),
+    ),
     ("boolean n", _case(0, n=True), "case 'u': field 'n': must be an integer"),
     ("negative seed", _case(1, seed=-1), "case 'hot': field 'seed': must be an integer from 0"),
     ("missing seed", _drop(0, "seed"), "case 'u': field 'seed': is required"),
     ("missing n", _drop(2, "n"), "case 'same': field 'n': is required"),
     ("missing name", _drop(1, "name"), "case #2: field 'name': is required"),
-    ("missing value", _drop(2, "value"),
-     "case 'same': field 'value': is required by distribution constant"),
+    (
+        "missing value",
+        _drop(2, "value"),
+        "case 'same': field 'value': is required by distribution constant",
+    ),
     ("missing dtype", lambda m: m.pop("dtype"), "manifest: field 'dtype': is required"),
     ("missing cases", lambda m: m.pop("cases"), "manifest: field 'cases': is required"),
-    ("low == high", _case(0, low=5, high=5),
-     "case 'u': field 'low': must be below high (5 >= 5)"),
-    ("low > high from defaults", lambda m: m["defaults"].update(low=2000),
-     "case 'u': field 'low': must be below high (2000 >= 1024)"),
-    ("unknown dtype", lambda m: m.update(dtype="int64"),
-     "manifest: field 'dtype': must be one of int32, float32, not 'int64'"),
-    ("unknown distribution", _case(1, distribution="zipf"),
-     "case 'hot': field 'distribution': must be one of uniform, contention"),
-    ("unknown field", _case(1, hot_fracton=0.5), ("case 'hot': field 'hot_fracton': is not a "
-                                                 "known field")),
-    ("unknown top-level field", lambda m: m.update(seed=3), ("manifest: field 'seed': is not a "
-                                                           "known field")),
-    ("fraction above 1", _case(1, hot_fraction=1.5),
-     "case 'hot': field 'hot_fraction': must be a number from 0 to 1, not 1.5"),
-    ("value outside int32", _case(2, value=2**31), ("case 'same': field 'value': must be an "
-                                                   "integer from -2147483648 to 2147483647")),
+    ("low == high", _case(0, low=5, high=5), "case 'u': field 'low': must be below high (5 >= 5)"),
+    (
+        "low > high from defaults",
+        lambda m: m["defaults"].update(low=2000),
+        "case 'u': field 'low': must be below high (2000 >= 1024)",
+    ),
+    (
+        "unknown dtype",
+        lambda m: m.update(dtype="int64"),
+        "manifest: field 'dtype': must be one of int32, float32, not 'int64'",
+    ),
+    (
+        "unknown distribution",
+        _case(1, distribution="zipf"),
+        "case 'hot': field 'distribution': must be one of uniform, contention",
+    ),
+    (
+        "unknown field",
+        _case(1, hot_fracton=0.5),
+        ("case 'hot': field 'hot_fracton': is not a known field"),
+    ),
+    (
+        "unknown top-level field",
+        lambda m: m.update(seed=3),
+        ("manifest: field 'seed': is not a known field"),
+    ),
+    (
+        "fraction above 1",
+        _case(1, hot_fraction=1.5),
+        "case 'hot': field 'hot_fraction': must be a number from 0 to 1, not 1.5",
+    ),
+    (
+        "value outside int32",
+        _case(2, value=2**31),
+        ("case 'same': field 'value': must be an integer from -2147483648 to 2147483647"),
+    ),
     ("float low for int32", _case(0, low=0.5), "case 'u': field 'low': must be an integer"),
-    ("defaults not an object", lambda m: m.update(defaults=[1]),
-     "manifest: field 'defaults': must be an object"),
+    (
+        "defaults not an object",
+        lambda m: m.update(defaults=[1]),
+        "manifest: field 'defaults': must be an object",
+    ),
     ("empty cases", lambda m: m.update(cases=[]), "manifest: field 'cases': must be a non-empty"),
     ("case not an object", lambda m: m["cases"].append(7), "case #4: must be an object, not 7"),
     ("duplicate name", _case(1, name="u"), "case 'u': field 'name': must be unique"),
@@ -101,8 +133,9 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize("what, change, message", BAD, ids=[b[0] for b in BAD])
-def test_a_broken_rule_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                   what: str, change: Change, message: str) -> None:
+def test_a_broken_rule_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str, change: Change, message: str
+) -> None:
     bad = copy.deepcopy(MANIFEST)
     change(bad)
     path, out = _sandbox(tmp_path, json.dumps(bad))
@@ -112,16 +145,20 @@ def test_a_broken_rule_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "out", "sibling.txt"]
 
 
-@pytest.mark.parametrize("text, message", [
-    (b"\xff\xfe{\x00", "not UTF-8 text"),
-    ("{", "not valid JSON"),
-    ('{"lab": "x", "dtype": "int32", "cases": [{"n": NaN}]}', "NaN is not a JSON number"),
-    ("[1, 2]", "manifest: must be a JSON object, not list"),
-    ('"text"', "manifest: must be a JSON object, not str"),
-    ("[" * 100000, "not valid JSON"),
-])
-def test_a_file_that_is_not_a_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       text: str | bytes, message: str) -> None:
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (b"\xff\xfe{\x00", "not UTF-8 text"),
+        ("{", "not valid JSON"),
+        ('{"lab": "x", "dtype": "int32", "cases": [{"n": NaN}]}', "NaN is not a JSON number"),
+        ("[1, 2]", "manifest: must be a JSON object, not list"),
+        ('"text"', "manifest: must be a JSON object, not str"),
+        ("[" * 100000, "not valid JSON"),
+    ],
+)
+def test_a_file_that_is_not_a_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | bytes, message: str
+) -> None:
     path, out = _sandbox(tmp_path, text)
     assert generate.main(["--manifest", str(path), "--out", str(out)]) == 2
     assert message in _one_line_error(capsys)
@@ -130,12 +167,18 @@ def test_a_file_that_is_not_a_manifest(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_the_command_line_shows_no_traceback(tmp_path: Path) -> None:
     path, out = _sandbox(tmp_path, json.dumps({**MANIFEST, "dtype": "int64"}))
-    result = subprocess.run([sys.executable, "-m", "datasets.generate", "--manifest", str(path),
-                             "--out", str(out)], cwd=REPO, capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "datasets.generate", "--manifest", str(path), "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.strip().endswith("manifest: field 'dtype': must be one of int32, "
-                                          "float32, not 'int64'")
+    assert result.stderr.strip().endswith(
+        "manifest: field 'dtype': must be one of int32, float32, not 'int64'"
+    )
 
 
 def test_every_shipped_manifest_follows_the_schema() -> None:

@@ -21,8 +21,10 @@ MANIFEST: dict[str, Any] = {
     "lab": "labX",
     "dtype": "int32",
     "defaults": {"low": 0, "high": 1024},
-    "cases": [{"name": "u", "distribution": "uniform", "n": 1000, "seed": 1},
-              {"name": "same", "distribution": "constant", "n": 50, "seed": 3, "value": 7}],
+    "cases": [
+        {"name": "u", "distribution": "uniform", "n": 1000, "seed": 1},
+        {"name": "same", "distribution": "constant", "n": 50, "seed": 3, "value": 7},
+    ],
 }
 Capture = pytest.CaptureFixture[str]
 
@@ -111,8 +113,9 @@ def test_a_symlinked_case_file_in_the_folder_is_refused(box: Path, capsys: Captu
     _no_temporary_files(out)
 
 
-def test_a_folder_in_the_file_s_place_is_refused_and_leaves_nothing(box: Path,
-                                                                   capsys: Capture) -> None:
+def test_a_folder_in_the_file_s_place_is_refused_and_leaves_nothing(
+    box: Path, capsys: Capture
+) -> None:
     adir = box / "adir"
     adir.mkdir()
     (adir / "inside.txt").write_text("x")
@@ -158,10 +161,15 @@ def test_a_json_data_file_would_be_its_own_sidecar(box: Path, capsys: Capture) -
 
 def test_an_empty_out_is_a_usage_error(box: Path) -> None:
     before = _snapshot(box)
-    result = subprocess.run([sys.executable, "-m", "datasets.generate", "--manifest",
-                             str(box / "m.json"), "--out", ""], cwd=box, capture_output=True,
-                            text=True, timeout=60, check=False,
-                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    result = subprocess.run(
+        [sys.executable, "-m", "datasets.generate", "--manifest", str(box / "m.json"), "--out", ""],
+        cwd=box,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "argument --out: must not be empty" in result.stderr
     assert _snapshot(box) == before

@@ -10,8 +10,17 @@ import importlib
 
 from grader.cli import Command
 
-COMMAND_MODULES = ("grade", "probe", "check", "sanitize", "repeat", "known_wrong",
-                   "batch", "export", "sweep")
+COMMAND_MODULES = (
+    "grade",
+    "probe",
+    "check",
+    "sanitize",
+    "repeat",
+    "known_wrong",
+    "batch",
+    "export",
+    "sweep",
+)
 # Left out of the student repository by `export`: absent there, and not an error.
 INSTRUCTOR_ONLY = ("known_wrong", "batch", "export")
 

@@ -28,38 +28,83 @@ from grader.schedule import check_jobs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR",
-                        help="folder with one subfolder per student, each laid out like "
-                             "skeletons/")
-    parser.add_argument("--report", type=Path, required=True, metavar="OUT",
-                        help="folder for one report folder per student, class.csv, class.md")
-    parser.add_argument("--gpus", default="auto", metavar="N|auto",
-                        help="grading workers, one per GPU (default: every GPU nvidia-smi -L "
-                             "lists)")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab)")
-    parser.add_argument("--build-root", type=Path, metavar="DIR",
-                        help="where each student's build goes (default: ./build-batch)")
-    parser.add_argument("--build-jobs", type=int, default=2, metavar="J",
-                        help="submissions built at once, ahead of the GPUs (default: 2)")
-    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
-                        help="extra configure argument for every build (repeatable)")
-    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
-                        help="multiply every test's TIMEOUT by X (default: 1)")
-    parser.add_argument("--student-timeout", type=float, default=3 * 3600, metavar="S",
-                        help="limit on one student's whole grading run (default: 3 h)")
-    parser.add_argument("--secret-file", type=Path, metavar="PATH",
-                        help="grade on hidden data drawn from the secret in PATH")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository holding CMakeLists.txt and labs/ (default: this one)")
+    parser.add_argument(
+        "submissions",
+        type=Path,
+        metavar="SUBMISSIONS_DIR",
+        help="folder with one subfolder per student, each laid out like skeletons/",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help="folder for one report folder per student, class.csv, class.md",
+    )
+    parser.add_argument(
+        "--gpus",
+        default="auto",
+        metavar="N|auto",
+        help="grading workers, one per GPU (default: every GPU nvidia-smi -L lists)",
+    )
+    parser.add_argument(
+        "--labs", metavar="LABS", help="comma-separated labs, e.g. lab1,lab3 (default: every lab)"
+    )
+    parser.add_argument(
+        "--build-root",
+        type=Path,
+        metavar="DIR",
+        help="where each student's build goes (default: ./build-batch)",
+    )
+    parser.add_argument(
+        "--build-jobs",
+        type=int,
+        default=2,
+        metavar="J",
+        help="submissions built at once, ahead of the GPUs (default: 2)",
+    )
+    parser.add_argument(
+        "--cmake-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra configure argument for every build (repeatable)",
+    )
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+    parser.add_argument(
+        "--student-timeout",
+        type=float,
+        default=3 * 3600,
+        metavar="S",
+        help="limit on one student's whole grading run (default: 3 h)",
+    )
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="PATH",
+        help="grade on hidden data drawn from the secret in PATH",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding CMakeLists.txt and labs/ (default: this one)",
+    )
     add_jobs_argument(parser)
     add_argument(parser)
 
 
 def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
     dirs = lab_dirs(repo)
-    built = sorted((lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()),
-                   key=lab_number)
+    built = sorted(
+        (lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()), key=lab_number
+    )
     if requested is None:
         return tuple(built)
     labs = parse_lab_list(requested)
@@ -80,36 +125,59 @@ def _run(args: argparse.Namespace) -> int:
     report = writable_dir(args.report).resolve()
     gpus = choose_gpus(args.gpus, list_gpus())
     if not gpus:
-        print("grader: no GPU: nvidia-smi lists none (or is missing); nothing graded. "
-              "Give --gpus N to use N GPUs anyway.", file=sys.stderr)
+        print(
+            "grader: no GPU: nvidia-smi lists none (or is missing); nothing graded. "
+            "Give --gpus N to use N GPUs anyway.",
+            file=sys.stderr,
+        )
         return EXIT_NO_GPU
-    config = BatchConfig(repo=repo, labs=labs, report_root=report,
-                         build_root=(args.build_root or Path.cwd() / "build-batch").resolve(),
-                         lab_max=lab_maxima(repo, labs), cmake_args=tuple(args.cmake_arg),
-                         timeout_scale=args.timeout_scale,
-                         secret_file=args.secret_file.resolve() if args.secret_file else None,
-                         student_timeout_s=args.student_timeout, jobs=check_jobs(args.jobs))
+    config = BatchConfig(
+        repo=repo,
+        labs=labs,
+        report_root=report,
+        build_root=(args.build_root or Path.cwd() / "build-batch").resolve(),
+        lab_max=lab_maxima(repo, labs),
+        cmake_args=tuple(args.cmake_arg),
+        timeout_scale=args.timeout_scale,
+        secret_file=args.secret_file.resolve() if args.secret_file else None,
+        student_timeout_s=args.student_timeout,
+        jobs=check_jobs(args.jobs),
+    )
     _sandbox_workers(args, report)
     gradable = sum(1 for s in submissions if s.problem is None)
-    print(f"grader: {len(submissions)} folders ({gradable} submissions), labs "
-          f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
-          f"{args.build_jobs} build(s) at once", flush=True)
+    print(
+        f"grader: {len(submissions)} folders ({gradable} submissions), labs "
+        f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
+        f"{args.build_jobs} build(s) at once",
+        flush=True,
+    )
     start = time.monotonic()
     with UsageLog(report / LOG_NAME, gpus) as usage_log:
-        results = run_batch(submissions, gpus, partial(build_submission, config),
-                            partial(grade_submission, config), build_jobs=args.build_jobs)
+        results = run_batch(
+            submissions,
+            gpus,
+            partial(build_submission, config),
+            partial(grade_submission, config),
+            build_jobs=args.build_jobs,
+        )
     csv_path, md_path = write_class_table(results, report)
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
-    done = (f"Batch done in {elapsed:.0f} s; graded per GPU: "
-            + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items()))
-    use = (f"{usage_log.usage.line()} ({LOG_NAME})" if usage_log.usage
-           else "GPU use: not recorded (no nvidia-smi samples)")
+    done = f"Batch done in {elapsed:.0f} s; graded per GPU: " + ", ".join(
+        f"GPU {g}: {n}" for g, n in per_gpu.items()
+    )
+    use = (
+        f"{usage_log.usage.line()} ({LOG_NAME})"
+        if usage_log.usage
+        else "GPU use: not recorded (no nvidia-smi samples)"
+    )
     with open(md_path, "a", encoding="utf-8") as md:
         md.write(f"\n{done}.\n\n{use}.\n")
     print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}")
-    print(f"grader: class table {csv_path} and {md_path}; one report folder per student in "
-          f"{report}{os.sep}")
+    print(
+        f"grader: class table {csv_path} and {md_path}; one report folder per student in "
+        f"{report}{os.sep}"
+    )
     return EXIT_OK
 
 
@@ -124,5 +192,6 @@ def _sandbox_workers(args: argparse.Namespace, report: Path) -> None:
     os.environ[HIDE_ENV] = os.pathsep.join(hide_targets(hidden))
 
 
-COMMAND = Command("batch", "grade every student's folder, one worker per GPU; class table",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "batch", "grade every student's folder, one worker per GPU; class table", _add_arguments, _run
+)

@@ -26,21 +26,43 @@ from grader.submission_check import check_submission
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--impl", required=True, metavar="DIR",
-                        help="skeletons, solutions, or a folder laid out like skeletons/")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab in DIR)")
-    parser.add_argument("--build", type=Path, metavar="BUILD",
-                        help="check the objects of this build instead of compiling them")
-    parser.add_argument("--build-dir", type=Path, metavar="B",
-                        help="compile the student's objects here and keep them "
-                             "(default: a temporary folder)")
-    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
-                        help="extra configure argument for compiling the objects, e.g. "
-                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository holding labs/ and the contract headers "
-                             "(default: this one)")
+    parser.add_argument(
+        "--impl",
+        required=True,
+        metavar="DIR",
+        help="skeletons, solutions, or a folder laid out like skeletons/",
+    )
+    parser.add_argument(
+        "--labs",
+        metavar="LABS",
+        help="comma-separated labs, e.g. lab1,lab3 (default: every lab in DIR)",
+    )
+    parser.add_argument(
+        "--build",
+        type=Path,
+        metavar="BUILD",
+        help="check the objects of this build instead of compiling them",
+    )
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        metavar="B",
+        help="compile the student's objects here and keep them (default: a temporary folder)",
+    )
+    parser.add_argument(
+        "--cmake-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra configure argument for compiling the objects, e.g. "
+        "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding labs/ and the contract headers (default: this one)",
+    )
 
 
 def impl_folder(impl: str, repo: Path) -> Path:
@@ -66,19 +88,27 @@ def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
         return held
     missing = [lab for lab in labs if lab not in held]
     if missing:
-        raise GraderUsageError(f"--impl {impl} has no folder for {', '.join(missing)} "
-                               f"(it holds {', '.join(held) or 'none'})")
+        raise GraderUsageError(
+            f"--impl {impl} has no folder for {', '.join(missing)} "
+            f"(it holds {', '.join(held) or 'none'})"
+        )
     return labs
 
 
-def check_impl(impl: Path, repo: Path, labs: list[str] | None, build: Path | None,
-               build_dir: Path | None = None,
-               cmake_args: list[str] | None = None) -> dict[str, list[Finding]]:
+def check_impl(
+    impl: Path,
+    repo: Path,
+    labs: list[str] | None,
+    build: Path | None,
+    build_dir: Path | None = None,
+    cmake_args: list[str] | None = None,
+) -> dict[str, list[Finding]]:
     """Findings per lab; a lab asked for but missing from `impl` is a usage error."""
     labs = impl_labs(impl, str(impl), labs)
     if build is not None or build_dir is not None:
-        return check_submission(repo, impl, labs, build=build, work=build_dir,
-                                cmake_args=cmake_args or [])
+        return check_submission(
+            repo, impl, labs, build=build, work=build_dir, cmake_args=cmake_args or []
+        )
     with tempfile.TemporaryDirectory(prefix="grader-check-") as work:
         return check_submission(repo, impl, labs, work=Path(work), cmake_args=cmake_args or [])
 
@@ -91,8 +121,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.build is not None and not args.build.is_dir():
         raise GraderUsageError(f"build directory {args.build} does not exist")
     if args.build is not None and args.build_dir is not None:
-        raise GraderUsageError("--build checks an existing build; --build-dir makes one: "
-                               "give one of them")
+        raise GraderUsageError(
+            "--build checks an existing build; --build-dir makes one: give one of them"
+        )
     impl = resolve_impl(args.impl, repo)
     print(f"grader: checking {impl} (compiling the student's objects)", flush=True)
     results = check_impl(impl, repo, labs, args.build, args.build_dir, args.cmake_arg)
@@ -108,6 +139,10 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMAND = Command("check", "the checks before any test: a submission's sources and compiled "
-                  "objects (imports, definitions, includes, constructors, system calls)",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "check",
+    "the checks before any test: a submission's sources and compiled "
+    "objects (imports, definitions, includes, constructors, system calls)",
+    _add_arguments,
+    _run,
+)

@@ -20,32 +20,63 @@ from grader.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("outdir", type=Path, metavar="OUTDIR",
-                        help="folder for the student repository (must be empty or new)")
-    parser.add_argument("--force", action="store_true",
-                        help="replace a previous export in OUTDIR (only the files that "
-                             "export wrote and listed in OUTDIR/.cuda-labs-export)")
-    parser.add_argument("--instructor-repo", default=DEFAULT_INSTRUCTOR_REPO, metavar="OWNER/NAME",
-                        help="the repository whose grading workflow the students' workflow "
-                             "calls (default: %(default)s)")
-    parser.add_argument("--ref", default=DEFAULT_REF, metavar="REF",
-                        help="the tag, branch or commit of that workflow (default: %(default)s)")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository to export (default: this one)")
+    parser.add_argument(
+        "outdir",
+        type=Path,
+        metavar="OUTDIR",
+        help="folder for the student repository (must be empty or new)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a previous export in OUTDIR (only the files that "
+        "export wrote and listed in OUTDIR/.cuda-labs-export)",
+    )
+    parser.add_argument(
+        "--instructor-repo",
+        default=DEFAULT_INSTRUCTOR_REPO,
+        metavar="OWNER/NAME",
+        help="the repository whose grading workflow the students' workflow "
+        "calls (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--ref",
+        default=DEFAULT_REF,
+        metavar="REF",
+        help="the tag, branch or commit of that workflow (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--repo", type=Path, metavar="REPO", help="repository to export (default: this one)"
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
-    result = export_tree(args.repo or repo_root(), args.outdir, force=args.force,
-                         instructor_repo=args.instructor_repo, ref=args.ref)
-    print(f"grader: student repository written to {result.out}: {result.copied} files copied, "
-          f"{len(result.generated)} written for students ({', '.join(result.generated)})")
+    result = export_tree(
+        args.repo or repo_root(),
+        args.outdir,
+        force=args.force,
+        instructor_repo=args.instructor_repo,
+        ref=args.ref,
+    )
+    print(
+        f"grader: student repository written to {result.out}: {result.copied} files copied, "
+        f"{len(result.generated)} written for students ({', '.join(result.generated)})"
+    )
     if result.kept:
-        print(f"grader: kept {len(result.kept)} path(s) of the previous export that are no "
-              f"longer files export wrote: {', '.join(result.kept[:5])}")
-    print("grader: check it builds: cmake --preset ci-skeletons -S "
-          f"{result.out} && cmake --build --preset ci-skeletons")
+        print(
+            f"grader: kept {len(result.kept)} path(s) of the previous export that are no "
+            f"longer files export wrote: {', '.join(result.kept[:5])}"
+        )
+    print(
+        "grader: check it builds: cmake --preset ci-skeletons -S "
+        f"{result.out} && cmake --build --preset ci-skeletons"
+    )
     return EXIT_OK
 
 
-COMMAND = Command("export", "write the student repository: no solutions, submissions or secrets",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "export",
+    "write the student repository: no solutions, submissions or secrets",
+    _add_arguments,
+    _run,
+)

@@ -30,46 +30,93 @@ from grader.submission_check import check_submission, configured_impl, rejected_
 _PACKAGE = Path(__file__).resolve().parent.parent
 # The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
 # (which only builds one from command-line options) is not needed here.
-_PYTEST_ARGS = ("-c", str(_PACKAGE / "grading.ini"), "-p", "no:cacheprovider",
-                "-v", "-rfEs", "--tb=short")
+_PYTEST_ARGS = (
+    "-c",
+    str(_PACKAGE / "grading.ini"),
+    "-p",
+    "no:cacheprovider",
+    "-v",
+    "-rfEs",
+    "--tb=short",
+)
 _NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--build", type=Path, metavar="BUILD",
-                        help="an already built CMake build directory")
-    source.add_argument("--impl", metavar="DIR",
-                        help="configure and build the labs against DIR "
-                             f"({' or '.join(IMPL_WORDS)}, or a student's folder)")
-    parser.add_argument("--build-dir", type=Path, metavar="B",
-                        help="build directory for --impl (default: ./build-grade-<name>)")
-    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
-                        help="extra configure argument for --impl, e.g. "
-                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)")
-    parser.add_argument("--report", type=Path, default=Path("grading-report"), metavar="OUT",
-                        help="folder for junit.xml, results.json, summary.md "
-                             "(default: %(default)s)")
-    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
-                        help="multiply every test's TIMEOUT by X (default: 1)")
-    parser.add_argument("--allow-skips", action="store_true",
-                        help="exit 0 when tests were skipped for lack of a GPU")
-    parser.add_argument("--secret-file", type=Path, metavar="PATH",
-                        help="grade on hidden data drawn from the secret in PATH (keep it "
-                             "outside the students' tree; default: $LAB_SECRET_SEED, if set)")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository holding CMakeLists.txt and labs/ (default: this one)")
+    source.add_argument(
+        "--build", type=Path, metavar="BUILD", help="an already built CMake build directory"
+    )
+    source.add_argument(
+        "--impl",
+        metavar="DIR",
+        help="configure and build the labs against DIR "
+        f"({' or '.join(IMPL_WORDS)}, or a student's folder)",
+    )
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        metavar="B",
+        help="build directory for --impl (default: ./build-grade-<name>)",
+    )
+    parser.add_argument(
+        "--cmake-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra configure argument for --impl, e.g. "
+        "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
+    )
+    parser.add_argument(
+        "--labs",
+        metavar="LABS",
+        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=Path("grading-report"),
+        metavar="OUT",
+        help="folder for junit.xml, results.json, summary.md (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+    parser.add_argument(
+        "--allow-skips",
+        action="store_true",
+        help="exit 0 when tests were skipped for lack of a GPU",
+    )
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="PATH",
+        help="grade on hidden data drawn from the secret in PATH (keep it "
+        "outside the students' tree; default: $LAB_SECRET_SEED, if set)",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding CMakeLists.txt and labs/ (default: this one)",
+    )
     add_jobs_argument(parser)
     add_sandbox_argument(parser)
 
 
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     """--jobs: how many untimed tests share the GPU; timed tests always run alone."""
-    parser.add_argument("--jobs", type=int, metavar="N",
-                        help="untimed tests run N at a time on the GPU; timed tests always run "
-                             "alone (default: up to 8, fewer on a small GPU or few CPUs)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="untimed tests run N at a time on the GPU; timed tests always run "
+        "alone (default: up to 8, fewer on a small GPU or few CPUs)",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -84,22 +131,41 @@ def _run(args: argparse.Namespace) -> int:
         labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs)
         build = writable_dir(args.build_dir or default_build_dir(args.impl), "build")
         print(f"grader: building {', '.join(labs)} against {args.impl} in {build}", flush=True)
-        log, failure = configure_and_build(repo, args.impl, build,
-                                           [*args.cmake_arg, f"-DLAB_ONLY={';'.join(labs)}"],
-                                           progress=print_progress)
+        log, failure = configure_and_build(
+            repo,
+            args.impl,
+            build,
+            [*args.cmake_arg, f"-DLAB_ONLY={';'.join(labs)}"],
+            progress=print_progress,
+        )
         (report / "build.log").write_text(log, encoding="utf-8")
         if failure is not None:
-            print(f"grader: the {failure.stage} step failed; labs that did not build are graded "
-                  f"as failed (log: {report / 'build.log'})", file=sys.stderr, flush=True)
+            print(
+                f"grader: the {failure.stage} step failed; labs that did not build are graded "
+                f"as failed (log: {report / 'build.log'})",
+                file=sys.stderr,
+                flush=True,
+            )
     rejected = submission_rejections(repo, args.impl, build, labs)
     for lab, findings in rejected.items():
-        print(f"grader: {lab} rejected by the static check (sources and objects), scored 0: "
-              f"{findings[0]}",
-              file=sys.stderr, flush=True)
-    session = GradingSession.open(build, labs=labs, repo=repo, timeout_scale=args.timeout_scale,
-                                  build_failure=failure, secret=read_secret(args.secret_file),
-                                  jobs=args.jobs, rejected=rejected, sandbox=args.sandbox,
-                                  hidden=[p for p in (report, args.secret_file) if p])
+        print(
+            f"grader: {lab} rejected by the static check (sources and objects), scored 0: "
+            f"{findings[0]}",
+            file=sys.stderr,
+            flush=True,
+        )
+    session = GradingSession.open(
+        build,
+        labs=labs,
+        repo=repo,
+        timeout_scale=args.timeout_scale,
+        build_failure=failure,
+        secret=read_secret(args.secret_file),
+        jobs=args.jobs,
+        rejected=rejected,
+        sandbox=args.sandbox,
+        hidden=[p for p in (report, args.secret_file) if p],
+    )
     grade = _run_pytest(session, report)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
@@ -122,13 +188,15 @@ def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
     known = lab_dirs(repo)
     for lab in labs or ():
         if lab not in known:
-            raise GraderUsageError(f"unknown lab '{lab}': known labs are "
-                                   f"{', '.join(sorted(known, key=lab_number))}")
+            raise GraderUsageError(
+                f"unknown lab '{lab}': known labs are {', '.join(sorted(known, key=lab_number))}"
+            )
     return repo
 
 
-def submission_rejections(repo: Path, impl: str | None, build: Path,
-                          labs: list[str] | None) -> dict[str, list[str]]:
+def submission_rejections(
+    repo: Path, impl: str | None, build: Path, labs: list[str] | None
+) -> dict[str, list[str]]:
     """lab -> the findings of the checks before any test (source rules and the
     object check of `build`'s student objects), for each lab they reject.
 
@@ -195,8 +263,7 @@ def writable_dir(path: Path, what: str = "reports") -> Path:
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise GraderUsageError(f"cannot write {what} to {path}: "
-                               f"{exc.strerror or exc}") from exc
+        raise GraderUsageError(f"cannot write {what} to {path}: {exc.strerror or exc}") from exc
     return path
 
 
@@ -206,5 +273,6 @@ def default_build_dir(impl: str) -> Path:
     return Path.cwd() / f"build-grade-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'impl'}"
 
 
-COMMAND = Command("grade", "build (optional), run and score the labs' tests, write reports",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "grade", "build (optional), run and score the labs' tests, write reports", _add_arguments, _run
+)

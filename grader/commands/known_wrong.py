@@ -24,8 +24,15 @@ from grader.cli import Command
 from grader.commands.grade import add_jobs_argument, read_secret
 from grader.discovery import parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (Expectation, Judgement, judge_grade, judge_static, load_entries,
-                                table, write_trees)
+from grader.known_wrong import (
+    Expectation,
+    Judgement,
+    judge_grade,
+    judge_static,
+    load_entries,
+    table,
+    write_trees,
+)
 from grader.discovery import read_ctest_json
 from grader.model import LabTest, Outcome
 from grader.sanitize import sanitize_tests, tool_of
@@ -37,35 +44,71 @@ NOT_JUDGED = "not judged"
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--build-root", type=Path, default=Path("build-known-wrong"),
-                        metavar="DIR", help="one build per submission under DIR "
-                                            "(default: %(default)s)")
-    parser.add_argument("--only", action="append", default=[], metavar="NAME",
-                        help="judge only this submission (repeatable)")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="judge only the submissions of these labs, e.g. lab1,lab3")
-    parser.add_argument("--static-only", action="store_true",
-                        help="run the static check only; GPU entries are reported not judged")
-    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
-                        help="extra configure argument, e.g. "
-                             "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)")
-    parser.add_argument("--secret-file", type=Path, metavar="PATH",
-                        help="secret for the hidden-data entries (default: $LAB_SECRET_SEED, "
-                             "else a random one)")
-    parser.add_argument("--kernel-timeout", type=float, default=5.0, metavar="S",
-                        help="the harness's per-kernel watchdog, LAB_KERNEL_TIMEOUT_S "
-                             "(default: %(default)s)")
-    parser.add_argument("--report", type=Path, metavar="FILE",
-                        help="also write the table to FILE (Markdown)")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository holding submissions/known_wrong (default: this one)")
-    parser.add_argument("--build-jobs", type=int, default=2, metavar="J",
-                        help="entries built at once, ahead of grading (default: %(default)s)")
+    parser.add_argument(
+        "--build-root",
+        type=Path,
+        default=Path("build-known-wrong"),
+        metavar="DIR",
+        help="one build per submission under DIR (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="judge only this submission (repeatable)",
+    )
+    parser.add_argument(
+        "--labs", metavar="LABS", help="judge only the submissions of these labs, e.g. lab1,lab3"
+    )
+    parser.add_argument(
+        "--static-only",
+        action="store_true",
+        help="run the static check only; GPU entries are reported not judged",
+    )
+    parser.add_argument(
+        "--cmake-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra configure argument, e.g. "
+        "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
+    )
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="PATH",
+        help="secret for the hidden-data entries (default: $LAB_SECRET_SEED, else a random one)",
+    )
+    parser.add_argument(
+        "--kernel-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="the harness's per-kernel watchdog, LAB_KERNEL_TIMEOUT_S (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding submissions/known_wrong (default: this one)",
+    )
+    parser.add_argument(
+        "--build-jobs",
+        type=int,
+        default=2,
+        metavar="J",
+        help="entries built at once, ahead of grading (default: %(default)s)",
+    )
     add_jobs_argument(parser)
 
 
-def static_findings(entry: Expectation, folder: Path, repo: Path, build_root: Path,
-                    cmake_args: list[str]) -> list[Finding]:
+def static_findings(
+    entry: Expectation, folder: Path, repo: Path, build_root: Path, cmake_args: list[str]
+) -> list[Finding]:
     """The checks before any test (sources, and the objects compiled alone into
     BUILD_ROOT/check/<name>) of the entry's lab folder."""
     labs = lab_folders(folder, [entry.lab])
@@ -73,8 +116,9 @@ def static_findings(entry: Expectation, folder: Path, repo: Path, build_root: Pa
         raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
     print(f"grader: checking {entry.name}", flush=True)
     work = build_root / "check" / entry.name
-    return check_submission(repo, folder, [entry.lab], work=work,
-                            cmake_args=cmake_args).get(entry.lab, [])
+    return check_submission(repo, folder, [entry.lab], work=work, cmake_args=cmake_args).get(
+        entry.lab, []
+    )
 
 
 def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace) -> str:
@@ -82,23 +126,29 @@ def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
     build = args.build_root.resolve() / entry.name
     print(f"grader: building {entry.name} in {build}", flush=True)
     sanitize = ["-DLAB_SANITIZE=ON"] if entry.sanitizer else []
-    _, failure = configure_and_build(repo, str(folder), build,
-                                     [f"-DLAB_ONLY={entry.lab}", *sanitize, *args.cmake_arg])
+    _, failure = configure_and_build(
+        repo, str(folder), build, [f"-DLAB_ONLY={entry.lab}", *sanitize, *args.cmake_arg]
+    )
     if failure is not None:
         return f"did not build: {failure.errors_for(entry.lab).splitlines()[0]}"
     return ""
 
 
-def grade_entry(entry: Expectation, build_problem: str, repo: Path, args: argparse.Namespace,
-                secret: str) -> tuple[dict[str, Outcome] | None, bool, str]:
+def grade_entry(
+    entry: Expectation, build_problem: str, repo: Path, args: argparse.Namespace, secret: str
+) -> tuple[dict[str, Outcome] | None, bool, str]:
     """Run the entry's built lab: (outcomes, gpu present, build problem)."""
     if build_problem:
         return None, True, build_problem
     build = args.build_root.resolve() / entry.name
-    session = GradingSession.open(build, labs=[entry.lab], repo=repo,
-                                  secret=secret if entry.hidden_data else None,
-                                  extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
-                                  jobs=args.jobs)
+    session = GradingSession.open(
+        build,
+        labs=[entry.lab],
+        repo=repo,
+        secret=secret if entry.hidden_data else None,
+        extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
+        jobs=args.jobs,
+    )
     if not session.gpu.present:
         return None, False, ""
 
@@ -108,11 +158,18 @@ def grade_entry(entry: Expectation, build_problem: str, repo: Path, args: argpar
         return [t for t in session.tests if pattern and re.search(pattern, t.name)]
 
     if entry.sanitizer:
-        defect = [t for t in sanitize_tests(read_ctest_json(build), [entry.lab])
-                  if tool_of(t) == entry.sanitizer]
+        defect = [
+            t
+            for t in sanitize_tests(read_ctest_json(build), [entry.lab])
+            if tool_of(t) == entry.sanitizer
+        ]
         if not defect:
-            return None, True, f"{NOT_JUDGED}: no {entry.sanitizer} tests (compute-sanitizer " \
-                               "not found in the CUDA toolkit?)"
+            return (
+                None,
+                True,
+                f"{NOT_JUDGED}: no {entry.sanitizer} tests (compute-sanitizer "
+                "not found in the CUDA toolkit?)",
+            )
     else:
         defect = matching(entry.tests)
     tests = defect + [t for t in matching(entry.must_pass) if t not in defect]
@@ -127,8 +184,14 @@ def needs_build(entry: Expectation, findings: list[Finding], args: argparse.Name
     return entry.kind != "static" and not args.static_only and not findings
 
 
-def judge(entry: Expectation, findings: list[Finding], build: Future[str] | None, repo: Path,
-          args: argparse.Namespace, secret: str) -> Judgement:
+def judge(
+    entry: Expectation,
+    findings: list[Finding],
+    build: Future[str] | None,
+    repo: Path,
+    args: argparse.Namespace,
+    secret: str,
+) -> Judgement:
     if entry.kind == "static":
         return judge_static(entry, findings)
     if build is None:
@@ -152,8 +215,10 @@ def _run(args: argparse.Namespace) -> int:
     entries = load_entries(repo)
     unknown = [name for name in args.only if name not in {e.name for e in entries}]
     if unknown:
-        raise GraderUsageError(f"no known-wrong submission {', '.join(unknown)}; known: "
-                               f"{', '.join(e.name for e in entries)}")
+        raise GraderUsageError(
+            f"no known-wrong submission {', '.join(unknown)}; known: "
+            f"{', '.join(e.name for e in entries)}"
+        )
     if args.only:
         entries = [e for e in entries if e.name in args.only]
     if args.labs:
@@ -170,16 +235,27 @@ def _run(args: argparse.Namespace) -> int:
     root = args.build_root.resolve()
     # Each check compiles one object: --build-jobs of them at once.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
-        checks = {e.name: pool.submit(static_findings, e, trees / e.folder_name, repo, root,
-                                      args.cmake_arg) for e in entries}
+        checks = {
+            e.name: pool.submit(
+                static_findings, e, trees / e.folder_name, repo, root, args.cmake_arg
+            )
+            for e in entries
+        }
         findings = {name: check.result() for name, check in checks.items()}
     # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
-        builds = {e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
-                  for e in entries if needs_build(e, findings[e.name], args)}
+        builds = {
+            e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
+            for e in entries
+            if needs_build(e, findings[e.name], args)
+        }
         for entry in entries:
-            rows.append((entry, judge(entry, findings[entry.name], builds.get(entry.name),
-                                      repo, args, secret)))
+            rows.append(
+                (
+                    entry,
+                    judge(entry, findings[entry.name], builds.get(entry.name), repo, args, secret),
+                )
+            )
     text = table(rows)
     print(text)
     if args.report is not None:
@@ -190,5 +266,9 @@ def _run(args: argparse.Namespace) -> int:
     return status
 
 
-COMMAND = Command("known-wrong", "check that every known-wrong submission is rejected "
-                  "for its own reason", _add_arguments, _run)
+COMMAND = Command(
+    "known-wrong",
+    "check that every known-wrong submission is rejected for its own reason",
+    _add_arguments,
+    _run,
+)

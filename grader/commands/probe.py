@@ -12,8 +12,13 @@ from grader.gpu import probe
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--build", type=Path, required=True, metavar="BUILD",
-                        help="CMake build directory holding bin/lab_gpu_info")
+    parser.add_argument(
+        "--build",
+        type=Path,
+        required=True,
+        metavar="BUILD",
+        help="CMake build directory holding bin/lab_gpu_info",
+    )
     parser.add_argument("--json", action="store_true", help="print the probe's record as JSON")
 
 
@@ -25,5 +30,6 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK if info.present else EXIT_NO_GPU
 
 
-COMMAND = Command("probe", "print the GPU this build's probe sees (exit 3 when none)",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "probe", "print the GPU this build's probe sees (exit 3 when none)", _add_arguments, _run
+)

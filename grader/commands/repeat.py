@@ -55,9 +55,14 @@ def changes(runs: Sequence[Mapping[str, Outcome]]) -> list[Change]:
         outcomes = [run.get(name) for run in runs]
         statuses = tuple(o.status if o is not None else Status.ERROR for o in outcomes)
         if len(set(statuses)) > 1:
-            reason = next((o.reason for o in outcomes
-                           if o is not None and o.status is not Status.PASSED and o.reason),
-                          "not run in every run")
+            reason = next(
+                (
+                    o.reason
+                    for o in outcomes
+                    if o is not None and o.status is not Status.PASSED and o.reason
+                ),
+                "not run in every run",
+            )
             found.append(Change(name, statuses, reason.splitlines()[0] if reason else ""))
     return found
 
@@ -66,9 +71,12 @@ def table(found: Sequence[Change], times: int) -> str:
     """test | verdicts over the runs | first reason: only the tests that changed."""
     if not found:
         return f"Every verdict was identical in all {times} runs."
-    lines = [f"{len(found)} test(s) changed verdict over {times} runs:", "",
-             "| test | verdicts | runs (P passed, F failed, S skipped, E error) | reason |",
-             "| --- | --- | --- | --- |"]
+    lines = [
+        f"{len(found)} test(s) changed verdict over {times} runs:",
+        "",
+        "| test | verdicts | runs (P passed, F failed, S skipped, E error) | reason |",
+        "| --- | --- | --- | --- |",
+    ]
     for change in found:
         runs = "".join(s.value[0].upper() for s in change.statuses)
         cells = (change.name, change.counts, runs, change.reason)
@@ -77,20 +85,47 @@ def table(found: Sequence[Change], times: int) -> str:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--build", type=Path, required=True, metavar="BUILD",
-                        help="an already built CMake build directory")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)")
-    parser.add_argument("--times", type=int, default=10, metavar="N",
-                        help="how many gradings (default: %(default)s)")
-    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
-                        help="multiply every test's TIMEOUT by X (default: 1)")
-    parser.add_argument("--secret-file", type=Path, metavar="PATH",
-                        help="grade on hidden data (default: $LAB_SECRET_SEED, if set)")
-    parser.add_argument("--report", type=Path, metavar="FILE",
-                        help="also write the table to FILE (Markdown)")
-    parser.add_argument("--record", type=Path, metavar="FILE",
-                        help="append each run's verdicts to FILE and compare every run it holds")
+    parser.add_argument(
+        "--build",
+        type=Path,
+        required=True,
+        metavar="BUILD",
+        help="an already built CMake build directory",
+    )
+    parser.add_argument(
+        "--labs",
+        metavar="LABS",
+        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
+    )
+    parser.add_argument(
+        "--times",
+        type=int,
+        default=10,
+        metavar="N",
+        help="how many gradings (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="PATH",
+        help="grade on hidden data (default: $LAB_SECRET_SEED, if set)",
+    )
+    parser.add_argument(
+        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="append each run's verdicts to FILE and compare every run it holds",
+    )
     add_jobs_argument(parser)
 
 
@@ -103,18 +138,25 @@ def load_record(path: Path | None) -> list[dict[str, Outcome]]:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if line.strip():
                 doc = json.loads(line)["verdicts"]
-                runs.append({name: Outcome(Status(status), reason)
-                             for name, (status, reason) in doc.items()})
+                runs.append(
+                    {
+                        name: Outcome(Status(status), reason)
+                        for name, (status, reason) in doc.items()
+                    }
+                )
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise GraderUsageError(f"--record {path}: line {number} is not a run this command "
-                               f"wrote ({exc})") from exc
+        raise GraderUsageError(
+            f"--record {path}: line {number} is not a run this command wrote ({exc})"
+        ) from exc
     return runs
 
 
 def append_record(path: Path, outcomes: Mapping[str, Outcome], gpu: str) -> None:
     """One JSON line: the GPU and each test's status and first reason line."""
-    verdicts = {name: [o.status.value, o.reason.splitlines()[0] if o.reason else ""]
-                for name, o in outcomes.items()}
+    verdicts = {
+        name: [o.status.value, o.reason.splitlines()[0] if o.reason else ""]
+        for name, o in outcomes.items()
+    }
     with open(path, "a", encoding="utf-8") as out:
         out.write(json.dumps({"gpu": gpu, "verdicts": verdicts}) + "\n")
 
@@ -128,13 +170,16 @@ def _run(args: argparse.Namespace) -> int:
     if runs:
         print(f"grader: {len(runs)} earlier run(s) from {args.record}", flush=True)
     for number in range(1, args.times + 1):
-        session = GradingSession.open(args.build, labs=labs, timeout_scale=args.timeout_scale,
-                                      secret=secret, jobs=args.jobs)
+        session = GradingSession.open(
+            args.build, labs=labs, timeout_scale=args.timeout_scale, secret=secret, jobs=args.jobs
+        )
         session.run_all()
         tally = Counter(o.status.value for o in session.outcomes.values())
-        print(f"grader: run {number}/{args.times}: "
-              + ", ".join(f"{count} {status}" for status, count in sorted(tally.items())),
-              flush=True)
+        print(
+            f"grader: run {number}/{args.times}: "
+            + ", ".join(f"{count} {status}" for status, count in sorted(tally.items())),
+            flush=True,
+        )
         runs.append(dict(session.outcomes))
         if args.record is not None:
             append_record(args.record, session.outcomes, session.gpu.describe())
@@ -150,5 +195,9 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMAND = Command("repeat", "grade a build N times and report every test whose verdict "
-                  "changed", _add_arguments, _run)
+COMMAND = Command(
+    "repeat",
+    "grade a build N times and report every test whose verdict changed",
+    _add_arguments,
+    _run,
+)

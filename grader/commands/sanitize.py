@@ -27,14 +27,28 @@ from grader.sanitize import sanitize_tests
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--build", type=Path, required=True, metavar="BUILD",
-                        help="a build configured with -DLAB_SANITIZE=ON and built")
-    parser.add_argument("--labs", metavar="LABS",
-                        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)")
-    parser.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
-                        help="multiply every test's TIMEOUT by X (default: 1)")
-    parser.add_argument("--report", type=Path, metavar="FILE",
-                        help="also write the table to FILE (Markdown)")
+    parser.add_argument(
+        "--build",
+        type=Path,
+        required=True,
+        metavar="BUILD",
+        help="a build configured with -DLAB_SANITIZE=ON and built",
+    )
+    parser.add_argument(
+        "--labs",
+        metavar="LABS",
+        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
+    )
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+    parser.add_argument(
+        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
+    )
     add_jobs_argument(parser)
 
 
@@ -65,15 +79,21 @@ def _run(args: argparse.Namespace) -> int:
     tests = sanitize_tests(doc, labs)
     if not tests:
         which = f" of {args.labs}" if labs else ""
-        raise GraderUsageError(f"{args.build} has no sanitize tests{which}: "
-                               "configure it with -DLAB_SANITIZE=ON (compute-sanitizer must be "
-                               "found in the CUDA toolkit) and build it")
+        raise GraderUsageError(
+            f"{args.build} has no sanitize tests{which}: "
+            "configure it with -DLAB_SANITIZE=ON (compute-sanitizer must be "
+            "found in the CUDA toolkit) and build it"
+        )
     tests.sort(key=lambda t: (lab_number(t.lab), t.name))
     gpu = probe(args.build)
     sandbox = decide(None, probe_paths=[args.build / "bin"])  # mode: $LAB_SANDBOX, else auto
     warn(sandbox)
-    runner = Runner(gpu_present=gpu.present, setups=setups_by_fixture(parse_tests(doc)),
-                    timeout_scale=args.timeout_scale, sandbox=sandbox.sandbox)
+    runner = Runner(
+        gpu_present=gpu.present,
+        setups=setups_by_fixture(parse_tests(doc)),
+        timeout_scale=args.timeout_scale,
+        sandbox=sandbox.sandbox,
+    )
     jobs = args.jobs if args.jobs is not None else default_jobs(gpu)
     outcomes = Scheduler(runner, jobs).run_all(tests)
     rows = [(test, outcomes[test.name]) for test in tests]
@@ -86,5 +106,10 @@ def _run(args: argparse.Namespace) -> int:
     return exit_status([o for _, o in rows])
 
 
-COMMAND = Command("sanitize", "run the labs' small correctness cases under compute-sanitizer "
-                  "(memcheck, racecheck, synccheck)", _add_arguments, _run)
+COMMAND = Command(
+    "sanitize",
+    "run the labs' small correctness cases under compute-sanitizer "
+    "(memcheck, racecheck, synccheck)",
+    _add_arguments,
+    _run,
+)

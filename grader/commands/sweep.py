@@ -33,21 +33,45 @@ from grader.sweep_report import write_csv, write_markdown, write_plot
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("lab", metavar="LAB", help="lab id, e.g. lab1")
-    parser.add_argument("variant", metavar="VARIANT",
-                        help="a variant the lab program's --help lists (e.g. shared), or "
-                             "another program of the lab (e.g. sum_matrix for lab2)")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
-                        help="a program option and its values (repeatable: the cartesian "
-                             "product is run)")
-    parser.add_argument("--build", type=Path, default=Path("build/student"), metavar="BUILD",
-                        help="build directory holding bin/ (default: %(default)s)")
-    parser.add_argument("--data", type=Path, metavar="FILE",
-                        help="dataset file (default: the lab's largest public case in "
-                             "BUILD/datasets/LAB/)")
-    parser.add_argument("--out", type=Path, default=Path("sweep"), metavar="DIR",
-                        help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)")
-    parser.add_argument("--repo", type=Path, metavar="REPO",
-                        help="repository holding labs/ and datasets/ (default: this one)")
+    parser.add_argument(
+        "variant",
+        metavar="VARIANT",
+        help="a variant the lab program's --help lists (e.g. shared), or "
+        "another program of the lab (e.g. sum_matrix for lab2)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2,...",
+        help="a program option and its values (repeatable: the cartesian product is run)",
+    )
+    parser.add_argument(
+        "--build",
+        type=Path,
+        default=Path("build/student"),
+        metavar="BUILD",
+        help="build directory holding bin/ (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        metavar="FILE",
+        help="dataset file (default: the lab's largest public case in BUILD/datasets/LAB/)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("sweep"),
+        metavar="DIR",
+        help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding labs/ and datasets/ (default: this one)",
+    )
     add_argument(parser)
 
 
@@ -58,8 +82,9 @@ def _help_of(path: Path, sandbox: Sandbox | None) -> ProgramHelp:
     return parse_help(path, proc.stdout)
 
 
-def resolve_program(build: Path, repo: Path, lab: str, variant: str,
-                    sandbox: Sandbox | None = None) -> tuple[ProgramHelp, str | None]:
+def resolve_program(
+    build: Path, repo: Path, lab: str, variant: str, sandbox: Sandbox | None = None
+) -> tuple[ProgramHelp, str | None]:
     """The program to sweep and the variant to pass it (None: the program is the variant)."""
     dirs = lab_dirs(repo)
     if lab not in dirs:
@@ -67,19 +92,22 @@ def resolve_program(build: Path, repo: Path, lab: str, variant: str,
     bin_dir = build / "bin"
     programs = lab_programs(bin_dir, lab)
     if not programs:
-        raise GraderUsageError(f"{bin_dir} has no {lab} program: build the lab first "
-                               f"(cmake --build {build})")
+        raise GraderUsageError(
+            f"{bin_dir} has no {lab} program: build the lab first (cmake --build {build})"
+        )
     main = bin_dir / dirs[lab].name
-    others = {p.name[len(lab) + 1:]: p for p in programs if p != main}
+    others = {p.name[len(lab) + 1 :]: p for p in programs if p != main}
     helps = _help_of(main, sandbox) if main in programs else None
     if helps is not None and variant in helps.variants:
         return helps, variant
     if variant in others:
         return _help_of(others[variant], sandbox), None
     known = helps.variants if helps else []
-    raise GraderUsageError(f"unknown variant {variant!r} of {lab}: variants are "
-                           f"{', '.join(known) or 'none'}"
-                           + (f"; other programs: {', '.join(sorted(others))}" if others else ""))
+    raise GraderUsageError(
+        f"unknown variant {variant!r} of {lab}: variants are "
+        f"{', '.join(known) or 'none'}"
+        + (f"; other programs: {', '.join(sorted(others))}" if others else "")
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -89,22 +117,26 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("give at least one --param NAME=V1,V2,...")
     decision = decide(args.sandbox, probe_paths=[args.build / "bin"])
     warn(decision)
-    program, variant = resolve_program(args.build, repo, args.lab, args.variant,
-                                       decision.sandbox)
+    program, variant = resolve_program(args.build, repo, args.lab, args.variant, decision.sandbox)
     data = args.data
     if data is None and "data" in program.options:
         data = default_data(args.build, repo, args.lab)
     plan = plan_sweep(program, variant, params, data)
     out = writable_dir(args.out)
-    print(f"grader: {len(plan.configs)} configurations of {program.path.name} "
-          f"{variant or ''}".rstrip(), flush=True)
+    print(
+        f"grader: {len(plan.configs)} configurations of {program.path.name} "
+        f"{variant or ''}".rstrip(),
+        flush=True,
+    )
     try:
         result = run_sweep(plan, partial(run_program, sandbox=decision.sandbox))
     except NoDevice as exc:
         said = f" (it said: {exc})" if str(exc) else ""
-        print(f"grader: no GPU: {program.path.name} found no CUDA device{said}; nothing "
-              "measured. Run the sweep on a machine with an NVIDIA GPU and driver.",
-              file=sys.stderr)
+        print(
+            f"grader: no GPU: {program.path.name} found no CUDA device{said}; nothing "
+            "measured. Run the sweep on a machine with an NVIDIA GPU and driver.",
+            file=sys.stderr,
+        )
         return EXIT_NO_GPU
     title = f"{args.lab} {args.variant}: " + ", ".join(plan.names)
     write_csv(result, out / "sweep.csv")
@@ -117,5 +149,6 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if bad else EXIT_OK
 
 
-COMMAND = Command("sweep", "run a lab variant over launch configurations: table and plot",
-                  _add_arguments, _run)
+COMMAND = Command(
+    "sweep", "run a lab variant over launch configurations: table and plot", _add_arguments, _run
+)

@@ -34,12 +34,25 @@ def fake_command(mode: str, name: str = "Suite.Test") -> tuple[str, ...]:
     return (sys.executable, str(FAKE_GTEST), mode, f"--gtest_filter={name}")
 
 
-def fake_test(mode: str, name: str = "Suite.Test", *, lab: str = "lab1",
-              kind: str = "correctness", **fields: Any) -> LabTest:
+def fake_test(
+    mode: str,
+    name: str = "Suite.Test",
+    *,
+    lab: str = "lab1",
+    kind: str = "correctness",
+    **fields: Any,
+) -> LabTest:
     """A LabTest running the fake program in `mode`."""
-    return LabTest(name=f"{lab}.{name}", lab=lab, kind=kind, command=fake_command(mode, name),
-                   labels=(lab, f"{lab}.{kind}"), skip_return_codes=(77,),
-                   skip_patterns=("cuda-labs: skipped: no CUDA device",), **fields)
+    return LabTest(
+        name=f"{lab}.{name}",
+        lab=lab,
+        kind=kind,
+        command=fake_command(mode, name),
+        labels=(lab, f"{lab}.{kind}"),
+        skip_return_codes=(77,),
+        skip_patterns=("cuda-labs: skipped: no CUDA device",),
+        **fields,
+    )
 
 
 @dataclass(frozen=True)
@@ -56,8 +69,13 @@ class FakeSpec:
 
 def gtest_spec(lab: str, kind: str, mode: str, test: str, timeout: float = 10) -> FakeSpec:
     """A lab test of a fake build, named as gtest_discover_tests names them."""
-    return FakeSpec(f"{lab}.{test}", (lab, f"{lab}.{kind}"), fake_command(mode, test), timeout,
-                    fixtures_required=f"{lab}_data")
+    return FakeSpec(
+        f"{lab}.{test}",
+        (lab, f"{lab}.{kind}"),
+        fake_command(mode, test),
+        timeout,
+        fixtures_required=f"{lab}_data",
+    )
 
 
 def _cmake_quote(text: str) -> str:
@@ -72,8 +90,12 @@ def make_build(root: Path, specs: Sequence[FakeSpec], probe: str | None = "prese
     for spec in specs:
         argv = " ".join(_cmake_quote(a) for a in spec.command)
         lines.append(f"add_test({spec.name} {argv})")
-        props = [f"LABELS {_cmake_quote(';'.join(spec.labels))}", f"TIMEOUT {spec.timeout:g}",
-                 "SKIP_RETURN_CODE 77", f"WORKING_DIRECTORY {_cmake_quote(str(build))}"]
+        props = [
+            f"LABELS {_cmake_quote(';'.join(spec.labels))}",
+            f"TIMEOUT {spec.timeout:g}",
+            "SKIP_RETURN_CODE 77",
+            f"WORKING_DIRECTORY {_cmake_quote(str(build))}",
+        ]
         if spec.fixtures_setup:
             props.append(f"FIXTURES_SETUP {spec.fixtures_setup}")
         if spec.fixtures_required:
@@ -82,17 +104,21 @@ def make_build(root: Path, specs: Sequence[FakeSpec], probe: str | None = "prese
     (build / "CTestTestfile.cmake").write_text("\n".join(lines) + "\n", encoding="utf-8")
     if probe is not None:
         program = build / "bin" / "lab_gpu_info"
-        program.write_text(f"#!/bin/sh\nexec {sys.executable!s} {FAKE_PROBE!s} {probe}\n",
-                           encoding="utf-8")
+        program.write_text(
+            f"#!/bin/sh\nexec {sys.executable!s} {FAKE_PROBE!s} {probe}\n", encoding="utf-8"
+        )
         program.chmod(program.stat().st_mode | stat.S_IXUSR)
     return build
 
 
 def setup_spec(lab: str, mode: str, count_file: Path) -> FakeSpec:
     """The dataset setup step of a fake build."""
-    return FakeSpec(f"{lab}.datasets", (lab, f"{lab}.data"),
-                    (sys.executable, str(FAKE_SETUP), mode, str(count_file)),
-                    fixtures_setup=f"{lab}_data")
+    return FakeSpec(
+        f"{lab}.datasets",
+        (lab, f"{lab}.data"),
+        (sys.executable, str(FAKE_SETUP), mode, str(count_file)),
+        fixtures_setup=f"{lab}_data",
+    )
 
 
 def make_repo(root: Path, grading: dict[str, dict[str, Any] | None]) -> Path:

@@ -46,6 +46,7 @@ def _student(root: Path, name: str, *labs: str) -> Path:
 
 # --- finding submissions ----------------------------------------------------------------
 
+
 def test_find_submissions_flags_folders_without_labs(tmp_path: Path) -> None:
     _student(tmp_path, "bob", "lab1_histogram", "lab3_reduction")
     _student(tmp_path, "alice", "lab1_histogram")
@@ -57,10 +58,14 @@ def test_find_submissions_flags_folders_without_labs(tmp_path: Path) -> None:
     assert subs[2].problem is not None and "not a submission" in subs[2].problem
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda p: p / "missing", "no such folder"),
-    (lambda p: (p / "file.txt").write_text("x") and p / "file.txt", "not a folder"),
-    (lambda p: p, "holds no submission folders")])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: p / "missing", "no such folder"),
+        (lambda p: (p / "file.txt").write_text("x") and p / "file.txt", "not a folder"),
+        (lambda p: p, "holds no submission folders"),
+    ],
+)
 def test_find_submissions_bad_input(tmp_path: Path, make, message: str) -> None:
     with pytest.raises(GraderUsageError, match=message):
         find_submissions(make(tmp_path))
@@ -68,16 +73,20 @@ def test_find_submissions_bad_input(tmp_path: Path, make, message: str) -> None:
 
 # --- GPUs ---------------------------------------------------------------------------------
 
+
 def _fake_smi(stdout: str, returncode: int = 0):
     def run(argv, **_kwargs):
         assert argv == ["nvidia-smi", "-L"]
         return subprocess.CompletedProcess(argv, returncode, stdout, "")
+
     return run
 
 
 def test_list_gpus_reads_nvidia_smi() -> None:
-    out = ("GPU 0: NVIDIA H200 (UUID: GPU-aaaa)\nGPU 1: NVIDIA H200 (UUID: GPU-bbbb)\n"
-           "  MIG 1g.18gb Device 0: (UUID: MIG-cccc)\n")
+    out = (
+        "GPU 0: NVIDIA H200 (UUID: GPU-aaaa)\nGPU 1: NVIDIA H200 (UUID: GPU-bbbb)\n"
+        "  MIG 1g.18gb Device 0: (UUID: MIG-cccc)\n"
+    )
     assert list_gpus(_fake_smi(out)) == ["0", "1"]
     assert list_gpus(_fake_smi("", returncode=9)) == []
 
@@ -85,6 +94,7 @@ def test_list_gpus_reads_nvidia_smi() -> None:
 def test_list_gpus_survives_a_missing_nvidia_smi() -> None:
     def run(argv, **_kwargs):
         raise FileNotFoundError("nvidia-smi")
+
     assert list_gpus(run) == []
 
 
@@ -99,6 +109,7 @@ def test_choose_gpus() -> None:
 
 
 # --- scheduling ----------------------------------------------------------------------------
+
 
 class _Recorder:
     """A fake grade step that records when each GPU was busy and checks no overlap."""
@@ -139,8 +150,14 @@ def _subs(count: int) -> list[Submission]:
 
 def test_two_workers_never_share_a_gpu_and_both_are_used(tmp_path: Path) -> None:
     recorder = _Recorder()
-    results = run_batch(_subs(12), ["0", "1"], lambda s: f"built-{s.name}", recorder.grade,
-                        build_jobs=3, progress=open(os.devnull, "w"))
+    results = run_batch(
+        _subs(12),
+        ["0", "1"],
+        lambda s: f"built-{s.name}",
+        recorder.grade,
+        build_jobs=3,
+        progress=open(os.devnull, "w"),
+    )
     assert [r.name for r in results] == [f"s{i:02d}" for i in range(12)]
     assert all(r.status == "graded" for r in results)
     assert recorder.max_per_gpu == 1
@@ -154,8 +171,13 @@ def test_two_workers_never_share_a_gpu_and_both_are_used(tmp_path: Path) -> None
 
 def test_a_crash_in_one_grade_does_not_stop_the_others() -> None:
     recorder = _Recorder(crash=("s03",))
-    results = run_batch(_subs(6), ["0", "1"], lambda s: f"built-{s.name}", recorder.grade,
-                        progress=open(os.devnull, "w"))
+    results = run_batch(
+        _subs(6),
+        ["0", "1"],
+        lambda s: f"built-{s.name}",
+        recorder.grade,
+        progress=open(os.devnull, "w"),
+    )
     by_name = {r.name: r for r in results}
     assert by_name["s03"].status == "broken"
     assert "grader crashed: RuntimeError: segmentation fault" in by_name["s03"].reason
@@ -167,8 +189,8 @@ def test_a_build_step_that_raises_is_reported_not_fatal() -> None:
         if sub.name == "s01":
             raise OSError("disk full")
         return f"built-{sub.name}"
-    results = run_batch(_subs(3), ["0"], build, _Recorder().grade,
-                        progress=open(os.devnull, "w"))
+
+    results = run_batch(_subs(3), ["0"], build, _Recorder().grade, progress=open(os.devnull, "w"))
     assert [r.status for r in results] == ["graded", "broken", "graded"]
     assert "build step crashed: OSError: disk full" in results[1].reason
 
@@ -180,7 +202,9 @@ def test_not_a_submission_is_listed_and_never_built(tmp_path: Path) -> None:
     def build(sub: Submission) -> str:
         built.append(sub.name)
         return f"built-{sub.name}"
+
     import io
+
     stream = io.StringIO()
     results = run_batch(subs, ["0"], build, _Recorder().grade, progress=stream)
     assert sorted(built) == ["s00", "s01"]
@@ -191,8 +215,14 @@ def test_not_a_submission_is_listed_and_never_built(tmp_path: Path) -> None:
 
 def test_one_gpu_grades_one_at_a_time() -> None:
     recorder = _Recorder(seconds=0.01)
-    run_batch(_subs(5), ["0"], lambda s: f"built-{s.name}", recorder.grade, build_jobs=4,
-              progress=open(os.devnull, "w"))
+    run_batch(
+        _subs(5),
+        ["0"],
+        lambda s: f"built-{s.name}",
+        recorder.grade,
+        build_jobs=4,
+        progress=open(os.devnull, "w"),
+    )
     assert recorder.max_running == 1
 
 
@@ -207,55 +237,94 @@ def test_no_gpu_is_a_usage_error() -> None:
 
 # --- class table -------------------------------------------------------------------------
 
-def _results_json(report: Path, labs: list[tuple[str, float, float]],
-                  failed: list[tuple[str, str]], *, old_layout: bool = False) -> None:
+
+def _results_json(
+    report: Path,
+    labs: list[tuple[str, float, float]],
+    failed: list[tuple[str, str]],
+    *,
+    old_layout: bool = False,
+) -> None:
     report.mkdir(parents=True, exist_ok=True)
     scores = [{"lab": lab, "score": s, "max_score": m} for lab, s, m in labs]
-    doc = {**({"labs": scores} if old_layout else {"extra_data": {"labs": scores}}),
-           "tests": [{"name": f"{name} (correctness)", "status": "failed",
-                      "output": f"FAILED: {why}\n\n--- last output ---\nnoise"}
-                     for name, why in failed]
-           + [{"name": "lab1.ok (timing)", "status": "passed", "output": "passed"}]}
+    doc = {
+        **({"labs": scores} if old_layout else {"extra_data": {"labs": scores}}),
+        "tests": [
+            {
+                "name": f"{name} (correctness)",
+                "status": "failed",
+                "output": f"FAILED: {why}\n\n--- last output ---\nnoise",
+            }
+            for name, why in failed
+        ]
+        + [{"name": "lab1.ok (timing)", "status": "passed", "output": "passed"}],
+    }
     (report / "results.json").write_text(json.dumps(doc))
 
 
 def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
-    _results_json(tmp_path, [("lab1", 100, 120)], [
-        ("lab1.Correctness/x", "3 bins differ"),
-        ("lab1.Correctness/Histogram.MatchesTheCpuHistogramExactly/shared__prime__odd_launch",
-         "cudaErrorIllegalAddress (an illegal memory access was encountered)\nhint: ...")])
-    result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1", "lab3"],
-                                missing_max={"lab3": 50})
+    _results_json(
+        tmp_path,
+        [("lab1", 100, 120)],
+        [
+            ("lab1.Correctness/x", "3 bins differ"),
+            (
+                "lab1.Correctness/Histogram.MatchesTheCpuHistogramExactly/shared__prime__odd_launch",
+                "cudaErrorIllegalAddress (an illegal memory access was encountered)\nhint: ...",
+            ),
+        ],
+    )
+    result = result_from_report(
+        "ann", tmp_path, gpu="1", expected_labs=["lab1", "lab3"], missing_max={"lab3": 50}
+    )
     assert result is not None
     assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
-        ("lab1", 100, 120), ("lab3", 0, 50)]
+        ("lab1", 100, 120),
+        ("lab3", 0, 50),
+    ]
     assert result.failures == (
         "lab1.Correctness/x: 3 bins differ",
         "lab1.Correctness/.../shared__prime__odd_launch: cudaErrorIllegalAddress (an illegal "
-        "memory access was encountered)", "lab3: not submitted")
-    assert result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[],
-                              missing_max={}) is None
+        "memory access was encountered)",
+        "lab3: not submitted",
+    )
+    assert (
+        result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[], missing_max={})
+        is None
+    )
 
 
 def test_result_from_report_reads_reports_written_before_extra_data(tmp_path: Path) -> None:
     _results_json(tmp_path, [("lab1", 100, 120)], [], old_layout=True)
-    result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1"],
-                                missing_max={})
+    result = result_from_report("ann", tmp_path, gpu="1", expected_labs=["lab1"], missing_max={})
     assert result is not None and [(lab.lab, lab.score) for lab in result.labs] == [("lab1", 100)]
 
 
 def test_write_class_table(tmp_path: Path) -> None:
     results = [
         StudentResult("ann", "graded", (LabResult("lab1", 120, 120), LabResult("lab3", 20, 50))),
-        StudentResult("bob", "graded", (LabResult("lab1", 0, 120), LabResult("lab3", 0, 50)),
-                      ("lab1.build: lab1 did not build | error: x",)),
+        StudentResult(
+            "bob",
+            "graded",
+            (LabResult("lab1", 0, 120), LabResult("lab3", 0, 50)),
+            ("lab1.build: lab1 did not build | error: x",),
+        ),
         StudentResult("cat", "broken", reason="grading did not finish in 10 s"),
         StudentResult("notes", "not a submission", reason="not a submission: no labN_* folder"),
     ]
     csv_path, md_path = write_class_table(results, tmp_path)
     rows = list(csv.reader(csv_path.open()))
-    assert rows[0] == ["student", "status", "lab1", "lab3", "total", "max", "failures", "gpu",
-                       "seconds"]
+    assert rows[0] == [
+        "student",
+        "status",
+        "lab1",
+        "lab3",
+        "total",
+        "max",
+        "failures",
+        "gpu",
+        "seconds",
+    ]
     assert rows[1] == ["ann", "graded", "120", "20", "140", "170", "", "", "0"]
     assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-3]
     md = md_path.read_text()
@@ -267,14 +336,33 @@ def test_write_class_table(tmp_path: Path) -> None:
 
 # --- the real grade step, on a fake build tree ------------------------------------------------
 
+
 @needs_ctest
 def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
-    build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "pass", "Suite.A"),
-                                  gtest_spec("lab1", "timing", "fail", "Suite.B")])
-    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
-                                                   "points": {"correctness": 1, "timing": 4}}})
-    config = BatchConfig(repo=repo, labs=("lab1", "lab3"), report_root=tmp_path / "out",
-                         build_root=tmp_path / "b", lab_max={"lab1": 5, "lab3": 7})
+    build = make_build(
+        tmp_path,
+        [
+            gtest_spec("lab1", "correctness", "pass", "Suite.A"),
+            gtest_spec("lab1", "timing", "fail", "Suite.B"),
+        ],
+    )
+    repo = make_repo(
+        tmp_path,
+        {
+            "lab1_histogram": {
+                "lab": "lab1",
+                "title": "Histogram",
+                "points": {"correctness": 1, "timing": 4},
+            }
+        },
+    )
+    config = BatchConfig(
+        repo=repo,
+        labs=("lab1", "lab3"),
+        report_root=tmp_path / "out",
+        build_root=tmp_path / "b",
+        lab_max={"lab1": 5, "lab3": 7},
+    )
     sub = Submission("ann", tmp_path, ("lab1",))
     (build / "datasets" / "lab1").mkdir(parents=True)
     (build / "datasets" / "lab1" / "case.bin").write_bytes(b"\0" * 64)
@@ -282,7 +370,9 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
     assert result.status == "graded", result.reason
     assert not (build / "datasets").exists(), "a graded student's datasets are left on disk"
     assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
-        ("lab1", 1, 5), ("lab3", 0, 7)]
+        ("lab1", 1, 5),
+        ("lab3", 0, 7),
+    ]
     assert any(f.startswith("lab1.Suite.B") for f in result.failures)
     assert "lab3: not submitted" in result.failures
     assert (tmp_path / "out" / "ann" / "junit.xml").is_file()
@@ -291,34 +381,56 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
 
 @needs_ctest
 def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> None:
-    build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "no_gpu", "Suite.A")],
-                       probe="absent")
+    build = make_build(
+        tmp_path, [gtest_spec("lab1", "correctness", "no_gpu", "Suite.A")], probe="absent"
+    )
     repo = make_repo(tmp_path, {"lab1_histogram": None})
-    config = BatchConfig(repo=repo, labs=("lab1",), report_root=tmp_path / "out",
-                         build_root=tmp_path / "b", lab_max={})
-    result = grade_submission(config, Submission("ann", tmp_path, ("lab1",)),
-                              BuiltTree(build, ("lab1",)), "0")
+    config = BatchConfig(
+        repo=repo,
+        labs=("lab1",),
+        report_root=tmp_path / "out",
+        build_root=tmp_path / "b",
+        lab_max={},
+    )
+    result = grade_submission(
+        config, Submission("ann", tmp_path, ("lab1",)), BuiltTree(build, ("lab1",)), "0"
+    )
     assert result.status == "broken" and "no GPU" in result.reason
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_cli_bad_input(tmp_path: Path) -> None:
     _student(tmp_path / "subs", "ann", "lab1_histogram")
     (tmp_path / "plain").write_text("x")
     cases = [
-        (("batch", str(tmp_path / "plain"), "--report", str(tmp_path / "r")), 2,
-         "is not a folder"),
-        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--labs", "lab42"),
-         2, "unknown lab 'lab42'"),
-        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--gpus", "0"),
-         2, "at least 1"),
-        (("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r")), 2,
-         "cannot write reports"),
+        (("batch", str(tmp_path / "plain"), "--report", str(tmp_path / "r")), 2, "is not a folder"),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--labs", "lab42"),
+            2,
+            "unknown lab 'lab42'",
+        ),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--gpus", "0"),
+            2,
+            "at least 1",
+        ),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r")),
+            2,
+            "cannot write reports",
+        ),
     ]
     for argv, status, message in cases:
         result = _grader(*argv, cwd=tmp_path)
@@ -328,8 +440,7 @@ def test_cli_bad_input(tmp_path: Path) -> None:
 
 def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
     _student(tmp_path / "subs", "ann", "lab1_histogram")
-    result = _grader("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"),
-                     cwd=tmp_path)
+    result = _grader("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), cwd=tmp_path)
     if result.returncode == 0:
         pytest.skip("a GPU is visible here")
     assert result.returncode == 3
@@ -343,8 +454,9 @@ def test_cli_unwritable_report(tmp_path: Path) -> None:
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        result = _grader("batch", str(tmp_path / "subs"), "--report", str(locked / "r"),
-                         cwd=tmp_path)
+        result = _grader(
+            "batch", str(tmp_path / "subs"), "--report", str(locked / "r"), cwd=tmp_path
+        )
     finally:
         locked.chmod(0o700)
     assert result.returncode == 2 and "cannot write reports" in result.stderr
@@ -360,11 +472,14 @@ def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
     found = static_findings(sub, ["lab1"], report)
     assert list(found) == ["lab1"] and "library-include" in found["lab1"][0]
     assert "library-include" in (report / "static-check.txt").read_text()
-    graded = StudentResult("cheat", "graded", (LabResult("lab3", 20, 50),),
-                           ("lab3.Suite.A: wrong",))
+    graded = StudentResult(
+        "cheat", "graded", (LabResult("lab3", 20, 50),), ("lab3.Suite.A: wrong",)
+    )
     zeroed = apply_static(graded, found, {"lab1": 120, "lab3": 50}, ("lab1", "lab3"))
     assert [(lab.lab, lab.score, lab.max_score) for lab in zeroed.labs] == [
-        ("lab1", 0, 120), ("lab3", 20, 50)]
+        ("lab1", 0, 120),
+        ("lab3", 20, 50),
+    ]
     assert zeroed.failures[0].startswith("lab1: rejected by the static check: ")
     assert zeroed.failures[1:] == ("lab3.Suite.A: wrong",)
 
@@ -374,15 +489,22 @@ def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
 
     sub_dir = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub_dir / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
-    config = BatchConfig(repo=tmp_path, labs=("lab1", "lab3"), report_root=tmp_path / "out",
-                         build_root=tmp_path / "b", lab_max={"lab1": 120, "lab3": 50})
+    config = BatchConfig(
+        repo=tmp_path,
+        labs=("lab1", "lab3"),
+        report_root=tmp_path / "out",
+        build_root=tmp_path / "b",
+        lab_max={"lab1": 120, "lab3": 50},
+    )
     sub = Submission("cheat", sub_dir, ("lab1",))
     built = build_submission(config, sub)
     assert built.labs == () and list(built.static) == ["lab1"]
     assert not (tmp_path / "b").exists(), "nothing may be configured for a rejected lab"
     result = grade_submission(config, sub, built, "0")
     assert [(lab.lab, lab.score, lab.max_score) for lab in result.labs] == [
-        ("lab1", 0, 120), ("lab3", 0, 50)]
+        ("lab1", 0, 120),
+        ("lab3", 0, 50),
+    ]
     assert result.failures[0].startswith("lab1: rejected by the static check: ")
     assert "lab1: not submitted" not in result.failures
     assert "lab3: not submitted" in result.failures

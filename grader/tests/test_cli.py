@@ -22,23 +22,45 @@ from grader.tests.helpers import (
 
 pytestmark = needs_ctest
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
-GRADING = {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
-                              "points": {"correctness": 1, "timing": 4}},
-           "lab10_scan": None}
+GRADING = {
+    "lab1_histogram": {
+        "lab": "lab1",
+        "title": "Histogram",
+        "points": {"correctness": 1, "timing": 4},
+    },
+    "lab10_scan": None,
+}
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
-def _grade(tmp_path: Path, specs: list[FakeSpec], *extra: str,
-           probe: str | None = "present") -> subprocess.CompletedProcess[str]:
+def _grade(
+    tmp_path: Path, specs: list[FakeSpec], *extra: str, probe: str | None = "present"
+) -> subprocess.CompletedProcess[str]:
     build = make_build(tmp_path, specs, probe=probe)
     repo = make_repo(tmp_path, GRADING)
-    return _grader("grade", "--build", str(build), "--repo", str(repo),
-                   "--report", str(tmp_path / "out"), *extra, cwd=tmp_path)
+    return _grader(
+        "grade",
+        "--build",
+        str(build),
+        "--repo",
+        str(repo),
+        "--report",
+        str(tmp_path / "out"),
+        *extra,
+        cwd=tmp_path,
+    )
 
 
 def _results(tmp_path: Path) -> dict:
@@ -47,28 +69,39 @@ def _results(tmp_path: Path) -> dict:
 
 def _lab1(count_file: Path, *modes: tuple[str, str, str]) -> list[FakeSpec]:
     return [setup_spec("lab1", "ok", count_file)] + [
-        gtest_spec("lab1", kind, mode, name) for kind, mode, name in modes]
+        gtest_spec("lab1", kind, mode, name) for kind, mode, name in modes
+    ]
 
 
 def test_all_passing_exits_0_and_writes_three_reports(tmp_path: Path) -> None:
-    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
-                  ("timing", "pass", "Hist.Fast"))
+    specs = _lab1(
+        tmp_path / "count", ("correctness", "pass", "Hist.Uniform"), ("timing", "pass", "Hist.Fast")
+    )
     specs.append(gtest_spec("lab10", "correctness", "fail", "Scan.Small"))
     proc = _grade(tmp_path, specs, "--labs", "lab1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
-        "junit.xml", "results.json", "summary.md"}
+        "junit.xml",
+        "results.json",
+        "summary.md",
+    }
     doc = _results(tmp_path)
     assert (doc["score"], doc["extra_data"]["max_score"]) == (5, 5)
-    assert [t["name"] for t in doc["tests"]] == ["lab1.Hist.Uniform (correctness)",
-                                                 "lab1.Hist.Fast (timing)"]  # lab10 not graded
+    assert [t["name"] for t in doc["tests"]] == [
+        "lab1.Hist.Uniform (correctness)",
+        "lab1.Hist.Fast (timing)",
+    ]  # lab10 not graded
     assert (tmp_path / "count").read_text().count("ran") == 1
     assert "lab1 Histogram: 5/5" in proc.stdout
 
 
 def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> None:
-    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
-                  ("correctness", "fail", "Hist.Skewed"), ("timing", "hang", "Hist.Fast"))
+    specs = _lab1(
+        tmp_path / "count",
+        ("correctness", "pass", "Hist.Uniform"),
+        ("correctness", "fail", "Hist.Skewed"),
+        ("timing", "hang", "Hist.Fast"),
+    )
     specs[-1] = gtest_spec("lab1", "timing", "hang", "Hist.Fast", timeout=1)
     proc = _grade(tmp_path, specs)
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -82,8 +115,11 @@ def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> No
 
 
 def test_no_gpu_exits_3_unless_skips_are_allowed(tmp_path: Path) -> None:
-    specs = _lab1(tmp_path / "count", ("correctness", "no_gpu", "Hist.Uniform"),
-                  ("timing", "no_gpu", "Hist.Fast"))
+    specs = _lab1(
+        tmp_path / "count",
+        ("correctness", "no_gpu", "Hist.Uniform"),
+        ("timing", "no_gpu", "Hist.Fast"),
+    )
     proc = _grade(tmp_path, specs, probe="absent")
     assert proc.returncode == 3
     assert "no GPU: 2 tests skipped, nothing graded" in proc.stderr
@@ -98,8 +134,10 @@ def test_exit_77_with_a_gpu_present_is_a_failure(tmp_path: Path) -> None:
     specs = _lab1(tmp_path / "count", ("correctness", "no_gpu", "Hist.Uniform"))
     proc = _grade(tmp_path, specs, probe="present")
     assert proc.returncode == 1
-    assert "reported itself skipped although a GPU is present" in (
-        tmp_path / "out" / "summary.md").read_text()
+    assert (
+        "reported itself skipped although a GPU is present"
+        in (tmp_path / "out" / "summary.md").read_text()
+    )
 
 
 def test_a_missing_probe_is_said_and_treated_as_no_gpu(tmp_path: Path) -> None:
@@ -112,8 +150,10 @@ def test_a_missing_probe_is_said_and_treated_as_no_gpu(tmp_path: Path) -> None:
 
 
 def test_a_failed_dataset_setup_fails_the_lab(tmp_path: Path) -> None:
-    specs = [setup_spec("lab1", "fail", tmp_path / "count"),
-             gtest_spec("lab1", "correctness", "pass", "Hist.Uniform")]
+    specs = [
+        setup_spec("lab1", "fail", tmp_path / "count"),
+        gtest_spec("lab1", "correctness", "pass", "Hist.Uniform"),
+    ]
     proc = _grade(tmp_path, specs)
     assert proc.returncode == 1
     assert "dataset setup failed: lab1.datasets" in (tmp_path / "out" / "summary.md").read_text()
@@ -133,8 +173,9 @@ def test_a_build_dir_with_no_tests_exits_2(tmp_path: Path) -> None:
 
 
 def test_a_missing_build_dir_exits_2(tmp_path: Path) -> None:
-    proc = _grader("grade", "--build", str(tmp_path / "nope"), "--report", str(tmp_path / "o"),
-                   cwd=tmp_path)
+    proc = _grader(
+        "grade", "--build", str(tmp_path / "nope"), "--report", str(tmp_path / "o"), cwd=tmp_path
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith("does not exist")
 
@@ -172,17 +213,44 @@ def test_probe_prints_the_gpu(tmp_path: Path) -> None:
 
 
 def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
-    specs = _lab1(tmp_path / "count", ("correctness", "pass", "Hist.Uniform"),
-                  ("correctness", "fail", "Hist.Skewed"))
+    specs = _lab1(
+        tmp_path / "count",
+        ("correctness", "pass", "Hist.Uniform"),
+        ("correctness", "fail", "Hist.Skewed"),
+    )
     build = make_build(tmp_path, specs)
     repo = make_repo(tmp_path, GRADING)
     suite = Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider",
-         str(suite), "--build", str(build), "--repo", str(repo), "--labs", "lab1",
-         "--report", str(tmp_path / "out"), "--timeout-scale", "2", "-q"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "grader.plugin",
+            "-p",
+            "no:cacheprovider",
+            str(suite),
+            "--build",
+            str(build),
+            "--repo",
+            str(repo),
+            "--labs",
+            "lab1",
+            "--report",
+            str(tmp_path / "out"),
+            "--timeout-scale",
+            "2",
+            "-q",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "1 failed, 1 passed" in proc.stdout
     assert "lab1 Histogram: 1/2" in proc.stdout
@@ -191,8 +259,9 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
     assert "Test timeouts were scaled by 2." in doc["extra_data"]["notes"]
 
 
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
-                    reason="cmake and ninja needed")
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("ninja") is None, reason="cmake and ninja needed"
+)
 def test_impl_build_failure_is_a_failed_lab_with_the_compiler_errors(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
     student = tmp_path / "alice"
@@ -207,10 +276,19 @@ add_test(NAME lab1.Hist.Uniform
 set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")
 """)
     (repo / "compile.sh").write_text(
-        "echo 'skeletons/lab1_histogram/histogram.cu(12): error: identifier \"bins\" is "
-        "undefined'\necho '1 error detected in the compilation of histogram.cu.'\nexit 1\n")
-    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--report",
-                   str(tmp_path / "out"), cwd=tmp_path)
+        'echo \'skeletons/lab1_histogram/histogram.cu(12): error: identifier "bins" is '
+        "undefined'\necho '1 error detected in the compilation of histogram.cu.'\nexit 1\n"
+    )
+    proc = _grader(
+        "grade",
+        "--impl",
+        str(student),
+        "--repo",
+        str(repo),
+        "--report",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"impl={student}" in (tmp_path / "out" / "build.log").read_text()
     assert (tmp_path / "build-grade-alice").is_dir()
@@ -226,11 +304,23 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
     for lab_dir in ("lab1_histogram", "lab10_scan"):
         (repo / "labs" / lab_dir / "CMakeLists.txt").write_text("# a lab\n")
         (repo / "skeletons" / lab_dir).mkdir(parents=True)
-    (repo / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(f NONE)\n"
-                                         "message(FATAL_ERROR \"lab1: histogram.cu is missing\")\n")
-    proc = _grader("grade", "--impl", "skeletons", "--build-dir", str(tmp_path / "b"),
-                   "--cmake-arg=-DLAB_EXTRA=1", "--repo", str(repo),
-                   "--report", str(tmp_path / "out"), cwd=tmp_path)
+    (repo / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(f NONE)\n"
+        'message(FATAL_ERROR "lab1: histogram.cu is missing")\n'
+    )
+    proc = _grader(
+        "grade",
+        "--impl",
+        "skeletons",
+        "--build-dir",
+        str(tmp_path / "b"),
+        "--cmake-arg=-DLAB_EXTRA=1",
+        "--repo",
+        str(repo),
+        "--report",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     doc = _results(tmp_path)
     assert [t["name"] for t in doc["tests"]] == ["lab1.build (build)", "lab10.build (build)"]
@@ -238,12 +328,21 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
     assert "-DLAB_EXTRA=1" in (tmp_path / "out" / "build.log").read_text()
 
 
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
-                    reason="cmake and ninja needed")
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("ninja") is None, reason="cmake and ninja needed"
+)
 def test_impl_a_lab_the_static_check_rejects_scores_zero_and_is_not_run(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
-                                                   "points": {"correctness": 1},
-                                                   "max_score": 7}})
+    repo = make_repo(
+        tmp_path,
+        {
+            "lab1_histogram": {
+                "lab": "lab1",
+                "title": "Histogram",
+                "points": {"correctness": 1},
+                "max_score": 7,
+            }
+        },
+    )
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
 project(fake NONE)
 enable_testing()
@@ -253,8 +352,16 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     student = tmp_path / "cheat"
     (student / "lab1_histogram").mkdir(parents=True)
     (student / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
-    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--report",
-                   str(tmp_path / "out"), cwd=tmp_path)
+    proc = _grader(
+        "grade",
+        "--impl",
+        str(student),
+        "--repo",
+        str(repo),
+        "--report",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "lab1 rejected by the static check" in proc.stderr
     doc = _results(tmp_path)
@@ -267,7 +374,7 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
 
 def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
-    (repo / "CMakeLists.txt").write_text("message(FATAL_ERROR \"configure must not run\")\n")
+    (repo / "CMakeLists.txt").write_text('message(FATAL_ERROR "configure must not run")\n')
     student = tmp_path / "bob"
     (student / "lab1_histogram").mkdir(parents=True)
     report = ["--report", str(tmp_path / "out")]
@@ -298,8 +405,9 @@ def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
-                    reason="cmake and ninja needed")
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("ninja") is None, reason="cmake and ninja needed"
+)
 def test_impl_builds_only_the_labs_asked_for(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
@@ -312,7 +420,17 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     student = tmp_path / "carol"
     for lab_dir in ("lab1_histogram", "lab10_scan"):
         (student / lab_dir).mkdir(parents=True)
-    proc = _grader("grade", "--impl", str(student), "--repo", str(repo), "--labs", "lab1",
-                   "--report", str(tmp_path / "out"), cwd=tmp_path)
+    proc = _grader(
+        "grade",
+        "--impl",
+        str(student),
+        "--repo",
+        str(repo),
+        "--labs",
+        "lab1",
+        "--report",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
     assert "grader: building lab1 against" in proc.stdout, proc.stdout + proc.stderr
     assert "only=lab1\n" in (tmp_path / "out" / "build.log").read_text()

@@ -16,8 +16,11 @@ SMI = "NVIDIA H100 80GB HBM3, 550.54.15, 1980, 2619\n"
 
 def test_parse_reads_the_first_gpu() -> None:
     assert clocks.parse(SMI + "NVIDIA H100, 550.54.15, 345, 2619\n") == {
-        "name": "NVIDIA H100 80GB HBM3", "driver": "550.54.15", "sm_mhz": "1980",
-        "mem_mhz": "2619"}
+        "name": "NVIDIA H100 80GB HBM3",
+        "driver": "550.54.15",
+        "sm_mhz": "1980",
+        "mem_mhz": "2619",
+    }
     assert clocks.parse("") == {} and clocks.parse("garbage") == {}
 
 
@@ -52,8 +55,13 @@ def test_around_keeps_both_readings() -> None:
     before = clocks.parse(SMI)
     after = {**before, "sm_mhz": "1755"}
     assert clocks.around(before, after) == {
-        "name": "NVIDIA H100 80GB HBM3", "driver": "550.54.15", "sm_mhz_before": "1980",
-        "mem_mhz_before": "2619", "sm_mhz_after": "1755", "mem_mhz_after": "2619"}
+        "name": "NVIDIA H100 80GB HBM3",
+        "driver": "550.54.15",
+        "sm_mhz_before": "1980",
+        "mem_mhz_before": "2619",
+        "sm_mhz_after": "1755",
+        "mem_mhz_after": "2619",
+    }
     assert clocks.around({}, {}) == {}
 
 
@@ -67,4 +75,7 @@ def test_timing_tests_carry_the_clocks_into_results_json(tmp_path: Path) -> None
     correctness = LabTest(name="lab1.C", lab="lab1", kind="correctness", command=("true",))
     assert runner.execute(correctness).clocks == {}
     scored = ScoredTest(timing, Outcome(Status.PASSED, clocks=outcome.clocks), 4, 4)
-    assert _result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"] == "NVIDIA H100 80GB HBM3"
+    assert (
+        _result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"]
+        == "NVIDIA H100 80GB HBM3"
+    )

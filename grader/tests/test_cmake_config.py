@@ -19,14 +19,17 @@ REPO = Path(__file__).resolve().parents[2]
 
 needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake not installed")
 needs_cuda_cmake = pytest.mark.skipif(
-    shutil.which("cmake") is None or shutil.which("ninja") is None
+    shutil.which("cmake") is None
+    or shutil.which("ninja") is None
     or (shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists()),
-    reason="cmake, ninja and nvcc are needed to configure")
+    reason="cmake, ninja and nvcc are needed to configure",
+)
 
 
 def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["cmake", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        ["cmake", *args], cwd=REPO, capture_output=True, text=True, timeout=600, check=False
+    )
 
 
 def _lines(proc: subprocess.CompletedProcess[str], marker: str = "cuda-labs:") -> list[str]:
@@ -40,6 +43,7 @@ def _errors(proc: subprocess.CompletedProcess[str]) -> str:
 
 # --- LAB_ONLY alone (cmake -P) -----------------------------------------------------------------
 
+
 def _select(tmp_path: Path, lab_only: str) -> subprocess.CompletedProcess[str]:
     script = tmp_path / "select.cmake"
     script.write_text(f"""cmake_minimum_required(VERSION 3.25)
@@ -48,24 +52,34 @@ lab_selection(chosen "${{ONLY}}" lab1 lab2 lab3 lab10)
 message(STATUS "chosen=${{chosen}}")
 lab_selection_message("${{ONLY}}" ${{chosen}})
 """)
-    return subprocess.run(["cmake", f"-DONLY={lab_only}", "-P", str(script)],
-                          capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        ["cmake", f"-DONLY={lab_only}", "-P", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 @needs_cmake
-@pytest.mark.parametrize("lab_only, chosen", [
-    ("lab3,lab1", "lab1;lab3"),          # the grader's --labs spelling
-    ("lab3;lab1", "lab1;lab3"),          # CMake's list
-    (" lab3 , lab1,lab3", "lab1;lab3"),  # spaces and repeats
-    ("lab10", "lab10"),                  # lab1 never stands for lab10 or back
-])
+@pytest.mark.parametrize(
+    "lab_only, chosen",
+    [
+        ("lab3,lab1", "lab1;lab3"),  # the grader's --labs spelling
+        ("lab3;lab1", "lab1;lab3"),  # CMake's list
+        (" lab3 , lab1,lab3", "lab1;lab3"),  # spaces and repeats
+        ("lab10", "lab10"),  # lab1 never stands for lab10 or back
+    ],
+)
 def test_lab_only_takes_commas_and_semicolons(tmp_path: Path, lab_only: str, chosen: str) -> None:
     proc = _select(tmp_path, lab_only)
     assert proc.returncode == 0, proc.stderr
     assert f"-- chosen={chosen}\n" in proc.stdout
     names = chosen.replace(";", ", ")
-    assert (f"-- cuda-labs: building {names} only (LAB_ONLY, kept in this build's cache; "
-            "-DLAB_ONLY= for all)") in proc.stdout
+    assert (
+        f"-- cuda-labs: building {names} only (LAB_ONLY, kept in this build's cache; "
+        "-DLAB_ONLY= for all)"
+    ) in proc.stdout
 
 
 @needs_cmake
@@ -77,13 +91,15 @@ def test_an_empty_lab_only_builds_every_lab_and_says_so(tmp_path: Path) -> None:
 
 
 @needs_cmake
-@pytest.mark.parametrize("lab_only, message", [
-    ("lab9", "LAB_ONLY='lab9': unknown lab 'lab9'. Known labs: lab1, lab2, lab3, lab10."),
-    ("lab1,histogram", "unknown lab 'histogram'. Known labs: lab1, lab2, lab3, lab10."),
-    (",", "LAB_ONLY=',' names no lab."),
-])
-def test_lab_only_refuses_what_it_cannot_build(tmp_path: Path, lab_only: str,
-                                               message: str) -> None:
+@pytest.mark.parametrize(
+    "lab_only, message",
+    [
+        ("lab9", "LAB_ONLY='lab9': unknown lab 'lab9'. Known labs: lab1, lab2, lab3, lab10."),
+        ("lab1,histogram", "unknown lab 'histogram'. Known labs: lab1, lab2, lab3, lab10."),
+        (",", "LAB_ONLY=',' names no lab."),
+    ],
+)
+def test_lab_only_refuses_what_it_cannot_build(tmp_path: Path, lab_only: str, message: str) -> None:
     proc = _select(tmp_path, lab_only)
     assert proc.returncode != 0
     assert message in _errors(proc).replace(".  ", ". ")
@@ -93,11 +109,14 @@ def test_lab_only_refuses_what_it_cannot_build(tmp_path: Path, lab_only: str,
 
 # --- the presets ---------------------------------------------------------------------------------
 
+
 def test_the_student_preset_leaves_lab_impl_to_the_student() -> None:
     """A preset's cacheVariables are passed as -D on every `cmake --preset`: a LAB_IMPL there
     would silently undo a student's -DLAB_IMPL=/their/copy at the next plain configure."""
-    presets = {p["name"]: p for p in json.loads((REPO / "CMakePresets.json").read_text())
-               ["configurePresets"]}
+    presets = {
+        p["name"]: p
+        for p in json.loads((REPO / "CMakePresets.json").read_text())["configurePresets"]
+    }
     assert "LAB_IMPL" not in presets["student"].get("cacheVariables", {})
     assert "LAB_IMPL" not in presets["base"].get("cacheVariables", {})
     # The others build exactly what they name, whatever the cache holds.
@@ -109,10 +128,14 @@ def test_the_student_preset_leaves_lab_impl_to_the_student() -> None:
 def test_only_the_ci_test_presets_expect_no_gpu() -> None:
     """Without a GPU the student's and the reference's test step fail, saying nothing was
     checked (cmake/LabNoGpuSummary.cmake); CI has no GPU and expects none."""
-    tests = {p["name"]: p for p in json.loads((REPO / "CMakePresets.json").read_text())
-             ["testPresets"]}
-    expecting = {name for name, p in tests.items()
-                 if p.get("environment", {}).get("CUDA_LABS_EXPECT_NO_GPU") == "1"}
+    tests = {
+        p["name"]: p for p in json.loads((REPO / "CMakePresets.json").read_text())["testPresets"]
+    }
+    expecting = {
+        name
+        for name, p in tests.items()
+        if p.get("environment", {}).get("CUDA_LABS_EXPECT_NO_GPU") == "1"
+    }
     assert expecting == {"ci-skeletons", "ci-solutions"}
 
 
@@ -121,13 +144,24 @@ def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_pat
     copy = tmp_path / "my copy"
     shutil.copytree(REPO / "skeletons", copy)
     build = tmp_path / "b"
-    first = _cmake("--preset", "student", "-B", str(build), "-DCMAKE_CUDA_ARCHITECTURES=86-real",
-                   f"-DLAB_IMPL={copy}", "-DLAB_ONLY=lab3,lab1")
+    first = _cmake(
+        "--preset",
+        "student",
+        "-B",
+        str(build),
+        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
+        f"-DLAB_IMPL={copy}",
+        "-DLAB_ONLY=lab3,lab1",
+    )
     assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-2000:]
-    impl_line = (f"-- cuda-labs: labs build against {copy} (LAB_IMPL={copy}, kept in this "
-                 "build's cache; -DLAB_IMPL=skeletons to go back)")
-    only_line = ("-- cuda-labs: building lab1, lab3 only (LAB_ONLY, kept in this build's cache; "
-                 "-DLAB_ONLY= for all)")
+    impl_line = (
+        f"-- cuda-labs: labs build against {copy} (LAB_IMPL={copy}, kept in this "
+        "build's cache; -DLAB_IMPL=skeletons to go back)"
+    )
+    only_line = (
+        "-- cuda-labs: building lab1, lab3 only (LAB_ONLY, kept in this build's cache; "
+        "-DLAB_ONLY= for all)"
+    )
     assert _lines(first) == [impl_line, only_line]
 
     # What the README tells students to run next: the copy and the selection hold, and
@@ -135,28 +169,40 @@ def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_pat
     again = _cmake("--preset", "student", "-B", str(build))
     assert again.returncode == 0, again.stderr[-2000:]
     assert _lines(again) == [impl_line, only_line]
-    listed = subprocess.run(["ctest", "--test-dir", str(build), "-N"], capture_output=True,
-                            text=True, timeout=120, check=False).stdout
+    listed = subprocess.run(
+        ["ctest", "--test-dir", str(build), "-N"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    ).stdout
     assert "lab2." not in listed and "lab1." in listed
 
     unknown = _cmake("--preset", "student", "-B", str(build), "-DLAB_ONLY=lab9")
     assert unknown.returncode != 0
-    assert ("unknown lab 'lab9'. Known labs: lab1, lab2, lab3, lab4, lab5"
-            in _errors(unknown).replace(".  ", ". "))
+    assert "unknown lab 'lab9'. Known labs: lab1, lab2, lab3, lab4, lab5" in _errors(
+        unknown
+    ).replace(".  ", ". ")
 
     back = _cmake("--preset", "student", "-B", str(build), "-DLAB_ONLY=", "-DLAB_IMPL=skeletons")
     assert back.returncode == 0, back.stderr[-2000:]
-    assert _lines(back)[0].startswith(f"-- cuda-labs: labs build against {REPO / 'skeletons'} "
-                                      "(LAB_IMPL=skeletons;")
+    assert _lines(back)[0].startswith(
+        f"-- cuda-labs: labs build against {REPO / 'skeletons'} (LAB_IMPL=skeletons;"
+    )
     assert _lines(back)[1].startswith("-- cuda-labs: building every lab: lab1, lab2, lab3, lab4")
 
 
 @needs_cuda_cmake
-def test_the_reference_preset_builds_the_solutions_whatever_the_cache_holds(
-        tmp_path: Path) -> None:
+def test_the_reference_preset_builds_the_solutions_whatever_the_cache_holds(tmp_path: Path) -> None:
     build = tmp_path / "b"
-    first = _cmake("--preset", "student", "-B", str(build), "-DCMAKE_CUDA_ARCHITECTURES=86-real",
-                   "-DLAB_ONLY=lab1")
+    first = _cmake(
+        "--preset",
+        "student",
+        "-B",
+        str(build),
+        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
+        "-DLAB_ONLY=lab1",
+    )
     assert first.returncode == 0, first.stderr[-2000:]
     assert f"labs build against {REPO / 'skeletons'} " in first.stdout
     ref = _cmake("--preset", "reference", "-B", str(build))

@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.discovery import (lab_dirs, parse_lab_list, parse_tests, read_ctest_json,
-                              resolve_labs, setups_by_fixture, select_tests)
+from grader.discovery import (
+    lab_dirs,
+    parse_lab_list,
+    parse_tests,
+    read_ctest_json,
+    resolve_labs,
+    setups_by_fixture,
+    select_tests,
+)
 from grader.errors import GraderUsageError
 from grader.tests.helpers import DATA, gtest_spec, make_build, make_repo, needs_ctest
 
@@ -43,7 +50,8 @@ def test_a_dataset_setup_is_a_fixture_not_a_graded_test() -> None:
     assert setup.kind == "data" and setup.is_setup and not setup.is_gtest
     assert setup.fixtures_setup == ("lab1_data",)
     assert [t.name for t in setups_by_fixture(parse_tests(RECORDED))["lab1_data"]] == [
-        "lab1.datasets"]
+        "lab1.datasets"
+    ]
 
 
 def test_a_program_that_was_not_built_has_no_command() -> None:
@@ -60,36 +68,50 @@ def test_tests_of_no_lab_are_left_out() -> None:
 def test_lab1_does_not_select_lab10() -> None:
     tests = parse_tests(RECORDED)
     assert {t.name for t in select_tests(tests, ["lab1"])} == {
-        "lab1.Histogram.Uniform", "lab1.HistogramTiming.BeatsGlobalAtomics",
-        "lab1.HistogramReference.WithinCub"}
+        "lab1.Histogram.Uniform",
+        "lab1.HistogramTiming.BeatsGlobalAtomics",
+        "lab1.HistogramReference.WithinCub",
+    }
     assert [t.name for t in select_tests(tests, ["lab10"])] == ["lab10.Sum.Small"]
 
 
 def test_labels_are_matched_exactly_not_by_prefix() -> None:
-    entry = {"name": "lab10.X.Y", "command": ["x", "--gtest_filter=X.Y"],
-             "properties": [{"name": "LABELS", "value": ["lab10", "lab10.timing", "lab1.timing"]}]}
+    entry = {
+        "name": "lab10.X.Y",
+        "command": ["x", "--gtest_filter=X.Y"],
+        "properties": [{"name": "LABELS", "value": ["lab10", "lab10.timing", "lab1.timing"]}],
+    }
     (test,) = parse_tests({"tests": [entry]})
     assert test.lab == "lab10" and test.kind == "timing"
 
 
 def test_a_test_without_a_kind_label_is_other() -> None:
-    entry = {"name": "lab4.X.Y", "command": ["x"],
-             "properties": [{"name": "LABELS", "value": ["lab4", "lab4.correct"]}]}
+    entry = {
+        "name": "lab4.X.Y",
+        "command": ["x"],
+        "properties": [{"name": "LABELS", "value": ["lab4", "lab4.correct"]}],
+    }
     assert parse_tests({"tests": [entry]})[0].kind == "other"
 
 
 def test_tests_run_by_lab_number_then_correctness_before_timing() -> None:
     names = [t.name for t in select_tests(parse_tests(RECORDED), ["lab10", "lab1", "lab3"])]
-    assert names == ["lab1.Histogram.Uniform", "lab1.HistogramTiming.BeatsGlobalAtomics",
-                     "lab1.HistogramReference.WithinCub", "lab3.Reduce.Small",
-                     "lab10.Sum.Small"]
+    assert names == [
+        "lab1.Histogram.Uniform",
+        "lab1.HistogramTiming.BeatsGlobalAtomics",
+        "lab1.HistogramReference.WithinCub",
+        "lab3.Reduce.Small",
+        "lab10.Sum.Small",
+    ]
 
 
 def test_lab_dirs_map_ids_to_folders(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, {"lab1_histogram": None, "lab10_scan": None})
     (repo / "labs" / "lab2_notes.txt").write_text("not a lab folder")
-    assert lab_dirs(repo) == {"lab1": repo / "labs" / "lab1_histogram",
-                              "lab10": repo / "labs" / "lab10_scan"}
+    assert lab_dirs(repo) == {
+        "lab1": repo / "labs" / "lab1_histogram",
+        "lab10": repo / "labs" / "lab10_scan",
+    }
 
 
 def test_parse_lab_list() -> None:
@@ -106,7 +128,8 @@ def test_an_unknown_lab_is_an_error_listing_the_known_ones(tmp_path: Path) -> No
 
 
 def test_a_lab_with_a_folder_but_no_tests_is_an_error_unless_the_build_failed(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     dirs = {"lab5": tmp_path / "labs" / "lab5_matmul"}
     tests = parse_tests(RECORDED)
     with pytest.raises(GraderUsageError, match="lab5 has no tests in"):
@@ -116,7 +139,11 @@ def test_a_lab_with_a_folder_but_no_tests_is_an_error_unless_the_build_failed(
 
 def test_no_labs_requested_means_every_lab_with_tests(tmp_path: Path) -> None:
     assert resolve_labs(None, parse_tests(RECORDED), {}, tmp_path) == [
-        "lab1", "lab2", "lab3", "lab10"]
+        "lab1",
+        "lab2",
+        "lab3",
+        "lab10",
+    ]
     with pytest.raises(GraderUsageError, match="has no lab tests"):
         resolve_labs(None, [], {}, tmp_path)
 

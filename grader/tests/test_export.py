@@ -26,9 +26,11 @@ from grader.export import (
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE_PARENT = str(REPO)
 needs_cuda_cmake = pytest.mark.skipif(
-    shutil.which("cmake") is None or shutil.which("ninja") is None
+    shutil.which("cmake") is None
+    or shutil.which("ninja") is None
     or (shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").exists()),
-    reason="cmake, ninja and nvcc are needed to configure the export")
+    reason="cmake, ninja and nvcc are needed to configure the export",
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,12 +45,26 @@ def _all_files(root: Path) -> list[str]:
 
 
 def test_the_export_has_what_a_student_needs(exported: Path) -> None:
-    for rel in ("CMakeLists.txt", "CMakePresets.json", "README.md", "cmake/LabImpl.cmake",
-                "labs/lab1_histogram/histogram.cuh", "skeletons/lab1_histogram",
-                "datasets/generate.py", "datasets/lab1.json", "scripts/setup.sh",
-                "scripts/test.sh", "scripts/check_skips.py", "grader/__main__.py",
-                "grader/commands/grade.py", ".github/workflows/grade.yml",
-                ".github/workflows/ci.yml", ".ci/run", ".clang-format", "requirements.txt"):
+    for rel in (
+        "CMakeLists.txt",
+        "CMakePresets.json",
+        "README.md",
+        "cmake/LabImpl.cmake",
+        "labs/lab1_histogram/histogram.cuh",
+        "skeletons/lab1_histogram",
+        "datasets/generate.py",
+        "datasets/lab1.json",
+        "scripts/setup.sh",
+        "scripts/test.sh",
+        "scripts/check_skips.py",
+        "grader/__main__.py",
+        "grader/commands/grade.py",
+        ".github/workflows/grade.yml",
+        ".github/workflows/ci.yml",
+        ".ci/run",
+        ".clang-format",
+        "requirements.txt",
+    ):
         assert (exported / rel).exists(), rel
     assert os.access(exported / "scripts" / "test.sh", os.X_OK)
 
@@ -86,13 +102,21 @@ def test_the_reference_presets_are_gone(exported: Path) -> None:
 
 
 def test_student_presets_drop_dependants() -> None:
-    doc = {"configurePresets": [{"name": "a", "cacheVariables": {"LAB_IMPL": "skeletons"}},
-                                {"name": "r", "cacheVariables": {"LAB_IMPL": "solutions"}}],
-           "buildPresets": [{"name": "a", "configurePreset": "a"},
-                            {"name": "r", "configurePreset": "r"}],
-           "testPresets": [{"name": "r", "configurePreset": "r"}],
-           "workflowPresets": [{"name": "r", "steps": [{"type": "configure", "name": "r"}]},
-                               {"name": "a", "steps": [{"type": "configure", "name": "a"}]}]}
+    doc = {
+        "configurePresets": [
+            {"name": "a", "cacheVariables": {"LAB_IMPL": "skeletons"}},
+            {"name": "r", "cacheVariables": {"LAB_IMPL": "solutions"}},
+        ],
+        "buildPresets": [
+            {"name": "a", "configurePreset": "a"},
+            {"name": "r", "configurePreset": "r"},
+        ],
+        "testPresets": [{"name": "r", "configurePreset": "r"}],
+        "workflowPresets": [
+            {"name": "r", "steps": [{"type": "configure", "name": "r"}]},
+            {"name": "a", "steps": [{"type": "configure", "name": "a"}]},
+        ],
+    }
     out = student_presets(doc)
     assert [p["name"] for p in out["configurePresets"]] == ["a"]
     assert [p["name"] for p in out["buildPresets"]] == ["a"]
@@ -109,13 +133,20 @@ def test_student_readme_drops_the_instructor_section() -> None:
     assert readme.index("## How your work is graded") < readme.index("## Layout")
 
 
-@pytest.mark.parametrize("rel, excluded", [
-    ("solutions/lab1_histogram/histogram_kernels.cu", True),
-    ("submissions/known_wrong/manifest.json", True),
-    ("datasets/hidden_lab1.json", True), ("course.secret", True),
-    ("grader/tests/test_cli.py", True), (".github/workflows/grade.yml", True),
-    ("skeletons/lab1_histogram/histogram_kernels.cu", False),
-    ("datasets/lab1.json", False), ("grader/grade.py", False)])
+@pytest.mark.parametrize(
+    "rel, excluded",
+    [
+        ("solutions/lab1_histogram/histogram_kernels.cu", True),
+        ("submissions/known_wrong/manifest.json", True),
+        ("datasets/hidden_lab1.json", True),
+        ("course.secret", True),
+        ("grader/tests/test_cli.py", True),
+        (".github/workflows/grade.yml", True),
+        ("skeletons/lab1_histogram/histogram_kernels.cu", False),
+        ("datasets/lab1.json", False),
+        ("grader/grade.py", False),
+    ],
+)
 def test_is_excluded(rel: str, excluded: bool) -> None:
     assert is_excluded(rel) is excluded
 
@@ -134,11 +165,18 @@ def _snapshot(root: Path) -> dict[str, str]:
     return snap
 
 
-def _export_cli(*args: str, cwd: Path, env: dict[str, str] | None = None
-                ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "grader", "export", *args], cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
-                          capture_output=True, text=True, timeout=120, check=False)
+def _export_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "export", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _refused(result: subprocess.CompletedProcess[str], message: str) -> None:
@@ -214,8 +252,11 @@ def test_a_forged_marker_cannot_name_paths_outside(tmp_path: Path) -> None:
     out.mkdir()
     (tmp_path / "sibling.txt").write_text("s")
     (out / "x.txt").write_text("x")
-    (out / MARKER).write_text(json.dumps(
-        {"format": 1, "files": ["../sibling.txt", str(tmp_path / "sibling.txt"), "x.txt"]}))
+    (out / MARKER).write_text(
+        json.dumps(
+            {"format": 1, "files": ["../sibling.txt", str(tmp_path / "sibling.txt"), "x.txt"]}
+        )
+    )
     export_tree(REPO, out, force=True)
     assert (tmp_path / "sibling.txt").read_text() == "s" and not (out / "x.txt").exists()
 
@@ -223,11 +264,14 @@ def test_a_forged_marker_cannot_name_paths_outside(tmp_path: Path) -> None:
 def test_an_outdir_holding_the_repository_is_refused(sandbox: Path) -> None:
     before = _snapshot(sandbox)
     repo = str(sandbox / "repo")
-    _refused(_export_cli("..", "--force", "--repo", repo, cwd=sandbox / "repo"),
-             "holds the repository")
+    _refused(
+        _export_cli("..", "--force", "--repo", repo, cwd=sandbox / "repo"), "holds the repository"
+    )
     (sandbox / "link").symlink_to(sandbox)  # the folder a symlink leads to counts
-    _refused(_export_cli(str(sandbox / "link"), "--force", "--repo", repo, cwd=sandbox),
-             "holds the repository")
+    _refused(
+        _export_cli(str(sandbox / "link"), "--force", "--repo", repo, cwd=sandbox),
+        "holds the repository",
+    )
     (sandbox / "link").unlink()
     assert _snapshot(sandbox) == before
 
@@ -238,13 +282,19 @@ def test_home_and_its_parents_are_refused(sandbox: Path) -> None:
     (home / "thesis.tex").write_text("t")
     before = _snapshot(sandbox)
     for out in (home, home.parent):
-        _refused(_export_cli(str(out), "--force", "--repo", str(REPO), cwd=sandbox,
-                             env={"HOME": str(home)}), "your home")
+        _refused(
+            _export_cli(
+                str(out), "--force", "--repo", str(REPO), cwd=sandbox, env={"HOME": str(home)}
+            ),
+            "your home",
+        )
     assert _snapshot(sandbox) == before
 
 
-@pytest.mark.parametrize("out, reason", [
-    ("/", "top-level"), ("/usr", "top-level"), ("/tmp", "top-level"), ("/etc/", "top-level")])
+@pytest.mark.parametrize(
+    "out, reason",
+    [("/", "top-level"), ("/usr", "top-level"), ("/tmp", "top-level"), ("/etc/", "top-level")],
+)
 def test_system_folders_are_refused(out: str, reason: str) -> None:
     # No --force: even a broken guard must not be able to delete anything here.
     _refused(_export_cli(out, "--repo", str(REPO), cwd=REPO), reason)
@@ -267,9 +317,15 @@ def test_an_unwritable_outdir_is_a_usage_error(tmp_path: Path) -> None:
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        result = subprocess.run([sys.executable, "-m", "grader", "export", str(locked / "x")],
-                                cwd=tmp_path, env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-                                capture_output=True, text=True, timeout=120, check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "grader", "export", str(locked / "x")],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     finally:
         locked.chmod(0o700)
     assert result.returncode == 2
@@ -284,21 +340,37 @@ def test_an_outdir_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "x").write_text("x")
-    result = subprocess.run([sys.executable, "-m", "grader", "export", str(tmp_path)],
-                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-                            capture_output=True, text=True, timeout=120, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "grader", "export", str(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 2
     assert "is not empty" in result.stderr and "Traceback" not in result.stderr
 
 
 def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["cmake", *args], capture_output=True, text=True, timeout=900,
-                          check=False)
+    return subprocess.run(
+        ["cmake", *args], capture_output=True, text=True, timeout=900, check=False
+    )
 
 
 def _configure_args(exported: Path, build: Path, impl: str = "skeletons") -> list[str]:
-    args = ["-S", str(exported), "-B", str(build), "-G", "Ninja",
-            "-DCMAKE_CUDA_ARCHITECTURES=86-real", "-DLAB_ONLY=lab1", f"-DLAB_IMPL={impl}"]
+    args = [
+        "-S",
+        str(exported),
+        "-B",
+        str(build),
+        "-G",
+        "Ninja",
+        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
+        "-DLAB_ONLY=lab1",
+        f"-DLAB_IMPL={impl}",
+    ]
     gtest = REPO / ".deps" / "googletest"
     if not Path("/usr/include/gtest/gtest.h").exists() and gtest.is_dir():
         args.append(f"-DLAB_GTEST_SOURCE_DIR={gtest}")

@@ -9,11 +9,13 @@ from grader.tests.helpers import make_build
 
 
 def test_a_present_gpu_is_described_in_one_line() -> None:
-    info = parse_probe(0, '{"name": "NVIDIA H100", "compute_capability": "9.0", "sm_count": 132, '
-                          '"memory_gb": 85.0, "driver_version": "12.4"}\n')
+    info = parse_probe(
+        0,
+        '{"name": "NVIDIA H100", "compute_capability": "9.0", "sm_count": 132, '
+        '"memory_gb": 85.0, "driver_version": "12.4"}\n',
+    )
     assert info.present
-    assert info.describe() == ("NVIDIA H100, compute capability 9.0, 132 SMs, 85.0 GB, "
-                               "driver 12.4")
+    assert info.describe() == ("NVIDIA H100, compute capability 9.0, 132 SMs, 85.0 GB, driver 12.4")
     assert info.as_json()["sm_count"] == 132
 
 

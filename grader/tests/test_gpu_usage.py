@@ -20,8 +20,10 @@ SMI = """2026/11/21 10:00:00.001, 0, 97, 5000
 def test_summarize_counts_busy_samples_per_gpu_and_together() -> None:
     usage = summarize(SMI, ["0", "1"])
     assert usage.samples == 2 and usage.busy == {"0": 2, "1": 1} and usage.all_busy == 1
-    assert usage.line() == ("GPU use (nvidia-smi, 2 samples over 1 s): GPU 0 busy in 2, "
-                            "GPU 1 busy in 1; all 2 at once in 1")
+    assert usage.line() == (
+        "GPU use (nvidia-smi, 2 samples over 1 s): GPU 0 busy in 2, "
+        "GPU 1 busy in 1; all 2 at once in 1"
+    )
     only_first = summarize(SMI, ["0"])
     assert only_first.samples == 3 and only_first.busy == {"0": 3}
     assert summarize("[N/A]\ngarbage\n", ["0"]).samples == 0
@@ -30,8 +32,14 @@ def test_summarize_counts_busy_samples_per_gpu_and_together() -> None:
 
 
 def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
-    samples = iter(["2026/11/21 10:00:0{i}.001, 0, {u}, 5000\n2026/11/21 10:00:0{i}.003, 1, "
-                    "50, 9\n".format(i=i, u=u) for i, u in enumerate([97, 0, 12])])
+    samples = iter(
+        [
+            "2026/11/21 10:00:0{i}.001, 0, {u}, 5000\n2026/11/21 10:00:0{i}.003, 1, 50, 9\n".format(
+                i=i, u=u
+            )
+            for i, u in enumerate([97, 0, 12])
+        ]
+    )
     asked: list[list[str]] = []
 
     def smi(argv, **kwargs):

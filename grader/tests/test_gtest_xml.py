@@ -35,7 +35,8 @@ def test_cases_are_read_with_their_results(tmp_path: Path) -> None:
     assert cases["Sizes/Reduce.Sum/3"].skipped
     assert cases["Sizes/Reduce.Sum/3"].skip_message == "no device"
     assert [c.name for c in matching(list(cases.values()), "Histogram.Uniform")] == [
-        "Histogram.Uniform"]
+        "Histogram.Uniform"
+    ]
 
 
 def test_missing_or_broken_reports_read_as_none(tmp_path: Path) -> None:

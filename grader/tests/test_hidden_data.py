@@ -18,17 +18,29 @@ np = pytest.importorskip("numpy")
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "correct horse battery staple 7f3a"
-MANIFEST = {"lab": "lab1", "dtype": "int32", "defaults": {"low": 0, "high": 1024},
-            "cases": [{"name": "small", "distribution": "uniform", "n": 4096, "seed": 1},
-                      {"name": "hot", "distribution": "contention", "n": 999, "seed": 2,
-                       "hot_fraction": 0.9}]}
+MANIFEST = {
+    "lab": "lab1",
+    "dtype": "int32",
+    "defaults": {"low": 0, "high": 1024},
+    "cases": [
+        {"name": "small", "distribution": "uniform", "n": 4096, "seed": 1},
+        {"name": "hot", "distribution": "contention", "n": 999, "seed": 2, "hot_fraction": 0.9},
+    ],
+}
 
 
 def _generate(tmp: Path, out: str, secret: str | None, *, via_file: bool = False) -> Path:
     manifest = tmp / "m.json"
     manifest.write_text(json.dumps(MANIFEST))
-    argv = [sys.executable, "-m", "datasets.generate", "--manifest", str(manifest),
-            "--out", str(tmp / out)]
+    argv = [
+        sys.executable,
+        "-m",
+        "datasets.generate",
+        "--manifest",
+        str(manifest),
+        "--out",
+        str(tmp / out),
+    ]
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)}
     if secret is not None and via_file:
         secret_file = tmp / "secret.txt"
@@ -83,17 +95,34 @@ def test_a_secret_change_regenerates(tmp_path: Path) -> None:
 
 
 def _setup_and_test(tmp: Path) -> tuple[LabTest, LabTest]:
-    setup = LabTest(name="lab1.datasets", lab="lab1", kind="data",
-                    command=(sys.executable, "-m", "datasets.generate", "--manifest", "m.json",
-                             "--out", str(tmp / "datasets" / "lab1")),
-                    fixtures_setup=("lab1_data",))
-    test = LabTest(name="lab1.Suite.Test", lab="lab1", kind="correctness",
-                   command=("prog",), fixtures_required=("lab1_data",))
+    setup = LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        command=(
+            sys.executable,
+            "-m",
+            "datasets.generate",
+            "--manifest",
+            "m.json",
+            "--out",
+            str(tmp / "datasets" / "lab1"),
+        ),
+        fixtures_setup=("lab1_data",),
+    )
+    test = LabTest(
+        name="lab1.Suite.Test",
+        lab="lab1",
+        kind="correctness",
+        command=("prog",),
+        fixtures_required=("lab1_data",),
+    )
     return setup, test
 
 
-def test_the_runner_gives_the_secret_to_the_setup_only(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_runner_gives_the_secret_to_the_setup_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(SECRET_ENV, "leaked from the grader's own environment")
     setup, test = _setup_and_test(tmp_path)
     runner = Runner(gpu_present=True, setups={"lab1_data": [setup]}, secret=SECRET)
@@ -105,7 +134,8 @@ def test_the_runner_gives_the_secret_to_the_setup_only(tmp_path: Path,
 
 
 def test_without_a_secret_nothing_changes_and_nothing_leaks(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(SECRET_ENV, "leaked from the grader's own environment")
     setup, test = _setup_and_test(tmp_path)
     runner = Runner(gpu_present=True, setups={"lab1_data": [setup]})

@@ -10,16 +10,32 @@ import pytest
 from grader.cli import main
 from grader.commands.known_wrong import exit_status
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (HOSTILE, Expectation, Judgement, judge_grade, judge_static,
-                                load_entries, load_manifest, table, write_trees)
+from grader.known_wrong import (
+    HOSTILE,
+    Expectation,
+    Judgement,
+    judge_grade,
+    judge_static,
+    load_entries,
+    load_manifest,
+    table,
+    write_trees,
+)
 from grader.model import Outcome, Status
 from grader.static_check import Finding
 
 REPO = Path(__file__).resolve().parents[2]
-RACE = Expectation(name="lab1_race", lab="lab1", kind="grade", reason="bins? differ",
-                   tests=r"/shared__")
-SLOW = Expectation(name="lab1_slow", lab="lab1", kind="grade", reason="speedup",
-                   tests=r"Timing\.Shared", must_pass=r"/shared__")
+RACE = Expectation(
+    name="lab1_race", lab="lab1", kind="grade", reason="bins? differ", tests=r"/shared__"
+)
+SLOW = Expectation(
+    name="lab1_slow",
+    lab="lab1",
+    kind="grade",
+    reason="speedup",
+    tests=r"Timing\.Shared",
+    must_pass=r"/shared__",
+)
 CUB = Expectation(name="lab1_cub", lab="lab1", kind="static", reason="library-(include|call)")
 PASSED = Outcome(Status.PASSED, "")
 WRONG = Outcome(Status.FAILED, "variant shared ...:\n3 of 1024 bins differ; first:\n  bin 7: ...")
@@ -37,22 +53,56 @@ def static_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
     compiled (the slow part), so the tests share one run."""
     root = tmp_path_factory.mktemp("known-wrong")
     report = root / "table.md"
-    status = main(["known-wrong", "--static-only", "--build-root", str(root / "build"),
-                   "--report", str(report)])
+    status = main(
+        [
+            "known-wrong",
+            "--static-only",
+            "--build-root",
+            str(root / "build"),
+            "--report",
+            str(report),
+        ]
+    )
     return status, report.read_text(encoding="utf-8")
 
 
 def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
     entries = load_entries(REPO)
     names = {e.name for e in entries}
-    assert {"lab1_race", "lab1_tail", "lab1_oob_write", "lab1_hang", "lab1_slow", "lab1_cub",
-            "lab1_hardcoded", "lab1_host_answer", "lab1_race.racecheck", "lab2_tail",
-            "lab2_no_guard", "lab3_race", "lab3_tail", "lab3_cub", "lab4_oob_write", "lab4_race",
-            "lab4_slow", "lab5_tail", "lab5_cublas", "lab5_host_answer"} <= names
+    assert {
+        "lab1_race",
+        "lab1_tail",
+        "lab1_oob_write",
+        "lab1_hang",
+        "lab1_slow",
+        "lab1_cub",
+        "lab1_hardcoded",
+        "lab1_host_answer",
+        "lab1_race.racecheck",
+        "lab2_tail",
+        "lab2_no_guard",
+        "lab3_race",
+        "lab3_tail",
+        "lab3_cub",
+        "lab4_oob_write",
+        "lab4_race",
+        "lab4_slow",
+        "lab5_tail",
+        "lab5_cublas",
+        "lab5_host_answer",
+    } <= names
     hostile = {e.name for e in load_manifest(REPO / HOSTILE)}
-    assert {"lab5_interpose_runtime", "lab1_constructor", "lab3_raw_syscall",
-            "lab1_read_environment", "lab3_other_stream", "lab1_macro_include",
-            "lab3_library_alias", "lab5_numeric_copy_kind", "lab1_allocation"} <= hostile
+    assert {
+        "lab5_interpose_runtime",
+        "lab1_constructor",
+        "lab3_raw_syscall",
+        "lab1_read_environment",
+        "lab3_other_stream",
+        "lab1_macro_include",
+        "lab3_library_alias",
+        "lab5_numeric_copy_kind",
+        "lab1_allocation",
+    } <= hostile
     for entry in entries:
         folder = trees / entry.folder_name
         sources = list(folder.glob(f"{entry.lab}_*/*.cu"))
@@ -63,7 +113,8 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
 
 
 def test_static_entries_are_rejected_and_gpu_entries_pass_the_checks(
-        static_run: tuple[int, str]) -> None:
+    static_run: tuple[int, str],
+) -> None:
     status, text = static_run
     rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| lab")]
     assert len(rows) == len(load_entries(REPO))
@@ -77,16 +128,30 @@ def test_static_entries_are_rejected_and_gpu_entries_pass_the_checks(
 
 def test_a_sanitizer_entry_needs_a_known_tool(tmp_path: Path) -> None:
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps({"submissions": [
-        {"name": "x", "lab": "lab1", "kind": "grade", "tests": "t", "reason": "r",
-         "sanitizer": "leakcheck"}]}))
+    manifest.write_text(
+        json.dumps(
+            {
+                "submissions": [
+                    {
+                        "name": "x",
+                        "lab": "lab1",
+                        "kind": "grade",
+                        "tests": "t",
+                        "reason": "r",
+                        "sanitizer": "leakcheck",
+                    }
+                ]
+            }
+        )
+    )
     with pytest.raises(GraderUsageError, match="sanitizer must be one of"):
         load_manifest(manifest)
 
 
 def test_a_sanitizer_entry_says_so_in_the_table() -> None:
-    entry = Expectation("lab3_race", "lab3", "grade", "Race reported", tests="sanitize",
-                        sanitizer="racecheck")
+    entry = Expectation(
+        "lab3_race", "lab3", "grade", "Race reported", tests="sanitize", sanitizer="racecheck"
+    )
     assert entry.expected.startswith("under racecheck, a test /sanitize/")
     assert Expectation("a.b", "lab1", "static", "r", folder="a").folder_name == "a"
 
@@ -100,7 +165,8 @@ def test_a_grade_entry_is_rejected_for_its_own_reason() -> None:
 
 def test_another_reason_or_no_failure_is_not_as_expected() -> None:
     assert judge_grade(RACE, [], {"lab1.x/shared__a": HUNG}, True).verdict.startswith(
-        "failed for another reason")
+        "failed for another reason"
+    )
     assert judge_grade(RACE, [], {"lab1.x/shared__a": PASSED}, True).as_expected is False
     assert "no test matches" in judge_grade(RACE, [], {"lab1.y": WRONG}, True).verdict
     finding = Finding("f.cu", 3, "timer", "uses a timer")
@@ -134,20 +200,28 @@ def test_static_judgement() -> None:
 
 
 def test_the_table() -> None:
-    text = table([(CUB, Judgement("static check: f.cu:4: library-call", True)),
-                  (RACE, Judgement("all 2 matching tests passed", False)),
-                  (SLOW, Judgement("not judged: needs a GPU", None))])
+    text = table(
+        [
+            (CUB, Judgement("static check: f.cu:4: library-call", True)),
+            (RACE, Judgement("all 2 matching tests passed", False)),
+            (SLOW, Judgement("not judged: needs a GPU", None)),
+        ]
+    )
     lines = text.splitlines()
     assert lines[0] == "| submission | expected reason | verdict | as expected |"
-    assert lines[2] == ("| lab1_cub | static check rejects with /library-(include\\|call)/ "
-                        "| static check: f.cu:4: library-call | yes |")
+    assert lines[2] == (
+        "| lab1_cub | static check rejects with /library-(include\\|call)/ "
+        "| static check: f.cu:4: library-call | yes |"
+    )
     assert lines[3].endswith("| NO |") and lines[4].endswith("| not judged |")
 
 
-def test_the_command_takes_only_known_names(capsys: pytest.CaptureFixture[str],
-                                           tmp_path: Path) -> None:
+def test_the_command_takes_only_known_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     root = ["--build-root", str(tmp_path)]
-    assert main(["known-wrong", *root, "--only", "lab1_cub", "--only", "lab5_host_answer"]) \
-        == EXIT_OK
+    assert (
+        main(["known-wrong", *root, "--only", "lab1_cub", "--only", "lab5_host_answer"]) == EXIT_OK
+    )
     assert "| lab5_host_answer |" in capsys.readouterr().out
     assert main(["known-wrong", *root, "--only", "nope"]) == 2

@@ -19,12 +19,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "cmake" / "no_gpu_summary.py"
 TEST_NAME = "GPU present, else nothing was checked"
-TODO = ("Run the tests on a machine with an NVIDIA GPU and driver (nvidia-smi must list the "
-        "GPU); without one, `cmake --build --preset student` checks that your code compiles "
-        "and `python3 -m grader check --impl skeletons` checks it against the lab's rules.")
+TODO = (
+    "Run the tests on a machine with an NVIDIA GPU and driver (nvidia-smi must list the "
+    "GPU); without one, `cmake --build --preset student` checks that your code compiles "
+    "and `python3 -m grader check --impl skeletons` checks it against the lab's rules."
+)
 
-needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ctest") is None,
-                                 reason="cmake and ctest needed")
+needs_cmake = pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("ctest") is None, reason="cmake and ctest needed"
+)
 
 
 def _probe(tmp_path: Path, exit_code: int) -> Path:
@@ -34,38 +37,56 @@ def _probe(tmp_path: Path, exit_code: int) -> Path:
     return probe
 
 
-def _summary(tmp_path: Path, exit_code: int, log: str | None,
-             expect_no_gpu: bool = False) -> subprocess.CompletedProcess[str]:
+def _summary(
+    tmp_path: Path, exit_code: int, log: str | None, expect_no_gpu: bool = False
+) -> subprocess.CompletedProcess[str]:
     log_path = tmp_path / "LastTest.log.tmp"
     if log is not None:
         log_path.write_text(log)
     env = {k: v for k, v in os.environ.items() if k != "CUDA_LABS_EXPECT_NO_GPU"}
     if expect_no_gpu:
         env["CUDA_LABS_EXPECT_NO_GPU"] = "1"
-    return subprocess.run([sys.executable, str(SCRIPT), "--log", str(log_path), "--",
-                           str(_probe(tmp_path, exit_code))], env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--log",
+            str(log_path),
+            "--",
+            str(_probe(tmp_path, exit_code)),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def _record(i: int, name: str, output: str) -> str:
-    return (f"{i}/9 Testing: {name}\n{i}/9 Test: {name}\nCommand: \"x\"\nOutput:\n"
-            f"----------------------------------------------------------\n{output}\n"
-            "<end of output>\nTest Passed.\n\n")
+    return (
+        f'{i}/9 Testing: {name}\n{i}/9 Test: {name}\nCommand: "x"\nOutput:\n'
+        f"----------------------------------------------------------\n{output}\n"
+        "<end of output>\nTest Passed.\n\n"
+    )
 
 
-LOG = ("Start testing: now\n"
-       + _record(1, "lab1.Hist.Uniform", "cuda-labs: skipped: no CUDA device (no NVIDIA driver)")
-       + _record(2, "lab3.Reduce.Small", "cuda-labs: skipped: no CUDA device (no NVIDIA driver)")
-       + _record(3, "lab1.datasets", "written")
-       # A harness test of the probe prints the marker too; it is no GPU test.
-       + _record(4, "harness.common.no_gpu", "cuda-labs: skipped: no CUDA device (x)"))
+LOG = (
+    "Start testing: now\n"
+    + _record(1, "lab1.Hist.Uniform", "cuda-labs: skipped: no CUDA device (no NVIDIA driver)")
+    + _record(2, "lab3.Reduce.Small", "cuda-labs: skipped: no CUDA device (no NVIDIA driver)")
+    + _record(3, "lab1.datasets", "written")
+    # A harness test of the probe prints the marker too; it is no GPU test.
+    + _record(4, "harness.common.no_gpu", "cuda-labs: skipped: no CUDA device (x)")
+)
 
 
 def test_without_a_gpu_it_counts_the_skipped_lab_tests_and_fails(tmp_path: Path) -> None:
     proc = _summary(tmp_path, 77, LOG)
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
-        f"no CUDA GPU: 2 GPU tests were skipped, nothing was checked. {TODO}"]
+        f"no CUDA GPU: 2 GPU tests were skipped, nothing was checked. {TODO}"
+    ]
 
 
 def test_ci_expects_no_gpu_and_passes_with_the_same_line(tmp_path: Path) -> None:
@@ -94,6 +115,7 @@ def test_a_broken_probe_fails_with_its_reason(tmp_path: Path) -> None:
 
 # --- under ctest ---------------------------------------------------------------------------------
 
+
 def _project(tmp_path: Path) -> Path:
     """30 lab1 and 20 lab2 'GPU tests' that skip as the labs' do, a harness test, the summary."""
     source = tmp_path / "src"
@@ -120,20 +142,33 @@ set_tests_properties(harness.ok PROPERTIES LABELS harness)
 lab_add_no_gpu_summary({_probe(tmp_path, 77)})
 """)
     build = tmp_path / "b"
-    configure = subprocess.run(["cmake", "-S", str(source), "-B", str(build)],
-                               capture_output=True, text=True, timeout=300, check=False)
+    configure = subprocess.run(
+        ["cmake", "-S", str(source), "-B", str(build)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert configure.returncode == 0, configure.stderr
     return build
 
 
-def _ctest(build: Path, *args: str, expect_no_gpu: bool = False,
-           ) -> subprocess.CompletedProcess[str]:
+def _ctest(
+    build: Path,
+    *args: str,
+    expect_no_gpu: bool = False,
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "CUDA_LABS_EXPECT_NO_GPU"}
     if expect_no_gpu:
         env["CUDA_LABS_EXPECT_NO_GPU"] = "1"
-    return subprocess.run(["ctest", "--test-dir", str(build), "--output-on-failure", "-j", "2",
-                           *args], env=env, capture_output=True, text=True, timeout=300,
-                          check=False)
+    return subprocess.run(
+        ["ctest", "--test-dir", str(build), "--output-on-failure", "-j", "2", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 @needs_cmake

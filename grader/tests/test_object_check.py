@@ -11,8 +11,14 @@ import pytest
 
 from grader.cli import main
 from grader.commands.check import check_impl
-from grader.object_check import (ObjectPolicy, check_includes, check_lab_objects, contract_names,
-                                 load_object_policy, system_include_dirs)
+from grader.object_check import (
+    ObjectPolicy,
+    check_includes,
+    check_lab_objects,
+    contract_names,
+    load_object_policy,
+    system_include_dirs,
+)
 from grader.object_facts import parse_relocations, parse_sections, parse_symbols
 from grader.tests.helpers import DATA
 
@@ -23,9 +29,11 @@ LAB4 = REPO / "labs" / "lab4_power_array"
 CUB = "/usr/local/cuda/include/cccl/cub/cub.cuh"
 needs_binutils = pytest.mark.skipif(
     any(shutil.which(t) is None for t in ("g++", "readelf", "objdump", "c++filt")),
-    reason="needs g++ and binutils")
-needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None or shutil.which("ninja") is None,
-                                reason="needs nvcc and ninja")
+    reason="needs g++ and binutils",
+)
+needs_nvcc = pytest.mark.skipif(
+    shutil.which("nvcc") is None or shutil.which("ninja") is None, reason="needs nvcc and ninja"
+)
 
 
 def _build_object(tmp_path: Path, lab: str, source: Path) -> Path:
@@ -47,7 +55,8 @@ def test_definitions_outside_the_contract_are_refused(tmp_path: Path) -> None:
     found = _found(build, policy)
     reasons = " | ".join(reason for _, reason in found)
     assert ("replaces-symbol", "defines cudaEventElapsedTime") in [
-        (rule, reason.split(",")[0]) for rule, reason in found]
+        (rule, reason.split(",")[0]) for rule, reason in found
+    ]
     assert "defines harness::time_gpu()" in reasons
     assert "defines lab1::helper_visible()" in reasons
     assert "defines lab1::lab_inline(int)" in reasons  # inline, but in the lab's namespace
@@ -64,8 +73,10 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
     text = " | ".join(reason for _, reason in found)
     assert "uses getenv, which reads or changes the environment" in text
     assert "uses puts" not in text and "uses cudaGetDevice" not in text
-    assert ("refers to cudaMemcpyFromSymbol in lab4::power_best(float const*, float*, int, int, "
-            "int); the contract allows it only in lab4::symbol_download") in text
+    assert (
+        "refers to cudaMemcpyFromSymbol in lab4::power_best(float const*, float*, int, int, "
+        "int); the contract allows it only in lab4::symbol_download"
+    ) in text
     assert "symbol_download(float*, int) executes" not in text
     # Another lab's contract does not allow the copy at all.
     other = _found(build, ObjectPolicy("lab4", frozenset({"lab4::power_best"}), "x.cuh"))
@@ -75,33 +86,53 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
 def test_includes_are_judged_by_where_the_file_is(tmp_path: Path) -> None:
     own = tmp_path / "student" / "lab1_histogram"
     own.mkdir(parents=True)
-    files = ["obj.o", str(own / "kernels.cu"), str(own / "helpers.cuh"), str(own / "table.dat"),
-             str(LAB1 / "histogram.cuh"), str(LAB1 / "cpu_reference.hpp"),
-             "/usr/include/c++/12/cstdio", "/usr/local/cuda-13.0/include/cuda_runtime.h",
-             CUB, "/usr/local/cuda/include/cublas_v2.h",
-             str(tmp_path / "secret.txt")]
-    found = [(f.rule_id, f.reason.split(",")[0].split(":")[0])
-             for f in check_includes(files, LAB1, own, "k")]
-    assert found == [("include-not-source", "includes table.dat"),
-                     ("include-outside", f"includes {LAB1.resolve() / 'cpu_reference.hpp'}"),
-                     ("library-include", f"includes {Path(CUB).resolve()}"),
-                     ("include-outside", f"includes {tmp_path.resolve() / 'secret.txt'}")]
+    files = [
+        "obj.o",
+        str(own / "kernels.cu"),
+        str(own / "helpers.cuh"),
+        str(own / "table.dat"),
+        str(LAB1 / "histogram.cuh"),
+        str(LAB1 / "cpu_reference.hpp"),
+        "/usr/include/c++/12/cstdio",
+        "/usr/local/cuda-13.0/include/cuda_runtime.h",
+        CUB,
+        "/usr/local/cuda/include/cublas_v2.h",
+        str(tmp_path / "secret.txt"),
+    ]
+    found = [
+        (f.rule_id, f.reason.split(",")[0].split(":")[0])
+        for f in check_includes(files, LAB1, own, "k")
+    ]
+    assert found == [
+        ("include-not-source", "includes table.dat"),
+        ("include-outside", f"includes {LAB1.resolve() / 'cpu_reference.hpp'}"),
+        ("library-include", f"includes {Path(CUB).resolve()}"),
+        ("include-outside", f"includes {tmp_path.resolve() / 'secret.txt'}"),
+    ]
 
 
 def test_parsers_read_binutils_output() -> None:
-    symbols = parse_symbols("   12: 0000000000000010    21 FUNC    GLOBAL DEFAULT    2 _Z1fv\n"
-                            "   13: 0000000000000000     0 NOTYPE  GLOBAL DEFAULT  UND exit\n")
-    assert symbols == [("_Z1fv", "FUNC", "GLOBAL", "2", 16, 21), ("exit", "NOTYPE", "GLOBAL",
-                                                                   "UND", 0, 0)]
-    sections = parse_sections("  [13] .init_array       INIT_ARRAY       0000000000000000  "
-                              "00016300 000008 08  WA  0   0  8\n")
+    symbols = parse_symbols(
+        "   12: 0000000000000010    21 FUNC    GLOBAL DEFAULT    2 _Z1fv\n"
+        "   13: 0000000000000000     0 NOTYPE  GLOBAL DEFAULT  UND exit\n"
+    )
+    assert symbols == [
+        ("_Z1fv", "FUNC", "GLOBAL", "2", 16, 21),
+        ("exit", "NOTYPE", "GLOBAL", "UND", 0, 0),
+    ]
+    sections = parse_sections(
+        "  [13] .init_array       INIT_ARRAY       0000000000000000  "
+        "00016300 000008 08  WA  0   0  8\n"
+    )
     assert sections[0].name == ".init_array" and sections[0].size == 8 and sections[0].flags == "WA"
     relocations = parse_relocations(
         "Relocation section '.rela.init_array' at offset 0x1dda0 contains 1 entry:\n"
         "  Offset          Info           Type           Sym. Value    Sym. Name + Addend\n"
-        "000000000000  005e00000001 R_X86_64_64       0000000000000000 .text.startup + 10\n")
+        "000000000000  005e00000001 R_X86_64_64       0000000000000000 .text.startup + 10\n"
+    )
     assert [(r.section, r.target, r.addend) for r in relocations] == [
-        (".init_array", ".text.startup", 16)]
+        (".init_array", ".text.startup", 16)
+    ]
 
 
 def test_contract_names_of_lab1() -> None:
@@ -132,8 +163,10 @@ def test_check_compiles_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> None:
     record = tmp_path / "CMakeFiles" / "3.28.3" / "CMakeCUDACompiler.cmake"
     record.parent.mkdir(parents=True)
-    record.write_text('set(CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES "/opt/gcc/lib/gcc/x86_64-linux'
-                      '-gnu/13/include;/usr/include")\n')
+    record.write_text(
+        'set(CMAKE_CUDA_IMPLICIT_INCLUDE_DIRECTORIES "/opt/gcc/lib/gcc/x86_64-linux'
+        '-gnu/13/include;/usr/include")\n'
+    )
     dirs = system_include_dirs(tmp_path)
     assert Path("/opt/gcc/lib/gcc/x86_64-linux-gnu/13/include").resolve() in dirs
     own = tmp_path / "student"

@@ -8,8 +8,14 @@ from pathlib import Path
 import pytest
 
 from grader.model import Status
-from grader.provenance import (FOREIGN_MARKER, NO_MARKER, PREEXISTING, Provenance, RunFiles,
-                               read_marker)
+from grader.provenance import (
+    FOREIGN_MARKER,
+    NO_MARKER,
+    PREEXISTING,
+    Provenance,
+    RunFiles,
+    read_marker,
+)
 from grader.runner import Runner
 from grader.tests.helpers import fake_test
 from grader.verdict import ProcessResult, classify
@@ -68,19 +74,23 @@ def test_a_crash_before_the_marker_keeps_its_own_reason() -> None:
     assert outcome.reason.startswith("exited with status 1")
 
 
-@pytest.mark.parametrize("marker, returncode, problem", [
-    (f"{NONCE} 0\n", 0, None),
-    (f"{NONCE} 1\n", 1, None),
-    (None, 0, NO_MARKER),
-    ("", 0, FOREIGN_MARKER),
-    (f"{NONCE}\n", 0, FOREIGN_MARKER),
-    (f"{NONCE} zero\n", 0, FOREIGN_MARKER),
-    (f"{'e' * 32} 0\n", 0, FOREIGN_MARKER),
-    (f"{NONCE} \u00e9\n", 0, FOREIGN_MARKER),
-    (f"{NONCE} 1\n", 0, "exit status 0 differs from the harness's result 1"),
-])
-def test_the_marker_must_hold_the_nonce_and_the_exit_status(marker: str | None, returncode: int,
-                                                            problem: str | None) -> None:
+@pytest.mark.parametrize(
+    "marker, returncode, problem",
+    [
+        (f"{NONCE} 0\n", 0, None),
+        (f"{NONCE} 1\n", 1, None),
+        (None, 0, NO_MARKER),
+        ("", 0, FOREIGN_MARKER),
+        (f"{NONCE}\n", 0, FOREIGN_MARKER),
+        (f"{NONCE} zero\n", 0, FOREIGN_MARKER),
+        (f"{'e' * 32} 0\n", 0, FOREIGN_MARKER),
+        (f"{NONCE} \u00e9\n", 0, FOREIGN_MARKER),
+        (f"{NONCE} 1\n", 0, "exit status 0 differs from the harness's result 1"),
+    ],
+)
+def test_the_marker_must_hold_the_nonce_and_the_exit_status(
+    marker: str | None, returncode: int, problem: str | None
+) -> None:
     assert Provenance(NONCE, marker).problem(returncode) == problem
 
 

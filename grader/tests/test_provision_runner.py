@@ -15,8 +15,9 @@ BASH = "/bin/bash"
 
 def _report(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": str(path), "HOME": os.environ.get("HOME", "/")}
-    return subprocess.run([BASH, str(SCRIPT), *args], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
+    return subprocess.run(
+        [BASH, str(SCRIPT), *args], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
 
 
 def _bin(tmp_path: Path) -> Path:
@@ -30,8 +31,14 @@ def _bin(tmp_path: Path) -> Path:
 def test_a_path_without_the_tools_is_reported_missing(tmp_path: Path) -> None:
     result = _report(_bin(tmp_path))
     assert result.returncode == 1
-    for line in ("MISSING  cmake 3.25 or newer", "MISSING  ninja", "MISSING  bwrap",
-                 "MISSING  prlimit", "MISSING  setpriv", "MISSING  nvidia-smi"):
+    for line in (
+        "MISSING  cmake 3.25 or newer",
+        "MISSING  ninja",
+        "MISSING  bwrap",
+        "MISSING  prlimit",
+        "MISSING  setpriv",
+        "MISSING  nvidia-smi",
+    ):
         assert line in result.stdout, line
     assert "ok       python3 3.10+" in result.stdout
     assert "sandbox trial skipped" in result.stdout

@@ -11,29 +11,43 @@ from grader.model import LabTest, Outcome, Status
 from grader.reports import write_all
 from grader.scoring import Grade, LabPolicy, score_lab
 
-H100 = GpuInfo("present", {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0",
-                           "sm_count": 132})
+H100 = GpuInfo(
+    "present", {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "sm_count": 132}
+)
 NO_GPU = GpuInfo("absent", reason="no CUDA device (cudaErrorNoDevice)")
 POLICY = LabPolicy("lab1", "Histogram", {"correctness": 1, "timing": 4})
 
 
 def _grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
     kinds = {"Hist.Uniform": "correctness", "Hist.Skewed": "correctness", "Hist.Fast": "timing"}
-    results = [(LabTest(name=f"lab1.{n}", lab="lab1", kind=kinds[n]), o)
-               for n, o in outcomes.items()]
-    lab2 = score_lab(LabPolicy("lab2", "Divergence", {"correctness": 1, "timing": 2}),
-                     [(LabTest(name="lab2.Div.Even", lab="lab2", kind="correctness"),
-                       outcomes.get("Hist.Uniform", Outcome(Status.PASSED)))])
+    results = [
+        (LabTest(name=f"lab1.{n}", lab="lab1", kind=kinds[n]), o) for n, o in outcomes.items()
+    ]
+    lab2 = score_lab(
+        LabPolicy("lab2", "Divergence", {"correctness": 1, "timing": 2}),
+        [
+            (
+                LabTest(name="lab2.Div.Even", lab="lab2", kind="correctness"),
+                outcomes.get("Hist.Uniform", Outcome(Status.PASSED)),
+            )
+        ],
+    )
     return Grade((score_lab(POLICY, results), lab2), gpu, "2025-01-01T00:00:00+00:00")
 
 
 def _graded_with_a_failure() -> Grade:
-    return _grade(H100, {
-        "Hist.Uniform": Outcome(Status.PASSED, output="ok", duration_s=0.5),
-        "Hist.Skewed": Outcome(Status.FAILED, "bin 17: expected 1024, got 0\nbin 18: expected 3",
-                               output="ansi \x1b[31m nul \x00 | pipe"),
-        "Hist.Fast": Outcome(Status.FAILED, "timed out after 10 s: possible deadlock (...)"),
-    })
+    return _grade(
+        H100,
+        {
+            "Hist.Uniform": Outcome(Status.PASSED, output="ok", duration_s=0.5),
+            "Hist.Skewed": Outcome(
+                Status.FAILED,
+                "bin 17: expected 1024, got 0\nbin 18: expected 3",
+                output="ansi \x1b[31m nul \x00 | pipe",
+            ),
+            "Hist.Fast": Outcome(Status.FAILED, "timed out after 10 s: possible deadlock (...)"),
+        },
+    )
 
 
 def test_junit_has_one_suite_per_lab_with_reasons(tmp_path: Path) -> None:

@@ -107,8 +107,11 @@ def _problems(doc: Any, fields: Mapping[str, Check], required: tuple[str, ...] =
     if not isinstance(doc, dict):
         return [f"not an object: {doc!r}"]
     found = [f"{key}: not in the spec" for key in doc if key not in fields]
-    found += [f"{key}: bad value {doc[key]!r}" for key in doc
-              if key in fields and not fields[key](doc[key])]
+    found += [
+        f"{key}: bad value {doc[key]!r}"
+        for key in doc
+        if key in fields and not fields[key](doc[key])
+    ]
     return found + [f"{key}: missing" for key in required if key not in doc]
 
 
@@ -134,18 +137,32 @@ def test_the_schema_refuses_what_the_spec_does_not_have() -> None:
 
 
 def _grade(*, hidden_data: bool) -> Grade:
-    lab3 = score_lab(LabPolicy("lab3", "Reduction", {"correctness": 1, "timing": 2}), [
-        (LabTest("lab3.T.Fast", "lab3", "timing"), Outcome(Status.FAILED, "0.7 (needed >= 0.8)")),
-        (LabTest("lab3.C.Small", "lab3", "correctness"), Outcome(Status.PASSED)),
-        (LabTest("lab3.R.Cub", "lab3", "reference"), Outcome(Status.PASSED)),
-        (LabTest("lab3.C.Big", "lab3", "correctness"), Outcome(Status.SKIPPED, "no GPU")),
-    ])
-    lab12 = score_lab(LabPolicy("lab12", "", {}, expected_max=10), [
-        (LabTest("lab12.build", "lab12", BUILD_KIND), Outcome(Status.FAILED, "did not build"))])
+    lab3 = score_lab(
+        LabPolicy("lab3", "Reduction", {"correctness": 1, "timing": 2}),
+        [
+            (
+                LabTest("lab3.T.Fast", "lab3", "timing"),
+                Outcome(Status.FAILED, "0.7 (needed >= 0.8)"),
+            ),
+            (LabTest("lab3.C.Small", "lab3", "correctness"), Outcome(Status.PASSED)),
+            (LabTest("lab3.R.Cub", "lab3", "reference"), Outcome(Status.PASSED)),
+            (LabTest("lab3.C.Big", "lab3", "correctness"), Outcome(Status.SKIPPED, "no GPU")),
+        ],
+    )
+    lab12 = score_lab(
+        LabPolicy("lab12", "", {}, expected_max=10),
+        [(LabTest("lab12.build", "lab12", BUILD_KIND), Outcome(Status.FAILED, "did not build"))],
+    )
     commit = Checkout(commit="a" * 40, clean=False)
-    return Grade((lab12, lab3), GpuInfo("present", {"name": "H100"}), "2025-01-01T00:01:00+00:00",
-                 hidden_data=hidden_data, execution_s=61.4, started="2025-01-01T00:00:00+00:00",
-                 commits={"graded": commit, "harness": Checkout(commit=None, clean=None)})
+    return Grade(
+        (lab12, lab3),
+        GpuInfo("present", {"name": "H100"}),
+        "2025-01-01T00:01:00+00:00",
+        hidden_data=hidden_data,
+        execution_s=61.4,
+        started="2025-01-01T00:00:00+00:00",
+        commits={"graded": commit, "harness": Checkout(commit=None, clean=None)},
+    )
 
 
 def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_path: Path) -> None:
@@ -153,13 +170,20 @@ def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_pat
     doc = json.loads(paths["results.json"].read_text())
     assert_to_spec(doc)
     assert [(t["number"], t["name"]) for t in doc["tests"]] == [
-        ("3.1.1", "lab3.C.Small (correctness)"), ("3.1.2", "lab3.C.Big (correctness)"),
-        ("3.2.1", "lab3.T.Fast (timing)"), ("3.3.1", "lab3.R.Cub (reference)"),
-        ("12.0.1", "lab12.build (build)")]
+        ("3.1.1", "lab3.C.Small (correctness)"),
+        ("3.1.2", "lab3.C.Big (correctness)"),
+        ("3.2.1", "lab3.T.Fast (timing)"),
+        ("3.3.1", "lab3.R.Cub (reference)"),
+        ("12.0.1", "lab12.build (build)"),
+    ]
     visibility = {t["number"]: t["visibility"] for t in doc["tests"]}
-    assert visibility == {"3.1.1": "after_due_date", "3.1.2": "after_due_date",
-                          "3.2.1": "after_due_date", "3.3.1": "after_due_date",
-                          "12.0.1": "visible"}  # whether it built shows at once
+    assert visibility == {
+        "3.1.1": "after_due_date",
+        "3.1.2": "after_due_date",
+        "3.2.1": "after_due_date",
+        "3.3.1": "after_due_date",
+        "12.0.1": "visible",
+    }  # whether it built shows at once
     assert (doc["score"], doc["execution_time"], doc["extra_data"]["max_score"]) == (1, 61, 14)
     assert doc["extra_data"]["graded_commit"] == {"commit": "a" * 40, "clean": False}
     summary = paths["summary.md"].read_text()
@@ -173,18 +197,35 @@ def test_public_data_results_are_visible(tmp_path: Path) -> None:
 
 
 def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
-                           *args], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 @needs_ctest
 def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
     """A real `grade` on fake tests: hidden data, a harness in git, a job summary."""
-    build = make_build(tmp_path, [setup_spec("lab1", "ok", tmp_path / "count"),
-                                  gtest_spec("lab1", "timing", "pass", "Hist.Fast"),
-                                  gtest_spec("lab1", "correctness", "fail", "Hist.Uniform")])
-    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "title": "Histogram",
-                                                   "points": {"correctness": 1, "timing": 4}}})
+    build = make_build(
+        tmp_path,
+        [
+            setup_spec("lab1", "ok", tmp_path / "count"),
+            gtest_spec("lab1", "timing", "pass", "Hist.Fast"),
+            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
+        ],
+    )
+    repo = make_repo(
+        tmp_path,
+        {
+            "lab1_histogram": {
+                "lab": "lab1",
+                "title": "Histogram",
+                "points": {"correctness": 1, "timing": 4},
+            }
+        },
+    )
     _git(repo, "init", "-q")
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", "labs")
@@ -193,16 +234,35 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
     job_summary = tmp_path / "step-summary.md"
     job_summary.write_text("before\n")
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "GITHUB_STEP_SUMMARY": str(job_summary)}
-    proc = subprocess.run([sys.executable, "-m", "grader", "grade", "--build", str(build),
-                           "--repo", str(repo), "--report", str(tmp_path / "out"),
-                           "--secret-file", str(secret)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-                          check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade",
+            "--build",
+            str(build),
+            "--repo",
+            str(repo),
+            "--report",
+            str(tmp_path / "out"),
+            "--secret-file",
+            str(secret),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     doc = json.loads((tmp_path / "out" / "results.json").read_text())
     assert_to_spec(doc)
     assert [(t["number"], t["status"], t["visibility"]) for t in doc["tests"]] == [
-        ("1.1.1", "failed", "after_due_date"), ("1.2.1", "passed", "after_due_date")]
+        ("1.1.1", "failed", "after_due_date"),
+        ("1.2.1", "passed", "after_due_date"),
+    ]
     extra = doc["extra_data"]
     assert extra["harness_commit"] == {"commit": _git(repo, "rev-parse", "HEAD"), "clean": True}
     assert extra["hidden_data"] is True and extra["max_score"] == 5

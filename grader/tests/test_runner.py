@@ -48,8 +48,9 @@ def test_the_timeout_scale_multiplies_the_test_timeout() -> None:
     assert outcome.reason.startswith("timed out after 0.5 s")
 
 
-def test_a_child_left_sleeping_after_a_timeout_is_killed(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_child_left_sleeping_after_a_timeout_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pid_file = tmp_path / "child.pid"
     monkeypatch.setenv("FAKE_PID_FILE", str(pid_file))
     outcome = WITH_GPU.run(fake_test("hang_with_child", timeout=1.0))
@@ -57,8 +58,9 @@ def test_a_child_left_sleeping_after_a_timeout_is_killed(tmp_path: Path,
     _assert_gone(int(pid_file.read_text()))
 
 
-def test_a_child_left_behind_by_a_finished_test_is_killed(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_child_left_behind_by_a_finished_test_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pid_file = tmp_path / "child.pid"
     monkeypatch.setenv("FAKE_PID_FILE", str(pid_file))
     start = time.monotonic()
@@ -109,15 +111,17 @@ def test_skipped_text_printed_by_a_test_that_passed_does_not_change_the_verdict(
 def test_exit_77_without_a_gpu_is_a_skip_with_the_programs_reason() -> None:
     outcome = NO_GPU.run(fake_test("no_gpu"))
     assert outcome.status is Status.SKIPPED
-    assert outcome.reason == ("no CUDA device (cudaErrorNoDevice: no CUDA-capable device is "
-                              "detected)")
+    assert outcome.reason == (
+        "no CUDA device (cudaErrorNoDevice: no CUDA-capable device is detected)"
+    )
 
 
 def test_exit_77_with_a_gpu_present_fails() -> None:
     outcome = WITH_GPU.run(fake_test("no_gpu"))
     assert outcome.status is Status.FAILED
-    assert outcome.reason.startswith("reported itself skipped although a GPU is present "
-                                     "(exit status 77: no CUDA device")
+    assert outcome.reason.startswith(
+        "reported itself skipped although a GPU is present (exit status 77: no CUDA device"
+    )
 
 
 def test_exit_0_without_xml_fails_as_unreported() -> None:
@@ -156,8 +160,12 @@ def test_output_is_capped_to_its_head_and_tail() -> None:
 
 
 def test_a_missing_program_is_reported_as_not_built() -> None:
-    test = LabTest(name="lab1.Suite.Test", lab="lab1", kind="correctness",
-                   command=("/nonexistent/lab1_tests", "--gtest_filter=Suite.Test"))
+    test = LabTest(
+        name="lab1.Suite.Test",
+        lab="lab1",
+        kind="correctness",
+        command=("/nonexistent/lab1_tests", "--gtest_filter=Suite.Test"),
+    )
     outcome = WITH_GPU.run(test)
     assert outcome.status is Status.FAILED
     assert outcome.reason == "the test program was not built: /nonexistent/lab1_tests"
@@ -166,9 +174,13 @@ def test_a_missing_program_is_reported_as_not_built() -> None:
 
 
 def _setup(mode: str, count_file: Path, fixture: str = "lab1_data") -> LabTest:
-    return LabTest(name="lab1.datasets", lab="lab1", kind="data",
-                   command=(sys.executable, str(FAKE_SETUP), mode, str(count_file)),
-                   fixtures_setup=(fixture,))
+    return LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        command=(sys.executable, str(FAKE_SETUP), mode, str(count_file)),
+        fixtures_setup=(fixture,),
+    )
 
 
 def test_a_fixture_setup_runs_once_before_the_tests_needing_it(tmp_path: Path) -> None:
@@ -198,19 +210,30 @@ def test_a_failed_setup_fails_its_dependents_with_the_reason(tmp_path: Path) -> 
 
 
 def test_the_tests_environment_and_working_directory_are_used(tmp_path: Path) -> None:
-    script = ("import os, sys; ok = os.environ.get('LAB_X') == 'a=b' and os.getcwd() == "
-              f"{str(tmp_path)!r}; sys.exit(0 if ok else 1)")
-    test = LabTest(name="lab1.env", lab="lab1", kind="data",
-                   command=(sys.executable, "-c", script), env={"LAB_X": "a=b"}, cwd=str(tmp_path))
+    script = (
+        "import os, sys; ok = os.environ.get('LAB_X') == 'a=b' and os.getcwd() == "
+        f"{str(tmp_path)!r}; sys.exit(0 if ok else 1)"
+    )
+    test = LabTest(
+        name="lab1.env",
+        lab="lab1",
+        kind="data",
+        command=(sys.executable, "-c", script),
+        env={"LAB_X": "a=b"},
+        cwd=str(tmp_path),
+    )
     assert WITH_GPU.run(test).status is Status.PASSED
 
 
 def test_gtests_assertion_preamble_gives_way_to_the_harness_message() -> None:
-    message = ("correctness_test.cu:51\nValue of: wrong.empty()\n  Actual: false\nExpected: true\n"
-               "variant global on uniform (n = 33554432):\n  bin 0: expected 33009, got -1 "
-               "(never written)")
-    assert trim_failures((message,)) == ("variant global on uniform (n = 33554432):\n"
-                                         "  bin 0: expected 33009, got -1 (never written)")
+    message = (
+        "correctness_test.cu:51\nValue of: wrong.empty()\n  Actual: false\nExpected: true\n"
+        "variant global on uniform (n = 33554432):\n  bin 0: expected 33009, got -1 "
+        "(never written)"
+    )
+    assert trim_failures((message,)) == (
+        "variant global on uniform (n = 33554432):\n  bin 0: expected 33009, got -1 (never written)"
+    )
     binary = "t.cu:9\nExpected: (fastest) != (nullptr), actual: NULL vs (nullptr)\nno variant works"
     assert trim_failures((binary,)) == "no variant works"
     bare = "t.cu:9\nExpected equality of these values:\n  a\n    Which is: 3\n  b\n    Which is: 4"
@@ -218,18 +241,23 @@ def test_gtests_assertion_preamble_gives_way_to_the_harness_message() -> None:
 
 
 def test_an_uncaught_cuda_error_is_named_first() -> None:
-    cuda = ('unknown file\nC++ exception with description "/src/labs/common/src/sync.cu:31 kernel: '
-            'cudaErrorIllegalAddress (an illegal memory access was encountered)" thrown in the '
-            'test body.')
-    assert trim_failures((cuda,)) == ("cudaErrorIllegalAddress (an illegal memory access was "
-                                      "encountered) in kernel at sync.cu:31")
+    cuda = (
+        'unknown file\nC++ exception with description "/src/labs/common/src/sync.cu:31 kernel: '
+        'cudaErrorIllegalAddress (an illegal memory access was encountered)" thrown in the '
+        "test body."
+    )
+    assert trim_failures((cuda,)) == (
+        "cudaErrorIllegalAddress (an illegal memory access was encountered) in kernel at sync.cu:31"
+    )
     other = 'unknown file\nC++ exception with description "bad\nthings" thrown in SetUp().'
     assert trim_failures((other,)) == "exception in SetUp(): bad\nthings"
 
 
 def test_the_kernel_watchdog_is_named_as_a_possible_deadlock() -> None:
-    line = ("cuda-labs: kernel timed out after 10 s: possible deadlock (e.g. __syncthreads() "
-            "in a branch that not every thread takes)")
+    line = (
+        "cuda-labs: kernel timed out after 10 s: possible deadlock (e.g. __syncthreads() "
+        "in a branch that not every thread takes)"
+    )
     result = ProcessResult(124, f"[ RUN      ] Suite.Test\n{line}\n")
     status, reason = classify(fake_test("pass"), result, None, gpu_present=True)
     assert status is Status.FAILED

@@ -20,20 +20,27 @@ def _row(status: str = "graded", score: str = "120", failures: str = "") -> dict
     return {"student": "s", "status": status, "lab1": score, "failures": failures}
 
 
-@pytest.mark.parametrize("expect, row, ok", [
-    ("full", _row(), True),
-    ("full", _row(score="118"), False),
-    ("zero", _row(score="0"), True),
-    ("fails:shared__", _row(score="100", failures="lab1.Correctness/x/shared__u: bins differ"),
-     True),
-    ("fails:shared__", _row(score="100", failures="lab1.Timing.X: speedup"), False),
-    ("fails:shared__", _row(failures="lab1.Correctness/x/shared__u: flaky"), False),
-    ("not a submission", _row(status="not a submission", score=""), True),
-    ("zero", _row(status="broken", score=""), False),
-    ("full", None, False),
-])
-def test_a_row_is_judged_against_its_expectation(expect: str, row: dict[str, str] | None,
-                                                 ok: bool) -> None:
+@pytest.mark.parametrize(
+    "expect, row, ok",
+    [
+        ("full", _row(), True),
+        ("full", _row(score="118"), False),
+        ("zero", _row(score="0"), True),
+        (
+            "fails:shared__",
+            _row(score="100", failures="lab1.Correctness/x/shared__u: bins differ"),
+            True,
+        ),
+        ("fails:shared__", _row(score="100", failures="lab1.Timing.X: speedup"), False),
+        ("fails:shared__", _row(failures="lab1.Correctness/x/shared__u: flaky"), False),
+        ("not a submission", _row(status="not a submission", score=""), True),
+        ("zero", _row(status="broken", score=""), False),
+        ("full", None, False),
+    ],
+)
+def test_a_row_is_judged_against_its_expectation(
+    expect: str, row: dict[str, str] | None, ok: bool
+) -> None:
     assert sample_class.verdict(expect, row)[1] is ok
 
 

@@ -61,16 +61,19 @@ def _variant(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = (),
-             variant: str = "userns") -> Sandbox:
+def _sandbox(
+    monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = (), variant: str = "userns"
+) -> Sandbox:
     monkeypatch.setenv(MODE_ENV, "auto")
     decision = decide(None, hidden=hidden)
     if decision.sandbox is None:
         pytest.skip(decision.reason)
     if variant == "userns":
         if decision.sandbox.setpriv:
-            pytest.skip("the user-namespace way cannot start here (no unprivileged user "
-                        "namespaces, or uid 65534 cannot run this bwrap): setpriv is used")
+            pytest.skip(
+                "the user-namespace way cannot start here (no unprivileged user "
+                "namespaces, or uid 65534 cannot run this bwrap): setpriv is used"
+            )
         return decision.sandbox
     setpriv = shutil.which("setpriv")
     if os.geteuid() != 0 or setpriv is None:
@@ -82,10 +85,22 @@ def _sandbox(monkeypatch: pytest.MonkeyPatch, hidden: tuple[Path, ...] = (),
     return sandbox
 
 
-def _run(sandbox: Sandbox, *argv: str, cwd: Path | None = None, timeout: float = 20,
-         env: dict[str, str] | None = None) -> Outcome:
-    test = LabTest(name="lab1.sandboxed", lab="lab1", kind="correctness", command=argv,
-                   cwd=str(cwd) if cwd else None, timeout=timeout, env=env or {})
+def _run(
+    sandbox: Sandbox,
+    *argv: str,
+    cwd: Path | None = None,
+    timeout: float = 20,
+    env: dict[str, str] | None = None,
+) -> Outcome:
+    test = LabTest(
+        name="lab1.sandboxed",
+        lab="lab1",
+        kind="correctness",
+        command=argv,
+        cwd=str(cwd) if cwd else None,
+        timeout=timeout,
+        env=env or {},
+    )
     return Runner(gpu_present=True, sandbox=sandbox).run(test)
 
 
@@ -97,14 +112,21 @@ def _program(folder: Path, body: str) -> Path:
     return script
 
 
-def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatch,
-                                                  shared: Path, variant: str) -> None:
+def test_a_write_outside_the_scratch_folder_fails(
+    monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
+) -> None:
     sandbox = _sandbox(monkeypatch, variant=variant)
     bin_dir = shared / "bin"
     bin_dir.mkdir(mode=0o777)
     bin_dir.chmod(0o777)  # writable on the host: only the sandbox stops the write
-    for target in (bin_dir / "planted", Path("/etc/planted"), Path("/usr/planted"),
-                   shared / "elsewhere", Path("/planted"), Path("/dev/planted")):
+    for target in (
+        bin_dir / "planted",
+        Path("/etc/planted"),
+        Path("/usr/planted"),
+        shared / "elsewhere",
+        Path("/planted"),
+        Path("/dev/planted"),
+    ):
         program = _program(bin_dir, f'echo x > "{target}" && echo WROTE')
         outcome = _run(sandbox, str(program), cwd=bin_dir)
         assert not target.exists()
@@ -113,11 +135,14 @@ def test_a_write_outside_the_scratch_folder_fails(monkeypatch: pytest.MonkeyPatc
             assert "WROTE" not in outcome.output
 
 
-def test_a_write_inside_the_scratch_folder_works(monkeypatch: pytest.MonkeyPatch,
-                                                variant: str) -> None:
+def test_a_write_inside_the_scratch_folder_works(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
     sandbox = _sandbox(monkeypatch, variant=variant)
-    script = ('echo a > "$TMPDIR/a" && echo b > /tmp/b && echo c > "$HOME/c" && '
-              'cat "$TMPDIR/a" /tmp/b "$HOME/c" && test "$TMPDIR" = /tmp')
+    script = (
+        'echo a > "$TMPDIR/a" && echo b > /tmp/b && echo c > "$HOME/c" && '
+        'cat "$TMPDIR/a" /tmp/b "$HOME/c" && test "$TMPDIR" = /tmp'
+    )
     outcome = _run(sandbox, SH, "-c", script)
     assert outcome.status is Status.PASSED, outcome.reason
     assert outcome.output.split() == ["a", "b", "c"]
@@ -132,16 +157,19 @@ def test_the_network_is_unreachable(monkeypatch: pytest.MonkeyPatch, variant: st
         port = server.getsockname()[1]
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass  # reachable from outside the sandbox
-        script = (f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=5); "
-                  "print('CONNECTED')")
+        script = (
+            f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=5); "
+            "print('CONNECTED')"
+        )
         outcome = _run(sandbox, str(PYTHON), "-c", script)
     assert outcome.status is Status.FAILED
     assert "CONNECTED" not in outcome.output
     assert "Connection refused" in outcome.output or "unreachable" in outcome.output
 
 
-def test_the_secret_other_students_and_reports_are_unreadable(monkeypatch: pytest.MonkeyPatch,
-                                                              shared: Path, variant: str) -> None:
+def test_the_secret_other_students_and_reports_are_unreadable(
+    monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
+) -> None:
     bin_dir = shared / "build" / "bin"
     secret_dir = bin_dir / "instructor"  # inside a folder the test is shown: covered
     secret_dir.mkdir(parents=True)
@@ -155,14 +183,17 @@ def test_the_secret_other_students_and_reports_are_unreadable(monkeypatch: pytes
     for folder in (shared / "build", bin_dir, secret_dir, other.parent, other, data.parent, data):
         folder.chmod(0o755)
     sandbox = _sandbox(monkeypatch, hidden=(secret_dir / "secret",), variant=variant)
-    program = _program(bin_dir, f"""
+    program = _program(
+        bin_dir,
+        f"""
 cat "{secret_dir}/secret" 2>/dev/null && echo SECRET
 ls "{secret_dir}" | grep -q secret && echo LISTED
 cat "{other}/kernels.cu" 2>/dev/null && echo OTHER
 cat /root/.bash_history 2>/dev/null && echo ROOT
 cat "$LAB_DATA_DIR/case.bin" || exit 3
-ls "{shared / 'build' / 'datasets'}"
-exit 0""")
+ls "{shared / "build" / "datasets"}"
+exit 0""",
+    )
     outcome = _run(sandbox, str(program), env={"LAB_DATA_DIR": str(data)})
     assert outcome.status is Status.PASSED, outcome.output
     for leak in ("s3cret", "SECRET", "LISTED", "bob's code", "OTHER", "ROOT"):
@@ -170,8 +201,9 @@ exit 0""")
     assert outcome.output.split() == ["data", "lab1"]  # only its own dataset folder
 
 
-def test_the_process_is_nobody_and_root_files_stay_closed(monkeypatch: pytest.MonkeyPatch,
-                                                          shared: Path, variant: str) -> None:
+def test_the_process_is_nobody_and_root_files_stay_closed(
+    monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
+) -> None:
     sandbox = _sandbox(monkeypatch, variant=variant)
     private = shared / "private"
     private.write_text("root only\n")
@@ -188,16 +220,18 @@ def test_the_graders_environment_does_not_reach_the_test(monkeypatch: pytest.Mon
     sandbox = _sandbox(monkeypatch)
     monkeypatch.setenv("GITHUB_TOKEN", "ghs_secret")
     monkeypatch.setenv("LAB_SECRET_SEED", "seed")
-    outcome = _run(sandbox, SH, "-c", "env; ls /proc | grep -c '^[0-9]'",
-                   env={"CUDA_VISIBLE_DEVICES": "0"})
+    outcome = _run(
+        sandbox, SH, "-c", "env; ls /proc | grep -c '^[0-9]'", env={"CUDA_VISIBLE_DEVICES": "0"}
+    )
     assert "ghs_secret" not in outcome.output and "LAB_SECRET_SEED" not in outcome.output
     assert "CUDA_VISIBLE_DEVICES=0" in outcome.output
     assert int(outcome.output.split()[-1]) < 10  # its own pid namespace
 
 
 @needs_python
-def test_a_fork_bomb_is_stopped_by_the_process_limit(monkeypatch: pytest.MonkeyPatch,
-                                                     variant: str) -> None:
+def test_a_fork_bomb_is_stopped_by_the_process_limit(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
     sandbox = _sandbox(monkeypatch, variant=variant)
     script = """
 import os, sys, time
@@ -222,14 +256,25 @@ print("not stopped", n)
 
 
 def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
-        monkeypatch: pytest.MonkeyPatch, shared: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, shared: Path
+) -> None:
     sandbox = _sandbox(monkeypatch)
     out = shared / "datasets"
-    setup = LabTest(name="lab1.datasets", lab="lab1", kind="data", fixtures_setup=("lab1_data",),
-                    command=(SH, "-c", f'mkdir "{out}" && echo d > "{out}/case.bin" && id -u'))
-    reader = LabTest(name="lab1.reads", lab="lab1", kind="correctness",
-                     fixtures_required=("lab1_data",), env={"LAB_DATA_DIR": str(out)},
-                     command=(SH, "-c", 'cat "$LAB_DATA_DIR/case.bin"'))
+    setup = LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        fixtures_setup=("lab1_data",),
+        command=(SH, "-c", f'mkdir "{out}" && echo d > "{out}/case.bin" && id -u'),
+    )
+    reader = LabTest(
+        name="lab1.reads",
+        lab="lab1",
+        kind="correctness",
+        fixtures_required=("lab1_data",),
+        env={"LAB_DATA_DIR": str(out)},
+        command=(SH, "-c", 'cat "$LAB_DATA_DIR/case.bin"'),
+    )
     old = os.umask(0o077)  # a grader with a strict umask still hands over readable data
     try:
         runner = Runner(gpu_present=True, sandbox=sandbox, setups={"lab1_data": [setup]})
@@ -243,9 +288,11 @@ def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
 
 def test_shared_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     sandbox = _sandbox(monkeypatch)
-    script = ("head -c 1048576 /dev/zero > /dev/shm/small && echo SMALL; "
-              "head -c 300000000 /dev/zero > /dev/shm/big && echo BIG; "
-              "echo > /dev/null && echo NULL")
+    script = (
+        "head -c 1048576 /dev/zero > /dev/shm/small && echo SMALL; "
+        "head -c 300000000 /dev/zero > /dev/shm/big && echo BIG; "
+        "echo > /dev/null && echo NULL"
+    )
     outcome = _run(sandbox, SH, "-c", script)
     assert "SMALL" in outcome.output and "NULL" in outcome.output
     assert "BIG" not in outcome.output
@@ -258,8 +305,9 @@ def test_a_crash_inside_reads_as_its_signal(monkeypatch: pytest.MonkeyPatch) -> 
     assert exit_status(139) == -11 and exit_status(77) == 77 and exit_status(124) == 124
 
 
-def test_a_sandbox_that_cannot_start_is_a_grader_error(monkeypatch: pytest.MonkeyPatch,
-                                                       shared: Path) -> None:
+def test_a_sandbox_that_cannot_start_is_a_grader_error(
+    monkeypatch: pytest.MonkeyPatch, shared: Path
+) -> None:
     sandbox = dataclasses.replace(_sandbox(monkeypatch), devices=(str(shared / "no-such-dev"),))
     outcome = _run(sandbox, SH, "-c", "exit 0")
     assert outcome.status is Status.ERROR
@@ -271,16 +319,21 @@ def _reachable_by_others(path: Path) -> bool:
 
 
 @needs_python
-def test_the_harness_marker_is_written_from_inside(monkeypatch: pytest.MonkeyPatch,
-                                                   variant: str) -> None:
+def test_the_harness_marker_is_written_from_inside(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
     if not _reachable_by_others(FAKE_GTEST.parent):
         pytest.skip(f"{FAKE_GTEST.parent} is not reachable by other users")
     sandbox = _sandbox(monkeypatch, variant=variant)
     runner = Runner(gpu_present=True, sandbox=sandbox)
 
     def fake(mode: str) -> LabTest:
-        return LabTest(name="lab1.Suite.Test", lab="lab1", kind="correctness",
-                       command=(str(PYTHON), str(FAKE_GTEST), mode, "--gtest_filter=Suite.Test"))
+        return LabTest(
+            name="lab1.Suite.Test",
+            lab="lab1",
+            kind="correctness",
+            command=(str(PYTHON), str(FAKE_GTEST), mode, "--gtest_filter=Suite.Test"),
+        )
 
     assert runner.run(fake("pass")).status is Status.PASSED
     forged = runner.run(fake("forged_report"))
@@ -300,8 +353,9 @@ def test_require_refuses_and_auto_says_why(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root drops to uid 65534 before bwrap")
-def test_a_bwrap_nobody_may_run_is_refused_with_the_reason(monkeypatch: pytest.MonkeyPatch,
-                                                          shared: Path) -> None:
+def test_a_bwrap_nobody_may_run_is_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, shared: Path
+) -> None:
     private = shared / "private"
     private.mkdir(mode=0o700)
     private.chmod(0o700)
@@ -314,8 +368,9 @@ def test_a_bwrap_nobody_may_run_is_refused_with_the_reason(monkeypatch: pytest.M
 
 def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> None:
     headline = Decision("auto", None, "bubblewrap not found (bwrap)").headline
-    grade = dataclasses.replace(_grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}),
-                                unsandboxed=headline)
+    grade = dataclasses.replace(
+        _grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}), unsandboxed=headline
+    )
     paths = write_all(tmp_path, grade)
     root = ET.parse(paths["junit.xml"]).getroot()
     assert root.get("name", "").startswith("cuda-labs (UNSANDBOXED: student code ran without")
@@ -330,8 +385,12 @@ def test_what_the_system_folders_show_is_not_bound_again(shared: Path) -> None:
     link.symlink_to("/usr/bin")
     sandbox = Sandbox("bwrap", "prlimit", hidden=(str(shared / "hidden"),))
     (shared / "hidden" / "bin").mkdir(parents=True)
-    argv = sandbox.command(["x"], scratch=shared, cwd=None,
-                           read_only=["/usr/bin", str(link), str(shared / "hidden" / "bin")])
+    argv = sandbox.command(
+        ["x"],
+        scratch=shared,
+        cwd=None,
+        read_only=["/usr/bin", str(link), str(shared / "hidden" / "bin")],
+    )
     binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--ro-bind"]
     assert "/usr/bin" not in binds and str(link) not in binds  # ro /usr: a bind there fails
     assert str(shared / "hidden" / "bin") in binds

@@ -15,23 +15,46 @@ from grader.model import LabTest, Outcome, Status
 from grader.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
 from grader.verdict import ProcessResult, classify
 
-COMMAND = ["/cuda/bin/compute-sanitizer", "--tool", "racecheck", "--error-exitcode", "86",
-           "--print-limit", "5", "/b/bin/lab1_correctness_test", "--gtest_filter=*__single__*"]
+COMMAND = [
+    "/cuda/bin/compute-sanitizer",
+    "--tool",
+    "racecheck",
+    "--error-exitcode",
+    "86",
+    "--print-limit",
+    "5",
+    "/b/bin/lab1_correctness_test",
+    "--gtest_filter=*__single__*",
+]
 
 
 def _entry(name: str, labels: list[str], command: list[str] = COMMAND) -> dict:
-    return {"name": name, "command": command, "properties": [
-        {"name": "LABELS", "value": labels}, {"name": "TIMEOUT", "value": 600.0},
-        {"name": "FIXTURES_REQUIRED", "value": ["lab1_data"]}]}
+    return {
+        "name": name,
+        "command": command,
+        "properties": [
+            {"name": "LABELS", "value": labels},
+            {"name": "TIMEOUT", "value": 600.0},
+            {"name": "FIXTURES_REQUIRED", "value": ["lab1_data"]},
+        ],
+    }
 
 
-DOC = {"tests": [
-    _entry("lab1.sanitize.racecheck", ["lab1.sanitize", "sanitize"]),
-    _entry("lab3.sanitize.memcheck", ["lab3.sanitize", "sanitize"],
-           [*COMMAND[:2], "memcheck", *COMMAND[3:]]),
-    _entry("lab1.Correctness/H.X/global__single__seed", ["lab1", "lab1.correctness"],
-           ["/b/bin/lab1_correctness_test", "--gtest_filter=Correctness/H.X/global__single__seed"]),
-]}
+DOC = {
+    "tests": [
+        _entry("lab1.sanitize.racecheck", ["lab1.sanitize", "sanitize"]),
+        _entry(
+            "lab3.sanitize.memcheck",
+            ["lab3.sanitize", "sanitize"],
+            [*COMMAND[:2], "memcheck", *COMMAND[3:]],
+        ),
+        _entry(
+            "lab1.Correctness/H.X/global__single__seed",
+            ["lab1", "lab1.correctness"],
+            ["/b/bin/lab1_correctness_test", "--gtest_filter=Correctness/H.X/global__single__seed"],
+        ),
+    ]
+}
 
 MEMCHECK = """\
 ========= COMPUTE-SANITIZER
@@ -60,7 +83,8 @@ def test_sanitize_tests_are_never_graded_and_are_found_by_their_own_label() -> N
     found = sanitize_tests(DOC)
     assert [(t.name, t.lab, t.kind) for t in found] == [
         ("lab1.sanitize.racecheck", "lab1", "sanitize"),
-        ("lab3.sanitize.memcheck", "lab3", "sanitize")]
+        ("lab3.sanitize.memcheck", "lab3", "sanitize"),
+    ]
     assert [t.name for t in sanitize_tests(DOC, ["lab3"])] == ["lab3.sanitize.memcheck"]
     assert found[0].fixtures_required == ("lab1_data",) and found[0].is_gtest
     assert "lab1" not in found[0].labels and tool_of(found[0]) == "racecheck"

@@ -74,9 +74,13 @@ def test_a_crowded_failure_is_run_again_alone_and_the_second_verdict_stands() ->
     timed_out = Outcome(Status.FAILED, "timed out after 60 s: possible deadlock")
     watchdog = Outcome(Status.FAILED, "exited with status 124", returncode=124)
     wrong = Outcome(Status.FAILED, "bin 3: expected 5, got 4", returncode=1)
-    runner = RecordingRunner({"slow": [timed_out, Outcome(Status.PASSED)],
-                              "hung": [watchdog, watchdog],
-                              "wrong": [wrong, Outcome(Status.PASSED)]})
+    runner = RecordingRunner(
+        {
+            "slow": [timed_out, Outcome(Status.PASSED)],
+            "hung": [watchdog, watchdog],
+            "wrong": [wrong, Outcome(Status.PASSED)],
+        }
+    )
     scheduler = Scheduler(runner, jobs=3)  # type: ignore[arg-type]
     tests = [_test("slow"), _test("hung"), _test("wrong"), _test("fine")]
     outcomes = scheduler.run_all(tests)
@@ -84,16 +88,22 @@ def test_a_crowded_failure_is_run_again_alone_and_the_second_verdict_stands() ->
     assert outcomes["hung"].returncode == 124
     assert outcomes["wrong"] is wrong  # a wrong answer is not the neighbours' doing
     assert scheduler.rerun_alone == ["slow", "hung"]
-    reruns = [at_once for name, at_once in runner.log[len(tests):]]
+    reruns = [at_once for name, at_once in runner.log[len(tests) :]]
     assert reruns == [1, 1]
 
 
-@pytest.mark.parametrize("outcome, crowded", [
-    (Outcome(Status.FAILED, "x", "cudaErrorMemoryAllocation: out of memory", returncode=3), True),
-    (Outcome(Status.FAILED, "timed out after 10 s"), True),
-    (Outcome(Status.FAILED, "bins differ", returncode=1), False),
-    (Outcome(Status.PASSED, "", "timed out"), False),
-])
+@pytest.mark.parametrize(
+    "outcome, crowded",
+    [
+        (
+            Outcome(Status.FAILED, "x", "cudaErrorMemoryAllocation: out of memory", returncode=3),
+            True,
+        ),
+        (Outcome(Status.FAILED, "timed out after 10 s"), True),
+        (Outcome(Status.FAILED, "bins differ", returncode=1), False),
+        (Outcome(Status.PASSED, "", "timed out"), False),
+    ],
+)
 def test_which_failures_a_busy_gpu_could_explain(outcome: Outcome, crowded: bool) -> None:
     assert crowded_out(outcome) is crowded
 
@@ -117,9 +127,13 @@ def test_jobs_below_one_is_a_usage_error() -> None:
 
 def test_a_setup_needed_by_tests_running_together_runs_once(tmp_path: Path) -> None:
     count = tmp_path / "count"
-    setup = LabTest(name="lab1.datasets", lab="lab1", kind="data",
-                    command=(sys.executable, str(FAKE_SETUP), "ok", str(count)),
-                    fixtures_setup=("lab1_data",))
+    setup = LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        command=(sys.executable, str(FAKE_SETUP), "ok", str(count)),
+        fixtures_setup=("lab1_data",),
+    )
     runner = Runner(gpu_present=True, setups={"lab1_data": [setup]})
     tests = [fake_test("pass", f"A.T{i}", fixtures_required=("lab1_data",)) for i in range(6)]
     outcomes = Scheduler(runner, jobs=6).run_all(tests)

@@ -47,18 +47,22 @@ def _recorded(name: str) -> str:
     return (RECORDED / name).read_text()
 
 
-@pytest.mark.parametrize("name, variant, time_ms, rate, unit, check", [
-    ("lab1_shared.txt", "shared", 0.158, 849.5, "GB/s", "ok"),
-    ("lab1_global_overflow.txt", "global", 12.5, 10.7, "GB/s", "WRONG"),
-    ("lab2_even_odd.txt", "even_odd", 0.358, None, "", "ok"),
-    ("lab2_sum_matrix.txt", None, 0.987, 3262, "GB/s", "ok"),
-    ("lab3_all.txt", "interleaved", 0.1028, 652.9, "GB/s", "ok"),
-    ("lab3_all.txt", "complete_unroll_template", 0.0361, 1857.5, "GB/s", "ok"),
-    ("lab4_shared.txt", "shared", 0.0871, 1540.9, "GB/s", "ok"),
-    ("lab5_naive.txt", "naive", 26.1, 5265.9, "GFLOP/s", "ok"),
-])
-def test_parse_row_from_recorded_outputs(name: str, variant: str | None, time_ms: float,
-                                         rate: float | None, unit: str, check: str) -> None:
+@pytest.mark.parametrize(
+    "name, variant, time_ms, rate, unit, check",
+    [
+        ("lab1_shared.txt", "shared", 0.158, 849.5, "GB/s", "ok"),
+        ("lab1_global_overflow.txt", "global", 12.5, 10.7, "GB/s", "WRONG"),
+        ("lab2_even_odd.txt", "even_odd", 0.358, None, "", "ok"),
+        ("lab2_sum_matrix.txt", None, 0.987, 3262, "GB/s", "ok"),
+        ("lab3_all.txt", "interleaved", 0.1028, 652.9, "GB/s", "ok"),
+        ("lab3_all.txt", "complete_unroll_template", 0.0361, 1857.5, "GB/s", "ok"),
+        ("lab4_shared.txt", "shared", 0.0871, 1540.9, "GB/s", "ok"),
+        ("lab5_naive.txt", "naive", 26.1, 5265.9, "GFLOP/s", "ok"),
+    ],
+)
+def test_parse_row_from_recorded_outputs(
+    name: str, variant: str | None, time_ms: float, rate: float | None, unit: str, check: str
+) -> None:
     row = parse_row(_recorded(name), variant)
     assert row.error == ""
     assert row.time_ms == pytest.approx(time_ms)
@@ -75,16 +79,28 @@ def test_parse_help_lists_options_and_variants() -> None:
     helps = parse_help(Path("lab1_histogram"), LAB1_HELP)
     assert set(helps.options) >= {"blocks", "threads", "slice", "data", "variant"}
     assert helps.variant_option == "variant"
-    assert helps.variants == ["global", "global_unroll", "global_ilp4", "one_per_thread",
-                              "shared", "inverse", "banks", "best"]
-    lab2 = parse_help(Path("lab2_divergence"), "  --kernel  even_odd, warp_aligned, or all "
-                                               "(default all)\n  --threads  t\n")
+    assert helps.variants == [
+        "global",
+        "global_unroll",
+        "global_ilp4",
+        "one_per_thread",
+        "shared",
+        "inverse",
+        "banks",
+        "best",
+    ]
+    lab2 = parse_help(
+        Path("lab2_divergence"),
+        "  --kernel  even_odd, warp_aligned, or all (default all)\n  --threads  t\n",
+    )
     assert lab2.variant_option == "kernel" and lab2.variants == ["even_odd", "warp_aligned"]
 
 
 def test_parse_params() -> None:
-    assert parse_params(["blocks=64,128", "--threads=256"]) == [("blocks", ["64", "128"]),
-                                                                ("threads", ["256"])]
+    assert parse_params(["blocks=64,128", "--threads=256"]) == [
+        ("blocks", ["64", "128"]),
+        ("threads", ["256"]),
+    ]
     for bad in ("blocks", "blocks=", "=4"):
         with pytest.raises(GraderUsageError, match="NAME=V1,V2"):
             parse_params([bad])
@@ -98,8 +114,17 @@ def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
     data.write_bytes(b"\0" * 8)
     plan = plan_sweep(helps, "shared", [("blocks", ["64", "128"]), ("slice", ["32", "64"])], data)
     assert len(plan.configs) == 4
-    assert plan.argv(plan.configs[1]) == [str(tmp_path / "lab1_histogram"), "--variant", "shared",
-                                          "--blocks", "64", "--slice", "64", "--data", str(data)]
+    assert plan.argv(plan.configs[1]) == [
+        str(tmp_path / "lab1_histogram"),
+        "--variant",
+        "shared",
+        "--blocks",
+        "64",
+        "--slice",
+        "64",
+        "--data",
+        str(data),
+    ]
     with pytest.raises(GraderUsageError, match="no option --tile.*blocks, n, reps, slice"):
         plan_sweep(helps, "shared", [("tile", ["1"])], data)
     with pytest.raises(GraderUsageError, match="set by the sweep itself"):
@@ -115,8 +140,10 @@ def _fake_run(outputs: dict[str, tuple[int, str]]) -> Runner:
     def run(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
         key = argv[argv.index("--blocks") + 1]
         code, out = outputs[key]
-        return subprocess.CompletedProcess(argv, code, out, "lab1_histogram: bad launch\n"
-                                           if code == 2 else "")
+        return subprocess.CompletedProcess(
+            argv, code, out, "lab1_histogram: bad launch\n" if code == 2 else ""
+        )
+
     return run
 
 
@@ -125,10 +152,16 @@ def test_run_sweep_records_errors_and_wrong_answers(tmp_path: Path) -> None:
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
     plan = plan_sweep(helps, "shared", [("blocks", ["1", "2", "3"])], data)
-    result = run_sweep(plan, _fake_run({"1": (0, _recorded("lab1_shared.txt")),
-                                        "2": (2, ""),
-                                        "3": (1, _recorded("lab1_global_overflow.txt")
-                                              .replace("global ", "shared "))}))
+    result = run_sweep(
+        plan,
+        _fake_run(
+            {
+                "1": (0, _recorded("lab1_shared.txt")),
+                "2": (2, ""),
+                "3": (1, _recorded("lab1_global_overflow.txt").replace("global ", "shared ")),
+            }
+        ),
+    )
     rows = [row for _, row in result.rows]
     assert rows[0].time_ms == pytest.approx(0.158) and rows[0].check == "ok"
     assert rows[1].error == "exit 2: lab1_histogram: bad launch"
@@ -141,16 +174,21 @@ def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
     data.write_bytes(b"\0" * 8)
     plan = plan_sweep(helps, "shared", [("blocks", ["1"])], data)
     with pytest.raises(NoDevice) as info:
-        run_sweep(plan, lambda argv: subprocess.CompletedProcess(argv, EXIT_NO_DEVICE, "",
-                                                                    "no CUDA device"))
+        run_sweep(
+            plan,
+            lambda argv: subprocess.CompletedProcess(argv, EXIT_NO_DEVICE, "", "no CUDA device"),
+        )
     assert str(info.value) == "no CUDA device"
 
 
 def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> None:
-    helps = ProgramHelp(tmp_path / "lab5_matmul", {"n": "", "block-x": "", "block-y": "",
-                                                   "variant": "naive, or all"})
-    plan = plan_sweep(helps, "naive", [("block-x", ["8", "16"]), ("block-y", ["8"]),
-                                       ("n", ["2048"])], None)
+    helps = ProgramHelp(
+        tmp_path / "lab5_matmul",
+        {"n": "", "block-x": "", "block-y": "", "variant": "naive, or all"},
+    )
+    plan = plan_sweep(
+        helps, "naive", [("block-x", ["8", "16"]), ("block-y", ["8"]), ("n", ["2048"])], None
+    )
     result = SweepResult(plan, [(config, Row()) for config in plan.configs])
     assert plot_labels(result) == ("block-y=8, n=2048", ["block-x=8", "block-x=16"])
     single = plan_sweep(helps, "naive", [("n", ["2048"])], None)
@@ -158,6 +196,7 @@ def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> Non
 
 
 # --- the command line on a fake program -------------------------------------------------------
+
 
 def _fake_lab(tmp_path: Path, exit_code: int = 0) -> tuple[Path, Path]:
     """A repository with labs/lab1_histogram and a build whose lab1 program is a script."""
@@ -188,17 +227,38 @@ def _sweep(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # Keep the caller's PYTHONPATH: matplotlib may be installed through it.
     path = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
-    return subprocess.run([sys.executable, "-m", "grader", "sweep", *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "sweep", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_cli_writes_the_table(tmp_path: Path) -> None:
     repo, build = _fake_lab(tmp_path)
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
-    result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=2048,4096",
-                    "--param", "threads=256", "--build", str(build), "--repo", str(repo),
-                    "--data", str(data), "--out", str(tmp_path / "out"))
+    result = _sweep(
+        tmp_path,
+        "lab1",
+        "shared",
+        "--param",
+        "blocks=2048,4096",
+        "--param",
+        "threads=256",
+        "--build",
+        str(build),
+        "--repo",
+        str(repo),
+        "--data",
+        str(data),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert result.returncode == 0, result.stderr
     rows = list(csv.reader((tmp_path / "out" / "sweep.csv").open()))
     assert rows[0] == ["blocks", "threads", "time_ms", "GB/s", "check", "error"]
@@ -208,20 +268,26 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
     assert "| blocks | threads | time_ms | GB/s | check |" in md
     try:
         import matplotlib  # noqa: F401
+
         assert (tmp_path / "out" / "sweep.png").is_file()
     except ImportError:
         assert "matplotlib is not installed" in result.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (("lab9", "shared", "--param", "blocks=1"), "unknown lab 'lab9'"),
-    (("lab1", "fastest", "--param", "blocks=1"),
-     "unknown variant 'fastest' of lab1: variants are global,"),
-    (("lab1", "shared", "--param", "tile=16"), "no option --tile"),
-    (("lab1", "shared"), "at least one --param"),
-    (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
-    (("lab1", "shared", "--param", "blocks=1"), "needs a dataset"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("lab9", "shared", "--param", "blocks=1"), "unknown lab 'lab9'"),
+        (
+            ("lab1", "fastest", "--param", "blocks=1"),
+            "unknown variant 'fastest' of lab1: variants are global,",
+        ),
+        (("lab1", "shared", "--param", "tile=16"), "no option --tile"),
+        (("lab1", "shared"), "at least one --param"),
+        (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
+        (("lab1", "shared", "--param", "blocks=1"), "needs a dataset"),
+    ],
+)
 def test_cli_bad_input(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     repo, build = _fake_lab(tmp_path)
     result = _sweep(tmp_path, *args, "--build", str(build), "--repo", str(repo))
@@ -233,21 +299,37 @@ def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
     repo, build = _fake_lab(tmp_path, exit_code=EXIT_NO_DEVICE)
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
-    result = _sweep(tmp_path, "lab1", "shared", "--param", "blocks=1", "--build", str(build),
-                    "--repo", str(repo), "--data", str(data), "--out", str(tmp_path / "o"))
+    result = _sweep(
+        tmp_path,
+        "lab1",
+        "shared",
+        "--param",
+        "blocks=1",
+        "--build",
+        str(build),
+        "--repo",
+        str(repo),
+        "--data",
+        str(data),
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert result.returncode == 3 and "Traceback" not in result.stderr
     # One plain line quoting the program, never a Python list repr.
     assert result.stderr.strip().splitlines()[-1] == (
         "grader: no GPU: lab1_histogram found no CUDA device (it said: lab1_histogram: no NVIDIA "
         "driver or GPU found); nothing measured. Run the sweep on a machine with an NVIDIA GPU and "
-        "driver.")
+        "driver."
+    )
 
 
 def test_help_lines_that_name_their_value_are_read() -> None:
-    text = ("usage: lab1_histogram [options]\n"
-            "  --variant NAME  global, shared, or all (default: shared)\n"
-            "  --blocks N      grid size (default: just enough to cover n)\n"
-            "  -h, --help      print this help\n")
+    text = (
+        "usage: lab1_histogram [options]\n"
+        "  --variant NAME  global, shared, or all (default: shared)\n"
+        "  --blocks N      grid size (default: just enough to cover n)\n"
+        "  -h, --help      print this help\n"
+    )
     program = parse_help(Path("lab1_histogram"), text)
     assert program.variants == ["global", "shared"]
     assert program.options["blocks"] == "grid size (default: just enough to cover n)"

@@ -21,8 +21,15 @@ PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _one_usage_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -55,19 +62,24 @@ def test_checked_repo_says_what_the_folder_lacks(tmp_path: Path) -> None:
 
 # Every command that takes --labs: '' is refused before the command starts any work
 # (grade would otherwise build every lab first, then grade them all).
-@pytest.mark.parametrize("command", [
-    ("grade", "--build", "B"),
-    ("grade", "--impl", "skeletons"),
-    ("check", "--impl", "skeletons"),
-    ("sanitize", "--build", "B"),
-    ("repeat", "--build", "B"),
-    ("known-wrong", "--static-only"),
-    ("batch", "SUBMISSIONS", "--report", "R"),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("grade", "--build", "B"),
+        ("grade", "--impl", "skeletons"),
+        ("check", "--impl", "skeletons"),
+        ("sanitize", "--build", "B"),
+        ("repeat", "--build", "B"),
+        ("known-wrong", "--static-only"),
+        ("batch", "SUBMISSIONS", "--report", "R"),
+    ],
+)
 def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[str, ...]) -> None:
     line = _one_usage_line(_grader(*command, "--labs", "", cwd=tmp_path))
-    assert line == ("grader: error: --labs '' names no lab: give lab ids such as lab1,lab3, "
-                    "or leave --labs out for every lab")
+    assert line == (
+        "grader: error: --labs '' names no lab: give lab ids such as lab1,lab3, "
+        "or leave --labs out for every lab"
+    )
     assert not (tmp_path / "R").exists() and not list(tmp_path.glob("build-grade-*"))
 
 
@@ -76,33 +88,67 @@ def test_empty_labs_under_plain_pytest_is_a_usage_error(tmp_path: Path) -> None:
     build = make_build(tmp_path, [])
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider",
-         str(Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"), "--build", str(build),
-         "--labs", ""], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-        check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "grader.plugin",
+            "-p",
+            "no:cacheprovider",
+            str(Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"),
+            "--build",
+            str(build),
+            "--labs",
+            "",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 4, proc.stdout + proc.stderr  # pytest's usage error
     assert "--labs '' names no lab" in proc.stderr
 
 
 def test_check_with_a_missing_repo_blames_repo_not_impl(tmp_path: Path) -> None:
-    line = _one_usage_line(_grader("check", "--impl", "skeletons", "--repo",
-                                   str(tmp_path / "nonexistent"), cwd=tmp_path))
+    line = _one_usage_line(
+        _grader(
+            "check", "--impl", "skeletons", "--repo", str(tmp_path / "nonexistent"), cwd=tmp_path
+        )
+    )
     assert line.startswith(f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder")
     assert "--impl" not in line
 
 
 def test_check_with_a_repo_without_labs_blames_repo(tmp_path: Path) -> None:
     (tmp_path / "skeletons").mkdir()
-    line = _one_usage_line(_grader("check", "--impl", "skeletons", "--repo", str(tmp_path),
-                                   cwd=tmp_path))
+    line = _one_usage_line(
+        _grader("check", "--impl", "skeletons", "--repo", str(tmp_path), cwd=tmp_path)
+    )
     assert "the repository has no labs/ folder" in line and "--impl" not in line
 
 
 def test_sweep_with_a_missing_repo_says_it_has_no_labs(tmp_path: Path) -> None:
     (tmp_path / "build" / "bin").mkdir(parents=True)
-    line = _one_usage_line(_grader("sweep", "lab1", "shared", "--param", "blocks=1",
-                                   "--build", str(tmp_path / "build"),
-                                   "--repo", str(tmp_path / "nonexistent"), cwd=tmp_path))
-    assert line == (f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder, so no "
-                    "labs/; give a cuda-labs repository (one holding labs/labN_topic/)")
+    line = _one_usage_line(
+        _grader(
+            "sweep",
+            "lab1",
+            "shared",
+            "--param",
+            "blocks=1",
+            "--build",
+            str(tmp_path / "build"),
+            "--repo",
+            str(tmp_path / "nonexistent"),
+            cwd=tmp_path,
+        )
+    )
+    assert line == (
+        f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder, so no "
+        "labs/; give a cuda-labs repository (one holding labs/labN_topic/)"
+    )
     assert "known labs are" not in line

@@ -48,8 +48,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _all_workflows(exported: Path) -> list[Path]:
-    return [*sorted(WORKFLOWS.glob("*.yml")),
-            *sorted((exported / ".github" / "workflows").glob("*.yml"))]
+    return [
+        *sorted(WORKFLOWS.glob("*.yml")),
+        *sorted((exported / ".github" / "workflows").glob("*.yml")),
+    ]
 
 
 def undeclared_keys(caller: dict[Any, Any], reusable: dict[Any, Any]) -> list[str]:
@@ -60,22 +62,26 @@ def undeclared_keys(caller: dict[Any, Any], reusable: dict[Any, Any]) -> list[st
     for job in caller["jobs"].values():
         given = job.get("with") or {}
         wrong += [f"undeclared input {key}" for key in given if key not in inputs]
-        wrong += [f"required input {key} not given" for key, spec in inputs.items()
-                  if (spec or {}).get("required") and "default" not in (spec or {})
-                  and key not in given]
+        wrong += [
+            f"required input {key} not given"
+            for key, spec in inputs.items()
+            if (spec or {}).get("required") and "default" not in (spec or {}) and key not in given
+        ]
     return wrong
 
 
 def test_the_student_repository_calls_the_reusable_workflow_at_the_export_ref(
-        exported: Path) -> None:
+    exported: Path,
+) -> None:
     caller = _load(exported / ".github" / "workflows" / "grade.yml")
     reusable = _load(WORKFLOWS / "grade-student.yml")
     assert caller["jobs"]["grade"]["uses"] == f"course/cuda-labs/{REUSABLE_WORKFLOW}@v2"
     assert undeclared_keys(caller, reusable) == []
 
 
-def test_every_input_the_export_may_pass_is_declared(monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path: Path) -> None:
+def test_every_input_the_export_may_pass_is_declared(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     reusable = _load(WORKFLOWS / "grade-student.yml")
     monkeypatch.setattr(export, "GRADE_INPUTS", {"labs": "lab1,lab3"})
     caller = yaml.safe_load(export.student_grade_workflow("course/cuda-labs", "v2"))
@@ -102,8 +108,10 @@ def test_the_harness_is_the_reusable_workflows_own_commit() -> None:
     assert student["sparse-checkout"] == "skeletons" and student["ref"] == "${{ github.sha }}"
     # Empty values would make checkout take the student's repository: a step before refuses.
     guard = steps[checkouts[0] - 1]
-    assert set(guard["env"].values()) >= {"${{ job.workflow_repository }}",
-                                          "${{ job.workflow_sha }}"}
+    assert set(guard["env"].values()) >= {
+        "${{ job.workflow_repository }}",
+        "${{ job.workflow_sha }}",
+    }
     assert "exit 1" in guard["run"]
 
 
@@ -159,6 +167,12 @@ def test_actionlint_passes_on_committed_and_exported_workflows(exported: Path) -
     config = str(REPO / ".github" / "actionlint.yaml")
     for root in (REPO, exported):
         files = [str(p) for p in sorted((root / ".github" / "workflows").glob("*.yml"))]
-        result = subprocess.run([actionlint, "-config-file", config, *files], cwd=root,
-                                capture_output=True, text=True, timeout=120, check=False)
+        result = subprocess.run(
+            [actionlint, "-config-file", config, *files],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert result.returncode == 0, result.stdout + result.stderr

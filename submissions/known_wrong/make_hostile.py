@@ -8,6 +8,7 @@ Each must be refused by the checks before any test (`grader check`, kind
 "static" in hostile.json) for the reason hostile.json gives: what the compiler
 produced gives it away, whatever the source looked like.
 """
+
 import re
 import sys
 import textwrap
@@ -23,8 +24,9 @@ FILES = {
     "lab5": ("lab5_matmul", "matmul_kernels.cu", "matmul.cuh"),
 }
 # Helpers every cheat may use: names built by the preprocessor.
-MACROS = ("#define CHEAT_STR2(x) #x\n#define CHEAT_STR(x) CHEAT_STR2(x)\n"
-          "#define CHEAT_PASTE(a, b) a##b\n")
+MACROS = (
+    "#define CHEAT_STR2(x) #x\n#define CHEAT_STR(x) CHEAT_STR2(x)\n#define CHEAT_PASTE(a, b) a##b\n"
+)
 
 
 def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None):
@@ -39,8 +41,12 @@ def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None):
         opening = re.compile(rf"^(\w[\w:<>* ]*\b{hook}\([^)]*\)\s*\{{\n)", re.M)
         assert len(opening.findall(text)) == 1, (lab, name, hook)
         text = opening.sub(lambda m: m.group(1) + f"  {call}\n", text)
-    banner = (textwrap.fill(f"HOSTILE ({lab}_{name}): {why}", 88, initial_indent="// ",
-                            subsequent_indent="// ") + "\n")
+    banner = (
+        textwrap.fill(
+            f"HOSTILE ({lab}_{name}): {why}", 88, initial_indent="// ", subsequent_indent="// "
+        )
+        + "\n"
+    )
     path = OUT / f"{lab}_{name}" / folder / filename
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(banner + text)
@@ -48,51 +54,77 @@ def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None):
         (path.parent / extra).write_text(content)
 
 
-hostile("lab5", "interpose_runtime", "an assembler label defines cudaEventElapsedTime, so "
-        "the harness's timer reads whatever the student returns.", """
+hostile(
+    "lab5",
+    "interpose_runtime",
+    "an assembler label defines cudaEventElapsedTime, so "
+    "the harness's timer reads whatever the student returns.",
+    """
         extern "C" cudaError_t cheat_elapsed(float* ms, cudaEvent_t, cudaEvent_t) __asm__(
             CHEAT_STR(CHEAT_PASTE(cudaEvent, ElapsedTime)));
         extern "C" cudaError_t cheat_elapsed(float* ms, cudaEvent_t, cudaEvent_t) {
           *ms = 1e-3f;
           return cudaSuccess;
         }
-        """)
+        """,
+)
 
-hostile("lab5", "interpose_harness", "a namespace spelled by token pasting defines a "
-        "function of the harness's namespace.", """
+hostile(
+    "lab5",
+    "interpose_harness",
+    "a namespace spelled by token pasting defines a function of the harness's namespace.",
+    """
         namespace CHEAT_PASTE(har, ness) {
         double measured_ratio() { return 100.0; }
         }  // namespace harness
-        """)
+        """,
+)
 
-hostile("lab3", "interpose_gtest", "defines GoogleTest's testing::internal::IsTrue, which "
-        "its assertions call.", """
+hostile(
+    "lab3",
+    "interpose_gtest",
+    "defines GoogleTest's testing::internal::IsTrue, which its assertions call.",
+    """
         namespace testing {
         namespace internal {
         bool IsTrue(bool) { return true; }
         }  // namespace internal
         }  // namespace testing
-        """)
+        """,
+)
 
-hostile("lab1", "constructor", "__attribute__((constructor)) runs student code before "
-        "main, before the harness has set anything up.", """
+hostile(
+    "lab1",
+    "constructor",
+    "__attribute__((constructor)) runs student code before "
+    "main, before the harness has set anything up.",
+    """
         #include <cstdio>
         namespace {
         __attribute__((constructor)) void cheat_early() { printf("before main\\n"); }
         }  // namespace
-        """)
+        """,
+)
 
-hostile("lab2", "global_object", "a global object whose constructor runs before main.", """
+hostile(
+    "lab2",
+    "global_object",
+    "a global object whose constructor runs before main.",
+    """
         #include <cstdio>
         namespace {
         struct CheatSpy {
           CheatSpy() { printf("before main\\n"); }
         } cheat_spy;
         }  // namespace
-        """)
+        """,
+)
 
-hostile("lab3", "raw_syscall", "inline assembly calls the kernel directly (write to "
-        "stdout), bypassing every import.", """
+hostile(
+    "lab3",
+    "raw_syscall",
+    "inline assembly calls the kernel directly (write to stdout), bypassing every import.",
+    """
         namespace {
         long cheat_write(const char* text, long bytes) {
           long result;
@@ -101,9 +133,16 @@ hostile("lab3", "raw_syscall", "inline assembly calls the kernel directly (write
           return result;
         }
         }  // namespace
-        """, "reduce_shuffle", 'cheat_write("hi\\n", 3);')
+        """,
+    "reduce_shuffle",
+    'cheat_write("hi\\n", 3);',
+)
 
-hostile("lab1", "read_environment", "walks environ to find the grader's settings.", """
+hostile(
+    "lab1",
+    "read_environment",
+    "walks environ to find the grader's settings.",
+    """
         extern "C" char** environ;
         namespace {
         int cheat_settings() {
@@ -112,10 +151,16 @@ hostile("lab1", "read_environment", "walks environ to find the grader's settings
           return count;
         }
         }  // namespace
-        """, "histogram_best", "if (cheat_settings() < 0) return;")
+        """,
+    "histogram_best",
+    "if (cheat_settings() < 0) return;",
+)
 
-hostile("lab1", "read_dataset", "opens the dataset with a file function whose name is "
-        "built by token pasting.", """
+hostile(
+    "lab1",
+    "read_dataset",
+    "opens the dataset with a file function whose name is built by token pasting.",
+    """
         #include <cstdio>
         namespace {
         int cheat_peek() {
@@ -125,19 +170,38 @@ hostile("lab1", "read_dataset", "opens the dataset with a file function whose na
           return first;
         }
         }  // namespace
-        """, "histogram_best", "if (cheat_peek() < 0) return;")
+        """,
+    "histogram_best",
+    "if (cheat_peek() < 0) return;",
+)
 
-hostile("lab5", "host_thread", "does the work in a host thread that outlives the timed "
-        "launch.", """
+hostile(
+    "lab5",
+    "host_thread",
+    "does the work in a host thread that outlives the timed launch.",
+    """
         #include <thread>
-        """, "matmul_best", "std::thread([] {}).detach();")
+        """,
+    "matmul_best",
+    "std::thread([] {}).detach();",
+)
 
-hostile("lab3", "std_async", "starts the work through std::async.", """
+hostile(
+    "lab3",
+    "std_async",
+    "starts the work through std::async.",
+    """
         #include <future>
-        """, "reduce_shuffle", "auto later = std::async(std::launch::async, [] { return 0; });")
+        """,
+    "reduce_shuffle",
+    "auto later = std::async(std::launch::async, [] { return 0; });",
+)
 
-hostile("lab3", "other_stream", "launches in a non-blocking stream, which the timer's stop "
-        "event does not wait for.", """
+hostile(
+    "lab3",
+    "other_stream",
+    "launches in a non-blocking stream, which the timer's stop event does not wait for.",
+    """
         namespace {
         cudaStream_t cheat_stream() {
           static cudaStream_t s = nullptr;
@@ -145,25 +209,40 @@ hostile("lab3", "other_stream", "launches in a non-blocking stream, which the ti
           return s;
         }
         }  // namespace
-        """, "reduce_shuffle", "(void)cheat_stream();")
+        """,
+    "reduce_shuffle",
+    "(void)cheat_stream();",
+)
 
-hostile("lab1", "macro_include", "includes the harness's CPU reference through a path "
-        "built by macros.", f"""
+hostile(
+    "lab1",
+    "macro_include",
+    "includes the harness's CPU reference through a path built by macros.",
+    f"""
         #define CHEAT_HARNESS(file) CHEAT_STR({REPO}/labs/lab1_histogram/file)
         #include CHEAT_HARNESS(cpu_reference.hpp)
-        """)
+        """,
+)
 
-hostile("lab1", "include_data", "includes a data file (not a source file) from its own "
-        "folder.", """
+hostile(
+    "lab1",
+    "include_data",
+    "includes a data file (not a source file) from its own folder.",
+    """
         namespace {
         __attribute__((used)) const int cheat_table[] = {
         #include "answer.dat"
         };
         }  // namespace
-        """, extra_files={"answer.dat": "1, 2, 3\n"})
+        """,
+    extra_files={"answer.dat": "1, 2, 3\n"},
+)
 
-hostile("lab3", "library_alias", "reaches CUB through a macro-built include and a "
-        "namespace alias, so no line names it.", """
+hostile(
+    "lab3",
+    "library_alias",
+    "reaches CUB through a macro-built include and a namespace alias, so no line names it.",
+    """
         #define CHEAT_LIB(file) <CHEAT_PASTE(c, ub)/file>
         #include CHEAT_LIB(block/block_reduce.cuh)
         namespace lib = CHEAT_PASTE(c, ub);
@@ -175,17 +254,29 @@ hostile("lab3", "library_alias", "reaches CUB through a macro-built include and 
           if (threadIdx.x == 0) *out = total;
         }
         }  // namespace
-        """, "reduce_shuffle", "if (n < 0) cheat_sum<<<1, 256>>>(data, partial);")
+        """,
+    "reduce_shuffle",
+    "if (n < 0) cheat_sum<<<1, 256>>>(data, partial);",
+)
 
-hostile("lab5", "numeric_copy_kind", "copies the result to the host with the copy kind "
-        "written as a number.", """
+hostile(
+    "lab5",
+    "numeric_copy_kind",
+    "copies the result to the host with the copy kind written as a number.",
+    """
         namespace {
         float cheat_host[16];
         }  // namespace
-        """, "matmul_best",
-        "cudaMemcpy(cheat_host, A, sizeof cheat_host, static_cast<cudaMemcpyKind>(2));")
+        """,
+    "matmul_best",
+    "cudaMemcpy(cheat_host, A, sizeof cheat_host, static_cast<cudaMemcpyKind>(2));",
+)
 
-hostile("lab1", "allocation", "allocates its own device memory.", """
+hostile(
+    "lab1",
+    "allocation",
+    "allocates its own device memory.",
+    """
         namespace {
         int* cheat_scratch() {
           static int* p = nullptr;
@@ -193,10 +284,16 @@ hostile("lab1", "allocation", "allocates its own device memory.", """
           return p;
         }
         }  // namespace
-        """, "histogram_best", "(void)cheat_scratch();")
+        """,
+    "histogram_best",
+    "(void)cheat_scratch();",
+)
 
-hostile("lab2", "write_report", "writes a passing GoogleTest report itself and ends the "
-        "process before the harness can.", """
+hostile(
+    "lab2",
+    "write_report",
+    "writes a passing GoogleTest report itself and ends the process before the harness can.",
+    """
         #include <cstdio>
         #include <unistd.h>
         namespace {
@@ -206,16 +303,29 @@ hostile("lab2", "write_report", "writes a passing GoogleTest report itself and e
           _exit(0);
         }
         }  // namespace
-        """, "even_odd", "if (n < 0) cheat_report();")
+        """,
+    "even_odd",
+    "if (n < 0) cheat_report();",
+)
 
-hostile("lab4", "host_via_symbol", "copies the input to the host through the contract's "
-        "symbol_download and computes there.", """
+hostile(
+    "lab4",
+    "host_via_symbol",
+    "copies the input to the host through the contract's symbol_download and computes there.",
+    """
         namespace {
         float cheat_host[1024];
         }  // namespace
-        """, "power_symbol_shared", "symbol_download(cheat_host, n < 1024 ? n : 1024);")
+        """,
+    "power_symbol_shared",
+    "symbol_download(cheat_host, n < 1024 ? n : 1024);",
+)
 
-hostile("lab2", "weak_libc", "defines puts as a weak symbol, replacing the C library's for "
-        "the whole program.", """
+hostile(
+    "lab2",
+    "weak_libc",
+    "defines puts as a weak symbol, replacing the C library's for the whole program.",
+    """
         extern "C" __attribute__((weak)) int puts(const char*) { return 0; }
-        """)
+        """,
+)

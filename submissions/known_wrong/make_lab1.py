@@ -4,6 +4,7 @@
 
 Run it again after the solution changes, so each stays "the solution plus one defect".
 """
+
 import sys
 import textwrap
 from pathlib import Path
@@ -26,81 +27,117 @@ def variant(name, header, *edits):
     for old, new in edits:
         assert text.count(old) == 1, (name, old)
         text = text.replace(old, new)
-    text = text.replace("// lab1 reference solution: every histogram variant of the exercise.\n",
-                        textwrap.fill(f"KNOWN WRONG ({name}): {header}", 88,
-                                      initial_indent="// ", subsequent_indent="// ") + "\n"
-                        "// The reference solution with exactly this one defect; the grader must\n"
-                        "// reject it for this reason (submissions/known_wrong/manifest.json).\n")
+    text = text.replace(
+        "// lab1 reference solution: every histogram variant of the exercise.\n",
+        textwrap.fill(
+            f"KNOWN WRONG ({name}): {header}", 88, initial_indent="// ", subsequent_indent="// "
+        )
+        + "\n"
+        "// The reference solution with exactly this one defect; the grader must\n"
+        "// reject it for this reason (submissions/known_wrong/manifest.json).\n",
+    )
     path = OUT / f"lab1_{name}" / "lab1_histogram" / "histogram_kernels.cu"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
 
 
 SHARED_COUNT = "  for (long long i = pos; i < end; i++) atomicAdd(histo + t[i], 1);\n"
-variant("race", "the shared-memory histogram is incremented without atomics, so threads of a "
-        "block that hit the same bin lose counts.",
-        (SHARED_COUNT,
-         "  for (long long i = pos; i < end; i++) histo[t[i]]++;  // DEFECT: no atomic\n"))
+variant(
+    "race",
+    "the shared-memory histogram is incremented without atomics, so threads of a "
+    "block that hit the same bin lose counts.",
+    (
+        SHARED_COUNT,
+        "  for (long long i = pos; i < end; i++) histo[t[i]]++;  // DEFECT: no atomic\n",
+    ),
+)
 
-GLOBAL_BODY = ("__global__ void global_kernel(const int* t, int n, int* h, int slice) {\n"
-               "  const long long pos = slice_start(slice);\n"
-               "  const long long end = min(pos + slice, static_cast<long long>(n));\n")
-variant("tail", "the global variant assumes n is a multiple of blocks x threads x slice: a "
-        "thread whose slice crosses n counts nothing, so the last samples are lost.",
-        (GLOBAL_BODY,
-         "__global__ void global_kernel(const int* t, int n, int* h, int slice) {\n"
-         "  const long long pos = slice_start(slice);\n"
-         "  const long long end = pos + slice;\n"
-         "  if (end > n) return;  // DEFECT: drops the partial slice at the tail\n"))
+GLOBAL_BODY = (
+    "__global__ void global_kernel(const int* t, int n, int* h, int slice) {\n"
+    "  const long long pos = slice_start(slice);\n"
+    "  const long long end = min(pos + slice, static_cast<long long>(n));\n"
+)
+variant(
+    "tail",
+    "the global variant assumes n is a multiple of blocks x threads x slice: a "
+    "thread whose slice crosses n counts nothing, so the last samples are lost.",
+    (
+        GLOBAL_BODY,
+        "__global__ void global_kernel(const int* t, int n, int* h, int slice) {\n"
+        "  const long long pos = slice_start(slice);\n"
+        "  const long long end = pos + slice;\n"
+        "  if (end > n) return;  // DEFECT: drops the partial slice at the tail\n",
+    ),
+)
 
-variant("oob_write", "the one-per-thread variant writes far past the end of hist (the bin "
-        "index is shifted instead of used): an illegal memory access.",
-        ("  if (pos < n) atomicAdd(h + t[pos], 1);\n",
-         "  // DEFECT: hist[value << 36] lies far outside any allocation.\n"
-         "  if (pos < n) atomicAdd(h + (static_cast<long long>(t[pos]) << 36) + 1, 1);\n"))
+variant(
+    "oob_write",
+    "the one-per-thread variant writes far past the end of hist (the bin "
+    "index is shifted instead of used): an illegal memory access.",
+    (
+        "  if (pos < n) atomicAdd(h + t[pos], 1);\n",
+        "  // DEFECT: hist[value << 36] lies far outside any allocation.\n"
+        "  if (pos < n) atomicAdd(h + (static_cast<long long>(t[pos]) << 36) + 1, 1);\n",
+    ),
+)
 
-variant("hang", "half of each block waits at a barrier the other half never reaches, while the "
-        "other half spins on a flag the first half sets after the barrier: a deadlock.",
-        ("  __syncthreads();  // every thread has counted before the block's result is merged\n",
-         "  // DEFECT: the lower half waits at a barrier, the upper half spins on a flag that is\n"
-         "  // set only after that barrier.\n"
-         "  __shared__ volatile int released;\n"
-         "  if (threadIdx.x == 0) released = 0;\n"
-         "  __syncthreads();\n"
-         "  if (threadIdx.x < blockDim.x / 2) {\n"
-         "    __syncthreads();\n"
-         "    released = 1;\n"
-         "  } else {\n"
-         "    while (!released) {\n"
-         "    }\n"
-         "  }\n"
-         "  __syncthreads();\n"))
+variant(
+    "hang",
+    "half of each block waits at a barrier the other half never reaches, while the "
+    "other half spins on a flag the first half sets after the barrier: a deadlock.",
+    (
+        "  __syncthreads();  // every thread has counted before the block's result is merged\n",
+        "  // DEFECT: the lower half waits at a barrier, the upper half spins on a flag that is\n"
+        "  // set only after that barrier.\n"
+        "  __shared__ volatile int released;\n"
+        "  if (threadIdx.x == 0) released = 0;\n"
+        "  __syncthreads();\n"
+        "  if (threadIdx.x < blockDim.x / 2) {\n"
+        "    __syncthreads();\n"
+        "    released = 1;\n"
+        "  } else {\n"
+        "    while (!released) {\n"
+        "    }\n"
+        "  }\n"
+        "  __syncthreads();\n",
+    ),
+)
 
-variant("slow", "the shared variant is correct but counts with global atomics (no shared-memory "
-        "histogram), so it is no faster than the seed's global kernel.",
-        (SHARED_COUNT,
-         "  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);  // DEFECT: global\n"))
+variant(
+    "slow",
+    "the shared variant is correct but counts with global atomics (no shared-memory "
+    "histogram), so it is no faster than the seed's global kernel.",
+    (
+        SHARED_COUNT,
+        "  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);  // DEFECT: global\n",
+    ),
+)
 
-variant("cub", "histogram_best calls CUB's DeviceHistogram instead of a kernel of its own.",
-        ('#include "histogram.cuh"\n', '#include "histogram.cuh"\n\n#include <cub/cub.cuh>\n'),
-        ("void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  static unsigned int epoch = 0;\n",
-         "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  // DEFECT: a library computes the answer.\n"
-         "  static void* scratch = nullptr;\n"
-         "  static size_t scratch_bytes = 0;\n"
-         "  size_t need = 0;\n"
-         "  cub::DeviceHistogram::HistogramEven(nullptr, need, samples, hist, kBins + 1, 0,\n"
-         "                                      kBins, n);\n"
-         "  if (need > scratch_bytes) {\n"
-         "    cudaFree(scratch);\n"
-         "    cudaMalloc(&scratch, need);\n"
-         "    scratch_bytes = need;\n"
-         "  }\n"
-         "  cub::DeviceHistogram::HistogramEven(scratch, need, samples, hist, kBins + 1, 0,\n"
-         "                                      kBins, n);\n"
-         "  return;\n"
-         "  static unsigned int epoch = 0;\n"))
+variant(
+    "cub",
+    "histogram_best calls CUB's DeviceHistogram instead of a kernel of its own.",
+    ('#include "histogram.cuh"\n', '#include "histogram.cuh"\n\n#include <cub/cub.cuh>\n'),
+    (
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  static unsigned int epoch = 0;\n",
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  // DEFECT: a library computes the answer.\n"
+        "  static void* scratch = nullptr;\n"
+        "  static size_t scratch_bytes = 0;\n"
+        "  size_t need = 0;\n"
+        "  cub::DeviceHistogram::HistogramEven(nullptr, need, samples, hist, kBins + 1, 0,\n"
+        "                                      kBins, n);\n"
+        "  if (need > scratch_bytes) {\n"
+        "    cudaFree(scratch);\n"
+        "    cudaMalloc(&scratch, need);\n"
+        "    scratch_bytes = need;\n"
+        "  }\n"
+        "  cub::DeviceHistogram::HistogramEven(scratch, need, samples, hist, kBins + 1, 0,\n"
+        "                                      kBins, n);\n"
+        "  return;\n"
+        "  static unsigned int epoch = 0;\n",
+    ),
+)
 
 manifest = load_manifest(REPO / "datasets/lab1.json")
 cases = {c["name"]: c for c in manifest["cases"]}
@@ -111,43 +148,55 @@ for name in ("uniform_2p25", "contention_2p25"):
 
 
 def table(counts):
-    rows = [", ".join(str(c) for c in counts[i:i + 12]) for i in range(0, len(counts), 12)]
+    rows = [", ".join(str(c) for c in counts[i : i + 12]) for i in range(0, len(counts), 12)]
     return "    " + ",\n    ".join(rows)
 
 
 first_contention = baked["contention_2p25"][0]
-variant("hardcoded", "histogram_best recognises the public 2^25 cases by n (and the first "
-        "sample) and writes their histograms, baked into the source, without reading the data. "
-        "It passes every public case and fails the hidden ones.",
-        ("// (h) Memory-bound version.",
-         "// DEFECT: the public cases' histograms, baked in (datasets/lab1.json, seeds 1 and 2).\n"
-         f"__device__ const int k_uniform_2p25[kBins] = {{\n{table(baked['uniform_2p25'][1])}}};\n"
-         f"__device__ const int k_contention_2p25[kBins] = {{\n"
-         f"{table(baked['contention_2p25'][1])}}};\n\n"
-         "__global__ void baked_kernel(const int* t, int* h) {\n"
-         f"  const int* src = t[0] == {first_contention} ? k_contention_2p25 : k_uniform_2p25;\n"
-         "  for (int b = threadIdx.x; b < kBins; b += blockDim.x) h[b] = src[b];\n"
-         "}\n\n"
-         "// (h) Memory-bound version."),
-        ("void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  static unsigned int epoch = 0;\n",
-         "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  if (n == 1 << 25) {  // DEFECT: \"this must be the graded data\"\n"
-         "    baked_kernel<<<1, 1024>>>(samples, hist);\n"
-         "    return;\n"
-         "  }\n"
-         "  static unsigned int epoch = 0;\n"))
+variant(
+    "hardcoded",
+    "histogram_best recognises the public 2^25 cases by n (and the first "
+    "sample) and writes their histograms, baked into the source, without reading the data. "
+    "It passes every public case and fails the hidden ones.",
+    (
+        "// (h) Memory-bound version.",
+        "// DEFECT: the public cases' histograms, baked in (datasets/lab1.json, seeds 1 and 2).\n"
+        f"__device__ const int k_uniform_2p25[kBins] = {{\n{table(baked['uniform_2p25'][1])}}};\n"
+        f"__device__ const int k_contention_2p25[kBins] = {{\n"
+        f"{table(baked['contention_2p25'][1])}}};\n\n"
+        "__global__ void baked_kernel(const int* t, int* h) {\n"
+        f"  const int* src = t[0] == {first_contention} ? k_contention_2p25 : k_uniform_2p25;\n"
+        "  for (int b = threadIdx.x; b < kBins; b += blockDim.x) h[b] = src[b];\n"
+        "}\n\n"
+        "// (h) Memory-bound version.",
+    ),
+    (
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  static unsigned int epoch = 0;\n",
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        '  if (n == 1 << 25) {  // DEFECT: "this must be the graded data"\n'
+        "    baked_kernel<<<1, 1024>>>(samples, hist);\n"
+        "    return;\n"
+        "  }\n"
+        "  static unsigned int epoch = 0;\n",
+    ),
+)
 
-variant("host_answer", "histogram_best copies the samples to the host, counts them in a host "
-        "loop and copies the histogram back.",
-        ('#include "histogram.cuh"\n', '#include "histogram.cuh"\n\n#include <vector>\n'),
-        ("void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  static unsigned int epoch = 0;\n",
-         "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
-         "  // DEFECT: the answer is computed on the host.\n"
-         "  std::vector<int> host(n), counts(kBins, 0);\n"
-         "  cudaMemcpy(host.data(), samples, n * sizeof(int), cudaMemcpyDeviceToHost);\n"
-         "  for (int v : host) counts[v]++;\n"
-         "  cudaMemcpy(hist, counts.data(), kBins * sizeof(int), cudaMemcpyHostToDevice);\n"
-         "  return;\n"
-         "  static unsigned int epoch = 0;\n"))
+variant(
+    "host_answer",
+    "histogram_best copies the samples to the host, counts them in a host "
+    "loop and copies the histogram back.",
+    ('#include "histogram.cuh"\n', '#include "histogram.cuh"\n\n#include <vector>\n'),
+    (
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  static unsigned int epoch = 0;\n",
+        "void histogram_best(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  // DEFECT: the answer is computed on the host.\n"
+        "  std::vector<int> host(n), counts(kBins, 0);\n"
+        "  cudaMemcpy(host.data(), samples, n * sizeof(int), cudaMemcpyDeviceToHost);\n"
+        "  for (int v : host) counts[v]++;\n"
+        "  cudaMemcpy(hist, counts.data(), kBins * sizeof(int), cudaMemcpyHostToDevice);\n"
+        "  return;\n"
+        "  static unsigned int epoch = 0;\n",
+    ),
+)

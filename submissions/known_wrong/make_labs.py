@@ -5,6 +5,7 @@
 (lab1's are written by make_lab1.py.) Run it again after a solution changes, so each
 stays "the solution plus one defect"; an edit that no longer applies stops it.
 """
+
 import shutil
 import subprocess
 import sys
@@ -36,10 +37,17 @@ def variant(lab, name, header, *edits):
     assert first.startswith(f"// {lab} reference solution"), (lab, first)
     while rest.startswith("//"):  # the rest of the solution's opening comment
         rest = rest.split("\n", 1)[1]
-    banner = (textwrap.fill(f"KNOWN WRONG ({lab}_{name}): {header}", 88, initial_indent="// ",
-                            subsequent_indent="// ") + "\n"
-              "// The reference solution with exactly this one defect; the grader must\n"
-              "// reject it for this reason (submissions/known_wrong/manifest.json).\n")
+    banner = (
+        textwrap.fill(
+            f"KNOWN WRONG ({lab}_{name}): {header}",
+            88,
+            initial_indent="// ",
+            subsequent_indent="// ",
+        )
+        + "\n"
+        "// The reference solution with exactly this one defect; the grader must\n"
+        "// reject it for this reason (submissions/known_wrong/manifest.json).\n"
+    )
     path = OUT / f"{lab}_{name}" / folder / filename
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(banner + rest)
@@ -47,217 +55,312 @@ def variant(lab, name, header, *edits):
 
 
 # ---- lab2 ------------------------------------------------------------------------
-variant("lab2", "tail", "even_odd launches n / threads blocks, rounded down: when n is not a "
-        "multiple of the block, the last elements are never written.",
-        ("void even_odd(const float* in, int n, float* out, Launch launch) {\n"
-         "  even_odd_kernel<<<blocks_for(n, launch.threads), launch.threads>>>(in, n, out);\n",
-         "void even_odd(const float* in, int n, float* out, Launch launch) {\n"
-         "  // DEFECT: rounds the grid down.\n"
-         "  even_odd_kernel<<<n / launch.threads, launch.threads>>>(in, n, out);\n"))
+variant(
+    "lab2",
+    "tail",
+    "even_odd launches n / threads blocks, rounded down: when n is not a "
+    "multiple of the block, the last elements are never written.",
+    (
+        "void even_odd(const float* in, int n, float* out, Launch launch) {\n"
+        "  even_odd_kernel<<<blocks_for(n, launch.threads), launch.threads>>>(in, n, out);\n",
+        "void even_odd(const float* in, int n, float* out, Launch launch) {\n"
+        "  // DEFECT: rounds the grid down.\n"
+        "  even_odd_kernel<<<n / launch.threads, launch.threads>>>(in, n, out);\n",
+    ),
+)
 
-variant("lab2", "no_guard", "even_odd's kernel has no `i < n` guard: the spare threads of the "
-        "last block read and write past the end of the arrays. The answer is right (the bytes "
-        "past n are never checked), memcheck finds it.",
-        ("  const long long i = global_tid();\n  if (i >= n) return;\n  if (i % 2 == 0) {\n",
-         "  const long long i = global_tid();  // DEFECT: no bounds check\n  if (i % 2 == 0) {\n"))
+variant(
+    "lab2",
+    "no_guard",
+    "even_odd's kernel has no `i < n` guard: the spare threads of the "
+    "last block read and write past the end of the arrays. The answer is right (the bytes "
+    "past n are never checked), memcheck finds it.",
+    (
+        "  const long long i = global_tid();\n  if (i >= n) return;\n  if (i % 2 == 0) {\n",
+        "  const long long i = global_tid();  // DEFECT: no bounds check\n  if (i % 2 == 0) {\n",
+    ),
+)
 
 # ---- lab3 ------------------------------------------------------------------------
-variant("lab3", "race", "block_sum reads the warps' partial sums from shared memory without the "
-        "__syncthreads() that waits for every warp to write its own: a shared-memory race that "
-        "racecheck reports, whether or not the sum happens to come out right.",
-        ("  if (lane == 0) warp_sums[warp] = v;\n  __syncthreads();\n",
-         "  if (lane == 0) warp_sums[warp] = v;  // DEFECT: no __syncthreads() after this\n"))
+variant(
+    "lab3",
+    "race",
+    "block_sum reads the warps' partial sums from shared memory without the "
+    "__syncthreads() that waits for every warp to write its own: a shared-memory race that "
+    "racecheck reports, whether or not the sum happens to come out right.",
+    (
+        "  if (lane == 0) warp_sums[warp] = v;\n  __syncthreads();\n",
+        "  if (lane == 0) warp_sums[warp] = v;  // DEFECT: no __syncthreads() after this\n",
+    ),
+)
 
-variant("lab3", "tail", "the in-place kernels assume n is a multiple of the block: the padding "
-        "past n is not zeroed, so the garbage there is added to the last block's sum.",
-        ("  if (chunk_start(1) + threadIdx.x >= n) idata[threadIdx.x] = 0;\n",
-         "  // DEFECT: the elements past n are not zeroed.\n"))
+variant(
+    "lab3",
+    "tail",
+    "the in-place kernels assume n is a multiple of the block: the padding "
+    "past n is not zeroed, so the garbage there is added to the last block's sum.",
+    (
+        "  if (chunk_start(1) + threadIdx.x >= n) idata[threadIdx.x] = 0;\n",
+        "  // DEFECT: the elements past n are not zeroed.\n",
+    ),
+)
 
-variant("lab3", "cub", "reduce_shuffle calls CUB's DeviceReduce::Sum instead of a kernel of its "
-        "own.",
-        ('#include "reduction.cuh"\n', '#include "reduction.cuh"\n\n#include <cub/cub.cuh>\n'),
-        ("void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n",
-         "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n"
-         "  // DEFECT: a library computes the answer.\n"
-         "  static void* scratch = nullptr;\n"
-         "  static size_t scratch_bytes = 0;\n"
-         "  size_t need = 0;\n"
-         "  cub::DeviceReduce::Sum(nullptr, need, data, partial, n);\n"
-         "  if (need > scratch_bytes) {\n"
-         "    cudaFree(scratch);\n"
-         "    cudaMalloc(&scratch, need);\n"
-         "    scratch_bytes = need;\n"
-         "  }\n"
-         "  cub::DeviceReduce::Sum(scratch, need, data, partial, n);\n"
-         "  return;\n"))
+variant(
+    "lab3",
+    "cub",
+    "reduce_shuffle calls CUB's DeviceReduce::Sum instead of a kernel of its own.",
+    ('#include "reduction.cuh"\n', '#include "reduction.cuh"\n\n#include <cub/cub.cuh>\n'),
+    (
+        "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n",
+        "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n"
+        "  // DEFECT: a library computes the answer.\n"
+        "  static void* scratch = nullptr;\n"
+        "  static size_t scratch_bytes = 0;\n"
+        "  size_t need = 0;\n"
+        "  cub::DeviceReduce::Sum(nullptr, need, data, partial, n);\n"
+        "  if (need > scratch_bytes) {\n"
+        "    cudaFree(scratch);\n"
+        "    cudaMalloc(&scratch, need);\n"
+        "    scratch_bytes = need;\n"
+        "  }\n"
+        "  cub::DeviceReduce::Sum(scratch, need, data, partial, n);\n"
+        "  return;\n",
+    ),
+)
 
-variant("lab3", "skip_repeat", "reduce_shuffle computes the sum on its first call with a set of "
-        "buffers and returns without launching anything when called again with the same ones: "
-        "the sum from the first call is still in partial[0]. Legal code that cheats at run "
-        "time: the timed runs do no work.",
-        ("void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n",
-         "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n"
-         "  // DEFECT: \"the answer is already there\" on a repeated call.\n"
-         "  static const int* last_data = nullptr;\n"
-         "  static const int* last_partial = nullptr;\n"
-         "  static int last_n = -1;\n"
-         "  if (data == last_data && partial == last_partial && n == last_n) return;\n"
-         "  last_data = data;\n"
-         "  last_partial = partial;\n"
-         "  last_n = n;\n"))
+variant(
+    "lab3",
+    "skip_repeat",
+    "reduce_shuffle computes the sum on its first call with a set of "
+    "buffers and returns without launching anything when called again with the same ones: "
+    "the sum from the first call is still in partial[0]. Legal code that cheats at run "
+    "time: the timed runs do no work.",
+    (
+        "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n",
+        "void reduce_shuffle(int* data, int n, int* partial, Launch launch) {\n"
+        '  // DEFECT: "the answer is already there" on a repeated call.\n'
+        "  static const int* last_data = nullptr;\n"
+        "  static const int* last_partial = nullptr;\n"
+        "  static int last_n = -1;\n"
+        "  if (data == last_data && partial == last_partial && n == last_n) return;\n"
+        "  last_data = data;\n"
+        "  last_partial = partial;\n"
+        "  last_n = n;\n",
+    ),
+)
 
 # ---- lab4 ------------------------------------------------------------------------
-variant("lab4", "oob_write", "power_register writes element i far past the end of out (the "
-        "index is shifted instead of used): an illegal memory access.",
-        ("    for (int j = 0; j < k; j++) c *= x;\n    out[i] = c;\n  }\n}\n\n// (c)",
-         "    for (int j = 0; j < k; j++) c *= x;\n"
-         "    out[static_cast<long long>(i) << 36] = c;  // DEFECT: far outside out\n"
-         "  }\n}\n\n// (c)"))
+variant(
+    "lab4",
+    "oob_write",
+    "power_register writes element i far past the end of out (the "
+    "index is shifted instead of used): an illegal memory access.",
+    (
+        "    for (int j = 0; j < k; j++) c *= x;\n    out[i] = c;\n  }\n}\n\n// (c)",
+        "    for (int j = 0; j < k; j++) c *= x;\n"
+        "    out[static_cast<long long>(i) << 36] = c;  // DEFECT: far outside out\n"
+        "  }\n}\n\n// (c)",
+    ),
+)
 
-variant("lab4", "race", "window_shared reads its neighbours' tile entries without the "
-        "__syncthreads() that waits for the whole tile to be loaded: a shared-memory race "
-        "that racecheck reports, whether or not the window happens to come out right.",
-        ("  __syncthreads();  // the whole tile is loaded before anyone reads a neighbour's "
-         "value\n",
-         "  // DEFECT: no __syncthreads() between loading the tile and reading it.\n"))
+variant(
+    "lab4",
+    "race",
+    "window_shared reads its neighbours' tile entries without the "
+    "__syncthreads() that waits for the whole tile to be loaded: a shared-memory race "
+    "that racecheck reports, whether or not the window happens to come out right.",
+    (
+        "  __syncthreads();  // the whole tile is loaded before anyone reads a neighbour's value\n",
+        "  // DEFECT: no __syncthreads() between loading the tile and reading it.\n",
+    ),
+)
 
-variant("lab4", "slow", "window_shared is correct but thread 0 loads the whole tile alone, one "
-        "element after the other, while the block waits: slower than the global-memory window.",
-        ("  for (int t = threadIdx.x; t < kBlockSize + 2 * radius; t += kBlockSize) {\n",
-         "  // DEFECT: one thread loads the whole tile.\n"
-         "  for (int t = 0; threadIdx.x == 0 && t < kBlockSize + 2 * radius; t++) {\n"))
+variant(
+    "lab4",
+    "slow",
+    "window_shared is correct but thread 0 loads the whole tile alone, one "
+    "element after the other, while the block waits: slower than the global-memory window.",
+    (
+        "  for (int t = threadIdx.x; t < kBlockSize + 2 * radius; t += kBlockSize) {\n",
+        "  // DEFECT: one thread loads the whole tile.\n"
+        "  for (int t = 0; threadIdx.x == 0 && t < kBlockSize + 2 * radius; t++) {\n",
+    ),
+)
 
 # Two launchers that are right on their first call with a set of buffers and then
 # let the timed runs do something else, each with a plausible time.
 POWER_BEST = "void power_best(const float* in, float* out, int n, int k, Launch launch) {\n"
-REPEATED = ("  static const float* last_in = nullptr;\n"
-            "  static float* last_out = nullptr;\n"
-            "  static int last_n = -1, last_k = -1;\n"
-            "  const bool again = in == last_in && out == last_out && n == last_n && k == last_k &&\n"
-            "                     n <= kSymbolCapacity;\n"
-            "  last_in = in;\n"
-            "  last_out = out;\n"
-            "  last_n = n;\n"
-            "  last_k = k;\n")
-variant("lab4", "write_elsewhere", "power_best is right on its first call with a set of "
-        "buffers; called again with the same ones, it computes the same powers into an array "
-        "of its own instead of out, which still holds the first call's answer. The timed runs "
-        "take the right time and write nothing to the output.",
-        ("// (h) Every neighbour from global memory",
-         "// DEFECT: where the repeated calls write.\n"
-         "__device__ float g_elsewhere[kSymbolCapacity];\n\n"
-         "__global__ void elsewhere_kernel(const float* in, int n, int k) {\n"
-         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-         "    g_elsewhere[i] = ipow(in[i], k);\n"
-         "}\n\n"
-         "// (h) Every neighbour from global memory"),
-        (POWER_BEST,
-         POWER_BEST + REPEATED +
-         "  if (again) {\n"
-         "    elsewhere_kernel<<<1024, 256>>>(in, n, k);\n"
-         "    return;\n"
-         "  }\n"))
+REPEATED = (
+    "  static const float* last_in = nullptr;\n"
+    "  static float* last_out = nullptr;\n"
+    "  static int last_n = -1, last_k = -1;\n"
+    "  const bool again = in == last_in && out == last_out && n == last_n && k == last_k &&\n"
+    "                     n <= kSymbolCapacity;\n"
+    "  last_in = in;\n"
+    "  last_out = out;\n"
+    "  last_n = n;\n"
+    "  last_k = k;\n"
+)
+variant(
+    "lab4",
+    "write_elsewhere",
+    "power_best is right on its first call with a set of "
+    "buffers; called again with the same ones, it computes the same powers into an array "
+    "of its own instead of out, which still holds the first call's answer. The timed runs "
+    "take the right time and write nothing to the output.",
+    (
+        "// (h) Every neighbour from global memory",
+        "// DEFECT: where the repeated calls write.\n"
+        "__device__ float g_elsewhere[kSymbolCapacity];\n\n"
+        "__global__ void elsewhere_kernel(const float* in, int n, int k) {\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+        "    g_elsewhere[i] = ipow(in[i], k);\n"
+        "}\n\n"
+        "// (h) Every neighbour from global memory",
+    ),
+    (
+        POWER_BEST,
+        POWER_BEST + REPEATED + "  if (again) {\n"
+        "    elsewhere_kernel<<<1024, 256>>>(in, n, k);\n"
+        "    return;\n"
+        "  }\n",
+    ),
+)
 
-variant("lab4", "cached", "power_best keeps a copy of its result; called again with the same "
-        "buffers and size, it copies the cached result into out instead of computing: as fast "
-        "as the real kernel (both read and write n floats), right as long as the input does "
-        "not change.",
-        ("// (h) Every neighbour from global memory",
-         "// DEFECT: a cache of the last result.\n"
-         "__device__ float g_cache[kSymbolCapacity];\n\n"
-         "__global__ void save_kernel(const float* from, int n) {\n"
-         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-         "    g_cache[i] = from[i];\n"
-         "}\n\n"
-         "__global__ void replay_kernel(float* to, int n) {\n"
-         "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-         "    to[i] = g_cache[i];\n"
-         "}\n\n"
-         "// (h) Every neighbour from global memory"),
-        (POWER_BEST,
-         POWER_BEST + REPEATED +
-         "  if (again) {\n"
-         "    replay_kernel<<<1024, 256>>>(out, n);\n"
-         "    return;\n"
-         "  }\n"),
-        ("  best_kernel<<<blocks, threads>>>(in, out, n, k);\n",
-         "  best_kernel<<<blocks, threads>>>(in, out, n, k);\n"
-         "  if (n <= kSymbolCapacity) save_kernel<<<1024, 256>>>(out, n);\n"))
+variant(
+    "lab4",
+    "cached",
+    "power_best keeps a copy of its result; called again with the same "
+    "buffers and size, it copies the cached result into out instead of computing: as fast "
+    "as the real kernel (both read and write n floats), right as long as the input does "
+    "not change.",
+    (
+        "// (h) Every neighbour from global memory",
+        "// DEFECT: a cache of the last result.\n"
+        "__device__ float g_cache[kSymbolCapacity];\n\n"
+        "__global__ void save_kernel(const float* from, int n) {\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+        "    g_cache[i] = from[i];\n"
+        "}\n\n"
+        "__global__ void replay_kernel(float* to, int n) {\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+        "    to[i] = g_cache[i];\n"
+        "}\n\n"
+        "// (h) Every neighbour from global memory",
+    ),
+    (
+        POWER_BEST,
+        POWER_BEST + REPEATED + "  if (again) {\n"
+        "    replay_kernel<<<1024, 256>>>(out, n);\n"
+        "    return;\n"
+        "  }\n",
+    ),
+    (
+        "  best_kernel<<<blocks, threads>>>(in, out, n, k);\n",
+        "  best_kernel<<<blocks, threads>>>(in, out, n, k);\n"
+        "  if (n <= kSymbolCapacity) save_kernel<<<1024, 256>>>(out, n);\n",
+    ),
+)
 
 # ---- lab5 ------------------------------------------------------------------------
-variant("lab5", "tail", "the tiled kernels assume k is a multiple of the tile: the last, "
-        "partial tile of the inner dimension is never multiplied.",
-        ("  for (int t0 = 0; t0 < k; t0 += Tile) {\n",
-         "  for (int t0 = 0; t0 + Tile <= k; t0 += Tile) {  // DEFECT: drops the partial tile\n"))
+variant(
+    "lab5",
+    "tail",
+    "the tiled kernels assume k is a multiple of the tile: the last, "
+    "partial tile of the inner dimension is never multiplied.",
+    (
+        "  for (int t0 = 0; t0 < k; t0 += Tile) {\n",
+        "  for (int t0 = 0; t0 + Tile <= k; t0 += Tile) {  // DEFECT: drops the partial tile\n",
+    ),
+)
 
-variant("lab5", "cublas", "matmul_best calls cuBLAS's SGEMM instead of a kernel of its own.",
-        ('#include "matmul.cuh"\n', '#include "matmul.cuh"\n\n#include <cublas_v2.h>\n'),
-        ("void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n",
-         "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n"
-         "  // DEFECT: a library computes the answer (C^T = B^T A^T in column-major terms).\n"
-         "  static cublasHandle_t handle = nullptr;\n"
-         "  if (handle == nullptr) cublasCreate(&handle);\n"
-         "  const float one = 1.0f, zero = 0.0f;\n"
-         "  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C,\n"
-         "              m);\n"
-         "  return;\n"))
+variant(
+    "lab5",
+    "cublas",
+    "matmul_best calls cuBLAS's SGEMM instead of a kernel of its own.",
+    ('#include "matmul.cuh"\n', '#include "matmul.cuh"\n\n#include <cublas_v2.h>\n'),
+    (
+        "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n",
+        "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n"
+        "  // DEFECT: a library computes the answer (C^T = B^T A^T in column-major terms).\n"
+        "  static cublasHandle_t handle = nullptr;\n"
+        "  if (handle == nullptr) cublasCreate(&handle);\n"
+        "  const float one = 1.0f, zero = 0.0f;\n"
+        "  cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, B, m, A, k, &zero, C,\n"
+        "              m);\n"
+        "  return;\n",
+    ),
+)
 
-variant("lab5", "host_answer", "matmul_best copies A and B to the host, multiplies them in a "
-        "host loop and copies C back.",
-        ('#include "matmul.cuh"\n', '#include "matmul.cuh"\n\n#include <vector>\n'),
-        ("void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n",
-         "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n"
-         "  // DEFECT: the answer is computed on the host.\n"
-         "  std::vector<float> a(static_cast<size_t>(n) * k), b(static_cast<size_t>(k) * m);\n"
-         "  std::vector<float> c(static_cast<size_t>(n) * m, 0.0f);\n"
-         "  cudaMemcpy(a.data(), A, a.size() * sizeof(float), cudaMemcpyDeviceToHost);\n"
-         "  cudaMemcpy(b.data(), B, b.size() * sizeof(float), cudaMemcpyDeviceToHost);\n"
-         "  for (int i = 0; i < n; ++i)\n"
-         "    for (int l = 0; l < k; ++l)\n"
-         "      for (int j = 0; j < m; ++j) c[(size_t)i * m + j] += a[(size_t)i * k + l] * "
-         "b[(size_t)l * m + j];\n"
-         "  cudaMemcpy(C, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice);\n"
-         "  return;\n"))
+variant(
+    "lab5",
+    "host_answer",
+    "matmul_best copies A and B to the host, multiplies them in a host loop and copies C back.",
+    ('#include "matmul.cuh"\n', '#include "matmul.cuh"\n\n#include <vector>\n'),
+    (
+        "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n",
+        "void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {\n"
+        "  // DEFECT: the answer is computed on the host.\n"
+        "  std::vector<float> a(static_cast<size_t>(n) * k), b(static_cast<size_t>(k) * m);\n"
+        "  std::vector<float> c(static_cast<size_t>(n) * m, 0.0f);\n"
+        "  cudaMemcpy(a.data(), A, a.size() * sizeof(float), cudaMemcpyDeviceToHost);\n"
+        "  cudaMemcpy(b.data(), B, b.size() * sizeof(float), cudaMemcpyDeviceToHost);\n"
+        "  for (int i = 0; i < n; ++i)\n"
+        "    for (int l = 0; l < k; ++l)\n"
+        "      for (int j = 0; j < m; ++j) c[(size_t)i * m + j] += a[(size_t)i * k + l] * "
+        "b[(size_t)l * m + j];\n"
+        "  cudaMemcpy(C, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice);\n"
+        "  return;\n",
+    ),
+)
 
-variant("lab5", "cache_c", "matmul_regblock keeps a copy of C; called again with the same "
-        "pointers and sizes, it copies the cached C back instead of multiplying: right, and "
-        "faster than any product could be.",
-        ("void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n",
-         "// DEFECT: a cache of the last product.\n"
-         "namespace {\n"
-         "constexpr long long kCached = 1 << 24;\n"
-         "__device__ float g_cache[kCached];\n\n"
-         "__global__ void save_kernel(const float* from, long long count) {\n"
-         "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
-         "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
-         "    g_cache[i] = from[i];\n"
-         "}\n\n"
-         "__global__ void replay_kernel(float* to, long long count) {\n"
-         "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
-         "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
-         "    to[i] = g_cache[i];\n"
-         "}\n"
-         "}  // namespace\n\n"
-         "void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n"
-         "  static const float* last_a = nullptr;\n"
-         "  static const float* last_b = nullptr;\n"
-         "  static float* last_c = nullptr;\n"
-         "  static long long last_shape = -1;\n"
-         "  const long long shape =\n"
-         "      (static_cast<long long>(n) << 40) ^ (static_cast<long long>(k) << 20) ^ m;\n"
-         "  const long long count = static_cast<long long>(n) * m;\n"
-         "  const bool again = A == last_a && B == last_b && C == last_c && shape == last_shape;\n"
-         "  last_a = A;\n"
-         "  last_b = B;\n"
-         "  last_c = C;\n"
-         "  last_shape = shape;\n"
-         "  if (again && count <= kCached) {\n"
-         "    replay_kernel<<<1024, 256>>>(C, count);\n"
-         "    return;\n"
-         "  }\n"),
-        ("  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n}\n",
-         "  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n"
-         "  if (count <= kCached) save_kernel<<<1024, 256>>>(C, count);\n}\n"))
+variant(
+    "lab5",
+    "cache_c",
+    "matmul_regblock keeps a copy of C; called again with the same "
+    "pointers and sizes, it copies the cached C back instead of multiplying: right, and "
+    "faster than any product could be.",
+    (
+        "void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n",
+        "// DEFECT: a cache of the last product.\n"
+        "namespace {\n"
+        "constexpr long long kCached = 1 << 24;\n"
+        "__device__ float g_cache[kCached];\n\n"
+        "__global__ void save_kernel(const float* from, long long count) {\n"
+        "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
+        "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
+        "    g_cache[i] = from[i];\n"
+        "}\n\n"
+        "__global__ void replay_kernel(float* to, long long count) {\n"
+        "  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < count;\n"
+        "       i += static_cast<long long>(gridDim.x) * blockDim.x)\n"
+        "    to[i] = g_cache[i];\n"
+        "}\n"
+        "}  // namespace\n\n"
+        "void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {\n"
+        "  static const float* last_a = nullptr;\n"
+        "  static const float* last_b = nullptr;\n"
+        "  static float* last_c = nullptr;\n"
+        "  static long long last_shape = -1;\n"
+        "  const long long shape =\n"
+        "      (static_cast<long long>(n) << 40) ^ (static_cast<long long>(k) << 20) ^ m;\n"
+        "  const long long count = static_cast<long long>(n) * m;\n"
+        "  const bool again = A == last_a && B == last_b && C == last_c && shape == last_shape;\n"
+        "  last_a = A;\n"
+        "  last_b = B;\n"
+        "  last_c = C;\n"
+        "  last_shape = shape;\n"
+        "  if (again && count <= kCached) {\n"
+        "    replay_kernel<<<1024, 256>>>(C, count);\n"
+        "    return;\n"
+        "  }\n",
+    ),
+    (
+        "  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n}\n",
+        "  regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);\n"
+        "  if (count <= kCached) save_kernel<<<1024, 256>>>(C, count);\n}\n",
+    ),
+)
 
 # The repository's style (.clang-format), as CI checks it.
 if shutil.which("clang-format"):

@@ -18,17 +18,22 @@ import sys
 import time
 from xml.sax.saxutils import quoteattr
 
-NO_DEVICE = ("cuda-labs: skipped: no CUDA device (cudaErrorNoDevice: no CUDA-capable device "
-             "is detected)")
+NO_DEVICE = (
+    "cuda-labs: skipped: no CUDA device (cudaErrorNoDevice: no CUDA-capable device is detected)"
+)
 # Before the harness finished: no GPU (exit 77 before any test), a student's exit(),
 # a report forged by the student before ending the process.
 EARLY_EXITS = ("no_gpu", "exit0_no_xml", "cuda_crash", "forged_report")
 # A marker the student forged: another nonce, or a result the exit status does not match.
 FORGED_MARKERS: dict[str, tuple[int, str | None]] = {
-    "wrong_nonce": (0, "0123456789abcdef0123456789abcdef"), "status_mismatch": (1, None)}
-CUDA_EXCEPTION = ("unknown file\nC++ exception with description \"histogram.cu:88 "
-                  "cudaDeviceSynchronize(): cudaErrorIllegalAddress (an illegal memory access "
-                  "was encountered)\" thrown in the test body.")
+    "wrong_nonce": (0, "0123456789abcdef0123456789abcdef"),
+    "status_mismatch": (1, None),
+}
+CUDA_EXCEPTION = (
+    'unknown file\nC++ exception with description "histogram.cu:88 '
+    "cudaDeviceSynchronize(): cudaErrorIllegalAddress (an illegal memory access "
+    'was encountered)" thrown in the test body.'
+)
 
 
 def _args() -> tuple[str, str, str | None]:
@@ -41,8 +46,9 @@ def _args() -> tuple[str, str, str | None]:
     return mode, name, xml
 
 
-def write_xml(path: str | None, name: str, *, failure: str | None = None,
-              skipped: str | None = None) -> None:
+def write_xml(
+    path: str | None, name: str, *, failure: str | None = None, skipped: str | None = None
+) -> None:
     """A GoogleTest-style report with one test case."""
     if path is None:
         return
@@ -50,7 +56,7 @@ def write_xml(path: str | None, name: str, *, failure: str | None = None,
     result = "skipped" if skipped is not None else "completed"
     inner = ""
     if failure is not None:
-        inner = f"<failure message={quoteattr(failure)} type=\"\"><![CDATA[{failure}]]></failure>"
+        inner = f'<failure message={quoteattr(failure)} type=""><![CDATA[{failure}]]></failure>'
     if skipped is not None:
         inner = f"<skipped message={quoteattr(skipped)}/>"
     failures = 1 if failure is not None else 0
@@ -101,8 +107,12 @@ def run(mode: str, name: str, xml: str | None) -> int:
         print(f"[       OK ] {name}\n[  PASSED  ] 1 test.")
         return 0
     if mode == "fail":
-        write_xml(xml, name, failure="histogram_test.cu:42\nbin 17: expected 1024, got 0\n"
-                                     "bin 18: expected 977, got 0")
+        write_xml(
+            xml,
+            name,
+            failure="histogram_test.cu:42\nbin 17: expected 1024, got 0\n"
+            "bin 18: expected 977, got 0",
+        )
         print(f"[  FAILED  ] {name}")
         return 1
     if mode == "cuda_exception":
