@@ -56,6 +56,7 @@ class BatchConfig:
     secret_file: Path | None = None
     student_timeout_s: float = 3 * 3600
     jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
+    sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -75,7 +76,11 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
     labs = tuple(lab for lab in handed_in if lab not in static)
     if not labs:
         return BuiltTree(build_dir, (), static=static)
-    args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(labs)}")
+    args = (
+        *config.cmake_args,
+        f"-DLAB_ONLY={';'.join(labs)}",
+        *(["-DLAB_SANITIZE=ON"] if config.sanitize else []),
+    )
     log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
     (report / "build.log").write_text(log, encoding="utf-8")
     found = object_rejections(config.repo, sub.path, build_dir, labs, report)
@@ -174,6 +179,8 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv += ["--secret-file", str(config.secret_file)]
     if config.jobs is not None:
         argv += ["--jobs", str(config.jobs)]
+    if config.sanitize:
+        argv.append("--sanitize")
     return argv
 
 

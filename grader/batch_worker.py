@@ -35,6 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout-scale", type=float, default=1.0)
     parser.add_argument("--secret-file", type=Path)
     parser.add_argument("--jobs", type=int)
+    parser.add_argument("--sanitize", action="store_true")
     args = parser.parse_args(argv)
     failure = None
     if args.build_stage:
@@ -49,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             build_failure=failure,
             secret=read_secret(args.secret_file),
             jobs=args.jobs,
+            sanitize=args.sanitize,
         )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)

@@ -6,8 +6,10 @@ of kind `grade` must pass the static check (else it was rejected for another
 reason) and have a test matching `tests` fail with a reason matching `reason`,
 while every test matching `must_pass` passes. An entry with `sanitizer` (a
 compute-sanitizer tool) is judged on its lab's `labN.sanitize.<tool>` tests, from
-a build configured with -DLAB_SANITIZE=ON; `folder` lets several entries judge
-one submission (default: the entry's name).
+a build configured with -DLAB_SANITIZE=ON; one with `sanitize_stage` is judged on a
+grading run with the sanitizer stage (sanitize_stage.py), whose verdicts the
+instructor's grade gives; `folder` lets several entries judge one submission
+(default: the entry's name).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Expectation:
     must_pass: str = ""
     hidden_data: bool = False
     sanitizer: str = ""  # memcheck, racecheck or synccheck: judged in sanitizer mode
+    sanitize_stage: bool = False  # judged on a grading run with the sanitizer stage
     folder: str = ""  # the submission's folder, when not the entry's name
 
     @property
@@ -50,6 +53,8 @@ class Expectation:
         if self.kind == "static":
             return f"static check rejects with /{self.reason}/"
         where = f"under {self.sanitizer}, " if self.sanitizer else ""
+        if self.sanitize_stage:
+            where = "graded with the sanitizer stage, "
         return f"{where}a test /{self.tests}/ fails with /{self.reason}/"
 
     @property
@@ -81,6 +86,11 @@ def load_manifest(path: Path) -> list[Expectation]:
         if entry.kind not in ("static", "grade") or (entry.kind == "grade" and not entry.tests):
             raise GraderUsageError(
                 f"{path}: entry {entry.name!r}: kind must be 'static', or 'grade' with 'tests'"
+            )
+        if entry.sanitize_stage and (entry.kind != "grade" or entry.sanitizer):
+            raise GraderUsageError(
+                f"{path}: entry {entry.name!r}: sanitize_stage goes on a 'grade' entry "
+                "without 'sanitizer'"
             )
         if entry.sanitizer and (entry.sanitizer not in TOOLS or entry.kind != "grade"):
             raise GraderUsageError(

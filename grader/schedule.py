@@ -86,6 +86,11 @@ class Scheduler:
                 outcome = self.runner.run(test)
             self._shared[test.name] = outcome
 
+    @property
+    def shared(self) -> dict[str, Outcome]:
+        """The outcomes of the tests run side by side so far, by name."""
+        return dict(self._shared)
+
     def run(self, test: LabTest) -> Outcome:
         """The outcome of `test`: from the shared phase when it ran there, else run alone now."""
         outcome = self._shared.get(test.name)

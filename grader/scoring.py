@@ -15,11 +15,13 @@ from grader.commits import Checkout
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
+from grader.sanitize import SANITIZE_KIND
 
 DEFAULT_POINTS: Mapping[str, float] = {"correctness": 1, "timing": 2}
 # Worth nothing whatever grading.json says: bars only the reference must meet,
-# and kinds the grader invents for a lab that did not build or a test with no kind.
-_UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND)
+# kinds the grader invents for a lab that did not build or a test with no kind, and
+# sanitizer runs (what they find costs the correctness tests of the variant at fault).
+_UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND, SANITIZE_KIND)
 
 
 @dataclass(frozen=True)

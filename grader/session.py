@@ -27,6 +27,8 @@ from grader.gpu import GpuInfo, probe
 from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
 from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
+from grader.sanitize import SANITIZE_KIND, sanitize_tests
+from grader.sanitize_stage import SanitizeStage
 from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 from grader.submission_check import configured_impl
@@ -52,6 +54,7 @@ class GradingSession:
         sandbox: Decision | None = None,
         hidden_data: bool = False,
         commits: Mapping[str, Checkout] | None = None,
+        sanitize: SanitizeStage | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -62,7 +65,9 @@ class GradingSession:
         # A rejected lab scores 0 of its full mark whatever its tests would say: one
         # stand-in per lab carries the findings (and, as a failed build does, the
         # lab's maximum), and none of its tests takes GPU time.
-        self.tests = [t for t in tests if t.lab not in self.rejected] + [
+        runs = [r for r in sanitize.runs if r.lab not in self.rejected] if sanitize else []
+        self.sanitize = SanitizeStage(runs, tests) if sanitize else None
+        self.tests = [t for t in [*tests, *runs] if t.lab not in self.rejected] + [
             LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
             for lab in sorted({t.lab for t in tests} & set(self.rejected))
         ]
@@ -91,6 +96,7 @@ class GradingSession:
         rejected: Mapping[str, Sequence[str]] | None = None,
         sandbox: str | Decision | None = None,
         hidden: Sequence[Path] = (),
+        sanitize: bool = False,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
@@ -98,19 +104,22 @@ class GradingSession:
         and the CPUs allow). `rejected`: lab -> the static check's findings; such
         a lab fails with them and its tests do not run. `sandbox`: require, auto,
         off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
-        folders the sandbox never shows (the secret's, the reports'). Raises
-        GraderUsageError for what the caller got wrong (--sandbox require included).
+        folders the sandbox never shows (the secret's, the reports'). `sanitize`:
+        add the sanitizer stage (sanitize_stage.py), which needs a build configured
+        with -DLAB_SANITIZE=ON. Raises GraderUsageError for what the caller got wrong
+        (--sandbox require included).
         """
         check_jobs(jobs)
         if timeout_scale <= 0:
             raise GraderUsageError(f"--timeout-scale must be positive, got {timeout_scale:g}")
         repo = repo or repo_root()
         try:
-            all_tests = parse_tests(read_ctest_json(build))
+            doc = read_ctest_json(build)
         except GraderUsageError:
             if build_failure is None:
                 raise
-            all_tests = []  # configure failed: there is nothing to list yet
+            doc = {}  # configure failed: there is nothing to list yet
+        all_tests = parse_tests(doc)
         dirs = lab_dirs(repo)
         chosen = resolve_labs(labs, all_tests, dirs, build, build_failed=build_failure is not None)
         tests = select_tests(all_tests, chosen)
@@ -121,6 +130,7 @@ class GradingSession:
             if lab not in with_tests
         ]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
+        stage = _sanitize_stage(doc, chosen, tests, build, build_failure) if sanitize else None
         if not isinstance(sandbox, Decision):
             sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
             warn(sandbox)
@@ -131,6 +141,8 @@ class GradingSession:
                 f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
                 "counted as skipped."
             )
+        if stage is not None:
+            notes.append(SANITIZE_NOTE)
         if timeout_scale != 1:
             notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
         if secret is not None:
@@ -161,6 +173,7 @@ class GradingSession:
                 "graded": checkout_of(configured_impl(build, repo)),
                 "harness": checkout_of(repo),
             },
+            sanitize=stage,
         )
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
@@ -173,7 +186,13 @@ class GradingSession:
         """Run the untimed ones among `tests` now, together; once per session."""
         if not self._planned:
             self._planned = True
-            self.scheduler.prepare(t for t in tests if t.kind not in STAND_IN_KINDS)
+            self.scheduler.prepare(
+                t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND)
+            )
+            if self.sanitize is not None:
+                self.sanitize.run_all(
+                    self.scheduler.shared, self.scheduler.prepare, self.scheduler.run
+                )
 
     def run(self, test: LabTest) -> Outcome:
         """Run one test (its setups first) and remember the outcome.
@@ -186,9 +205,14 @@ class GradingSession:
             outcome = Outcome(Status.FAILED, f"{STATIC_REJECTION}\n{findings}")
         elif test.kind == BUILD_KIND:
             outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
+        elif test.kind == SANITIZE_KIND and self.sanitize is not None:
+            self._plan(self.tests)
+            outcome = self.sanitize.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
         else:
             self._plan(self.tests)
             outcome = self.scheduler.run(test)
+            if self.sanitize is not None:
+                outcome = self.sanitize.judge(test, outcome)
             if outcome.reason.startswith("the test program was not built"):
                 reason = f"{outcome.reason}\n{self._build_reason(test.lab)}"
                 outcome = Outcome(
@@ -232,6 +256,31 @@ class GradingSession:
             started=self.started,
             commits=self.commits,
         )
+
+
+SANITIZE_NOTE = (
+    "Sanitizer stage: the small correctness cases also ran under compute-sanitizer "
+    "(memcheck, racecheck, synccheck); a variant in which a tool found an error fails "
+    "its correctness tests, at every size, even where its answers were right."
+)
+
+
+def _sanitize_stage(
+    doc: Mapping[str, object],
+    labs: Sequence[str],
+    tests: Sequence[LabTest],
+    build: Path,
+    build_failure: BuildFailure | None,
+) -> SanitizeStage:
+    """The sanitize runs of `labs`; none in a build that should have them is an error."""
+    runs = sanitize_tests(doc, labs)
+    if not runs and build_failure is None and any(t.kind == "correctness" for t in tests):
+        raise GraderUsageError(
+            f"{build} has no sanitize tests for the sanitizer stage: configure it with "
+            "-DLAB_SANITIZE=ON (compute-sanitizer must be found in the CUDA toolkit; "
+            "grade --impl does this itself), or grade with --no-sanitize"
+        )
+    return SanitizeStage(runs, tests)
 
 
 def _now() -> str:

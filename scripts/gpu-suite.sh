@@ -35,8 +35,9 @@ gtest_args=()
 # A GoogleTest source tree carried along (no system package on the machine).
 [ -d "$root/.deps/googletest" ] && gtest_args=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 cmake_args+=("${gtest_args[@]}")
-# The sanitize check needs the labN.sanitize.* tests; ctest below leaves them out.
-case " $checks " in *" sanitize "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
+# The sanitize check and grade's sanitizer stage (on with a secret) need the
+# labN.sanitize.* tests; ctest below leaves them out.
+case " $checks " in *" sanitize "* | *" grade "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
 
 if ! command -v bwrap >/dev/null && [ -z "${LAB_BWRAP:-}" ]; then
   for deb in "$root"/.deps/bubblewrap_*.deb; do

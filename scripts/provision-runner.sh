@@ -36,6 +36,12 @@ check_tools() {
   elif [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi
   if [ -n "$nvcc" ]; then ok "nvcc ($nvcc)"
   else lack "nvcc: install the CUDA Toolkit (12.x or 13.x)"; fi
+  # The sanitizer stage of grading (cmake/LabSanitize.cmake looks for it there).
+  local bin=${nvcc%/*}
+  if [ -n "$nvcc" ] && { [ -x "$bin/compute-sanitizer" ] ||
+                         [ -x "$bin/../compute-sanitizer/compute-sanitizer" ]; }; then
+    ok "compute-sanitizer (the sanitizer stage)"
+  else lack "compute-sanitizer: install the CUDA Toolkit's compute-sanitizer next to nvcc"; fi
 
   if have nvidia-smi; then ok "nvidia-smi (the NVIDIA driver)"
   else lack "nvidia-smi: install the NVIDIA driver"; fi

@@ -18,7 +18,7 @@ from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
 from grader.batch_steps import BatchConfig, build_submission, grade_submission, lab_maxima
 from grader.class_table import write_class_table
 from grader.cli import Command
-from grader.commands.grade import add_jobs_argument, writable_dir
+from grader.commands.grade import add_jobs_argument, add_sanitize_argument, writable_dir
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu_usage import LOG_NAME, UsageLog
@@ -98,6 +98,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_jobs_argument(parser)
     add_argument(parser)
+    add_sanitize_argument(parser, "default: on")
 
 
 def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
@@ -142,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
         secret_file=args.secret_file.resolve() if args.secret_file else None,
         student_timeout_s=args.student_timeout,
         jobs=check_jobs(args.jobs),
+        sanitize=args.sanitize is not False,
     )
     _sandbox_workers(args, report)
     gradable = sum(1 for s in submissions if s.problem is None)

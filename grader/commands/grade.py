@@ -106,6 +106,19 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_jobs_argument(parser)
     add_sandbox_argument(parser)
+    add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
+
+
+def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
+    parser.add_argument(
+        "--sanitize",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run the small correctness cases under compute-sanitizer (memcheck, "
+        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
+        f"({default})",
+    )
 
 
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
@@ -126,6 +139,8 @@ def _run(args: argparse.Namespace) -> int:
     repo = (args.repo or repo_root()).resolve()
     report = writable_dir(args.report)
     build, failure = args.build, None
+    secret = read_secret(args.secret_file)
+    sanitize = args.sanitize if args.sanitize is not None else secret is not None
     if args.impl is not None:
         repo = repo_for_building(repo, labs)
         labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs)
@@ -135,7 +150,11 @@ def _run(args: argparse.Namespace) -> int:
             repo,
             args.impl,
             build,
-            [*args.cmake_arg, f"-DLAB_ONLY={';'.join(labs)}"],
+            [
+                *args.cmake_arg,
+                f"-DLAB_ONLY={';'.join(labs)}",
+                *(["-DLAB_SANITIZE=ON"] if sanitize else []),
+            ],
             progress=print_progress,
         )
         (report / "build.log").write_text(log, encoding="utf-8")
@@ -160,11 +179,12 @@ def _run(args: argparse.Namespace) -> int:
         repo=repo,
         timeout_scale=args.timeout_scale,
         build_failure=failure,
-        secret=read_secret(args.secret_file),
+        secret=secret,
         jobs=args.jobs,
         rejected=rejected,
         sandbox=args.sandbox,
         hidden=[p for p in (report, args.secret_file) if p],
+        sanitize=sanitize,
     )
     grade = _run_pytest(session, report)
     if grade is None:

@@ -125,7 +125,7 @@ def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
     """Build the entry's lab alone; the compiler's first error, or an empty string."""
     build = args.build_root.resolve() / entry.name
     print(f"grader: building {entry.name} in {build}", flush=True)
-    sanitize = ["-DLAB_SANITIZE=ON"] if entry.sanitizer else []
+    sanitize = ["-DLAB_SANITIZE=ON"] if entry.sanitizer or entry.sanitize_stage else []
     _, failure = configure_and_build(
         repo, str(folder), build, [f"-DLAB_ONLY={entry.lab}", *sanitize, *args.cmake_arg]
     )
@@ -148,6 +148,7 @@ def grade_entry(
         secret=secret if entry.hidden_data else None,
         extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
         jobs=args.jobs,
+        sanitize=entry.sanitize_stage,
     )
     if not session.gpu.present:
         return None, False, ""

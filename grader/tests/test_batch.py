@@ -27,7 +27,7 @@ from grader.batch import (
     list_gpus,
     run_batch,
 )
-from grader.batch_steps import BatchConfig, BuiltTree, grade_submission
+from grader.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
 from grader.class_table import result_from_report, write_class_table
 from grader.errors import GraderUsageError
 from grader.tests.helpers import gtest_spec, make_build, make_repo, needs_ctest
@@ -362,6 +362,7 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
         report_root=tmp_path / "out",
         build_root=tmp_path / "b",
         lab_max={"lab1": 5, "lab3": 7},
+        sanitize=False,  # the fake build has no sanitize tests (test_sanitize_stage.py)
     )
     sub = Submission("ann", tmp_path, ("lab1",))
     (build / "datasets" / "lab1").mkdir(parents=True)
@@ -391,6 +392,7 @@ def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> 
         report_root=tmp_path / "out",
         build_root=tmp_path / "b",
         lab_max={},
+        sanitize=False,
     )
     result = grade_submission(
         config, Submission("ann", tmp_path, ("lab1",)), BuiltTree(build, ("lab1",)), "0"
@@ -508,3 +510,19 @@ def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
     assert result.failures[0].startswith("lab1: rejected by the static check: ")
     assert "lab1: not submitted" not in result.failures
     assert "lab3: not submitted" in result.failures
+
+
+def test_batch_grades_with_the_sanitizer_stage_unless_told_not_to(tmp_path: Path) -> None:
+    def config(**fields: bool) -> BatchConfig:
+        return BatchConfig(
+            repo=tmp_path,
+            labs=("lab1",),
+            report_root=tmp_path / "out",
+            build_root=tmp_path / "b",
+            lab_max={},
+            **fields,
+        )
+
+    built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
+    assert "--sanitize" in worker_command(config(), built, tmp_path / "r")
+    assert "--sanitize" not in worker_command(config(sanitize=False), built, tmp_path / "r")

@@ -49,10 +49,9 @@ def _args() -> tuple[str, str, str | None]:
 def write_xml(
     path: str | None, name: str, *, failure: str | None = None, skipped: str | None = None
 ) -> None:
-    """A GoogleTest-style report with one test case."""
+    """A GoogleTest-style report: one test case per name of a `:`-separated filter."""
     if path is None:
         return
-    suite, _, test = name.partition(".")
     result = "skipped" if skipped is not None else "completed"
     inner = ""
     if failure is not None:
@@ -60,14 +59,19 @@ def write_xml(
     if skipped is not None:
         inner = f"<skipped message={quoteattr(skipped)}/>"
     failures = 1 if failure is not None else 0
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(f"""<?xml version="1.0" encoding="UTF-8"?>
-<testsuites tests="1" failures="{failures}" disabled="0" errors="0" name="AllTests">
-  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0" skipped="0" errors="0">
+    suites = []
+    for one in name.split(":"):
+        suite, _, test = one.partition(".")
+        suites.append(f"""  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0" skipped="0" errors="0">
     <testcase name="{test}" status="run" result="{result}" time="0.01"
               classname="{suite}">{inner}</testcase>
   </testsuite>
-</testsuites>
+""")
+    count = len(suites)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(f"""<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="{count}" failures="{failures * count}" disabled="0" errors="0" name="AllTests">
+{"".join(suites)}</testsuites>
 """)
 
 
