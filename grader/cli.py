@@ -1,4 +1,5 @@
-"""The instructor's command line: `python3 -m grader COMMAND ...`.
+"""The instructor's command line: `python3 -m grader COMMAND ...`, or `cuda-labs COMMAND ...`
+(the console script pyproject.toml declares; the same `main`).
 
 Commands live in `grader/commands/`, one module each exposing `COMMAND`; the
 list in `grader/commands/__init__.py` is the registry, so adding `batch` or
@@ -8,6 +9,7 @@ list in `grader/commands/__init__.py` is the registry, so adding `batch` or
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,10 +28,12 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
+def build_parser(
+    commands: Sequence[Command], prog: str = "python3 -m grader"
+) -> argparse.ArgumentParser:
     """One subparser per registered command."""
     parser = argparse.ArgumentParser(
-        prog="python3 -m grader",
+        prog=prog,
         description="Grade cuda-labs builds: run each test alone, score it, write reports.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -44,7 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and turn usage errors into one line and exit status 2."""
     from grader.commands import load_commands
 
-    args = build_parser(load_commands()).parse_args(argv)
+    # Usage lines name the command as it was typed: the console script or `-m`.
+    prog = "cuda-labs" if os.path.basename(sys.argv[0]) == "cuda-labs" else "python3 -m grader"
+    args = build_parser(load_commands(), prog).parse_args(argv)
     try:
         check_common_arguments(args)
         status: int = args.handler(args)
