@@ -1,5 +1,12 @@
 # Test plumbing shared by every lab: GoogleTest, dataset fixtures, labelled tests.
 include(GoogleTest)
+# The dataset generators need numpy: take the Python of the repository's virtual
+# environment (scripts/setup.sh makes .venv), not the first python3 on the PATH, which
+# may lack it. -DPython3_EXECUTABLE=... still chooses; without .venv (a grading runner, a
+# GPU machine provisioned with Debian's packages) the search is CMake's usual one.
+if(NOT DEFINED Python3_EXECUTABLE AND EXISTS ${CMAKE_SOURCE_DIR}/.venv/bin/python3)
+  set(Python3_EXECUTABLE ${CMAKE_SOURCE_DIR}/.venv/bin/python3)
+endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 # GoogleTest from the system: the installed package, else the source tree that

@@ -38,7 +38,7 @@ try:
     import numpy as np
     import numpy.typing as npt
 except ImportError:  # a clear message instead of a traceback on a fresh machine
-    sys.exit("datasets.generate: numpy is required: pip install -r requirements.txt")
+    sys.exit("datasets.generate: numpy is required: bash scripts/setup.sh installs it in .venv")
 
 from datasets.distributions import DISTRIBUTIONS
 from datasets.schema import SchemaError, validate_manifest

@@ -37,7 +37,9 @@ EXCLUDED_PREFIXES = (
     "scripts/seed-sweeps.sh",
     "scripts/check_max_scores.py",
     "scripts/provision-runner.sh",
-    "requirements-dev.txt",
+    "scripts/lock.sh",
+    # Students install requirements.lock: the dependencies without the maintainers' checks.
+    "requirements-dev.lock",
     "grader/known_wrong.py",
     "grader/commands/known_wrong.py",
     "grader/batch.py",
@@ -57,6 +59,10 @@ EXCLUDED_PATTERNS = (
     ".pytest_cache/*",
     ".deps/*",
     ".git/*",
+    ".venv/*",
+    "*.egg-info/*",
+    ".mypy_cache/*",
+    ".ruff_cache/*",
 )
 # Written by the export itself (templates below or rewrites of the originals).
 REWRITTEN = ("README.md", "CMakePresets.json", "scripts/test.sh")
@@ -459,6 +465,7 @@ STUDENT_TEST_SH = """#!/usr/bin/env bash
 # dataset generator's tests pass, and the sources are formatted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python-env.sh
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
 echo "== ci-skeletons: configure, build, ctest"

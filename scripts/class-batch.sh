@@ -7,6 +7,7 @@
 # for one GPU on an H100 or H200, so start it detached on a lent machine.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/python-env.sh"
 logs=${LOGS:-$root/build/class-batch}
 rm -rf "$logs"
 mkdir -p "$logs"

@@ -23,6 +23,7 @@
 # package carried in .deps/ is unpacked when none is installed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/python-env.sh"  # .venv when setup.sh made one; the bare GPU machine has none
 out=${OUT:-$root/gpu-suite-logs}
 mkdir -p "$out"
 rm -f "$out/startup.txt"

@@ -9,6 +9,7 @@
 # sweep | exit | configurations | plot; exit 1 when a sweep failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/python-env.sh"
 build=${BUILD:-$root/build/gpu-solutions}
 logs=${LOGS:-$root/build/seed-sweeps}
 mkdir -p "$logs"

@@ -5,6 +5,7 @@
 #   grader's and the dataset generator's unit tests; formatting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python-env.sh
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
 for tree in ci-skeletons ci-solutions; do

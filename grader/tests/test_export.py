@@ -63,9 +63,14 @@ def test_the_export_has_what_a_student_needs(exported: Path) -> None:
         ".github/workflows/ci.yml",
         ".ci/run",
         ".clang-format",
-        "requirements.txt",
+        "pyproject.toml",
+        "requirements.lock",
+        "scripts/python-env.sh",
     ):
         assert (exported / rel).exists(), rel
+    # The maintainers' lock and its generator are the instructor's.
+    assert not (exported / "requirements-dev.lock").exists()
+    assert not (exported / "scripts" / "lock.sh").exists()
     assert os.access(exported / "scripts" / "test.sh", os.X_OK)
 
 

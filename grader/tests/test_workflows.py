@@ -163,7 +163,7 @@ def test_grading_jobs_install_nothing_and_require_the_sandbox() -> None:
 def test_actionlint_passes_on_committed_and_exported_workflows(exported: Path) -> None:
     actionlint = shutil.which("actionlint")
     if actionlint is None:
-        pytest.skip("actionlint is not installed (requirements-dev.txt); scripts/test.sh runs it")
+        pytest.skip("actionlint is not installed (the dev extra); scripts/test.sh runs it")
     config = str(REPO / ".github" / "actionlint.yaml")
     for root in (REPO, exported):
         files = [str(p) for p in sorted((root / ".github" / "workflows").glob("*.yml"))]
