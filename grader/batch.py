@@ -17,10 +17,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Generic, Sequence, TextIO, TypeVar
+from typing import Generic, TextIO, TypeVar
 
 from grader.errors import GraderUsageError
 

@@ -13,9 +13,9 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from grader.batch import LabResult, StudentResult, Submission, safe_name
 from grader.build import configure_and_build

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from grader.build import BuildFailure
 from grader.commands.grade import _run_pytest, exit_status, read_secret

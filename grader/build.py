@@ -11,9 +11,9 @@ import re
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from grader.errors import GraderUsageError
 

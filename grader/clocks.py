@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 QUERY = ("name", "driver_version", "clocks.sm", "clocks.mem")
 _KEYS = ("name", "driver", "sm_mhz", "mem_mhz")

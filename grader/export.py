@@ -475,7 +475,8 @@ echo "== a GPU test without a GPU is skipped, never passed"
 python3 scripts/check_skips.py build/ci-skeletons
 
 echo "== formatting"
-files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null || find labs skeletons -name '*.cu*' -o -name '*.[ch]pp')
+files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null ||
+  find labs skeletons -name '*.cu*' -o -name '*.[ch]pp')
 clang-format --dry-run --Werror $files
 
 echo "== Python unit tests"
@@ -486,7 +487,8 @@ python3 -m pytest -q datasets/tests
 # grader/tests/test_workflows.py checks that the committed workflows pin the same.
 CHECKOUT_ACTION = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
 
-STUDENT_CI_WORKFLOW = f"""# Builds your skeletons and runs every test that needs no GPU (no grade here).
+STUDENT_CI_WORKFLOW = f"""\
+# Builds your skeletons and runs every test that needs no GPU (no grade here).
 name: build-and-cpu-test
 on:
   push:

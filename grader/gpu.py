@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 PROBE_RELPATH = Path("bin") / "lab_gpu_info"
 SKIP_MARKER = "cuda-labs: skipped:"

@@ -10,11 +10,11 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Callable, Sequence
 
 LOG_NAME = "gpu-usage.csv"
 QUERY = "timestamp,index,utilization.gpu,memory.used"

@@ -18,9 +18,9 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from grader.errors import GraderUsageError
 from grader.model import Outcome, Status

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 # The kinds a test can carry as its `labN.<kind>` label. `build`, `static` and
 # `other` are the grader's own: stand-ins for a lab that did not build or that

@@ -14,9 +14,10 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from grader import object_rules as rules
 from grader.object_facts import ElfSymbol, ObjectFacts, ToolError, read_object

@@ -15,8 +15,9 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Callable, Mapping, Sequence
+from typing import IO, Any
 
 from grader import clocks
 from grader.gtest_xml import read_cases

@@ -11,8 +11,9 @@ program's own checks passed (a race that happened to give the right answer).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from grader.discovery import parse_test
 from grader.model import LabTest, is_lab_id

@@ -10,8 +10,8 @@ counts: a student's hung kernel must not fail the student's other tests.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterable, Sequence
 
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo

@@ -10,9 +10,9 @@ rules are in `static_rules.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from grader.static_rules import RULES, Rule
 

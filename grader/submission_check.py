@@ -8,8 +8,8 @@ judged the same way on every path.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from grader.build import IMPL_WORDS, build_objects
 from grader.discovery import lab_dirs

@@ -91,7 +91,7 @@ def _spans(line: str) -> list[tuple[int, int, str]]:
 
 def _column(header: str, names: Sequence[str]) -> tuple[str, int] | None:
     """The first of `names` present as a header token, with its end column."""
-    for start, end, token in _spans(header):
+    for _start, end, token in _spans(header):
         if token in names:
             return token, end
     return None

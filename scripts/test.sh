@@ -2,7 +2,7 @@
 # Everything that can be checked without a GPU, as CI runs it:
 #   both trees (skeletons, solutions) build for one architecture; every CTest test
 #   runs (GPU tests report themselves skipped, the harness's own tests pass); the
-#   grader's and the dataset generator's unit tests; formatting.
+#   grader's and the dataset generator's unit tests; formatting; the Python linters.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/python-env.sh
@@ -23,6 +23,10 @@ echo "== formatting"
 # grader/tests/data holds fixtures whose line numbers the static-check tests rely on.
 files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' ':!grader/tests/data')
 clang-format --dry-run --Werror $files
+
+echo "== Python: ruff (the rules and the format pyproject.toml sets)"
+ruff check .
+ruff format --check .
 
 echo "== workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
 actionlint

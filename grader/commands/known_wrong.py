@@ -22,7 +22,7 @@ from pathlib import Path
 from grader.build import configure_and_build
 from grader.cli import Command
 from grader.commands.grade import add_jobs_argument, read_secret
-from grader.discovery import parse_lab_list, repo_root
+from grader.discovery import parse_lab_list, read_ctest_json, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (
     Expectation,
@@ -33,7 +33,6 @@ from grader.known_wrong import (
     table,
     write_trees,
 )
-from grader.discovery import read_ctest_json
 from grader.model import LabTest, Outcome
 from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from grader.cli import Command
 from grader.commands.grade import add_jobs_argument, read_secret
@@ -135,7 +135,8 @@ def load_record(path: Path | None) -> list[dict[str, Outcome]]:
         return []
     runs, number = [], 0
     try:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        # `number` is for the except clause below: the line that broke.
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):  # noqa: B007
             if line.strip():
                 doc = json.loads(line)["verdicts"]
                 runs.append(

@@ -11,8 +11,8 @@ results never count in a grade. Exit 0 all passed, 1 any failed, 2 usage error
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from grader.cli import Command
 from grader.commands.grade import add_jobs_argument
@@ -22,8 +22,8 @@ from grader.gpu import probe
 from grader.model import LabTest, Outcome, Status, lab_number
 from grader.runner import Runner
 from grader.sandbox import decide, warn
-from grader.schedule import Scheduler, check_jobs, default_jobs
 from grader.sanitize import sanitize_tests
+from grader.schedule import Scheduler, check_jobs, default_jobs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

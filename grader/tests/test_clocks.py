@@ -28,9 +28,15 @@ def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
     monkeypatch.setattr(clocks.shutil, "which", lambda name: None)
     assert clocks.read() == {}
     monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
-    failed = lambda argv, **kw: subprocess.CompletedProcess(argv, 9, "", "no devices")
+
+    def failed(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(argv, 9, "", "no devices")
+
     assert clocks.read(failed) == {}
-    ok = lambda argv, **kw: subprocess.CompletedProcess(argv, 0, SMI, "")
+
+    def ok(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(argv, 0, SMI, "")
+
     assert clocks.read(ok)["sm_mhz"] == "1980"
 
 

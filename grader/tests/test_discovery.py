@@ -13,8 +13,8 @@ from grader.discovery import (
     parse_tests,
     read_ctest_json,
     resolve_labs,
-    setups_by_fixture,
     select_tests,
+    setups_by_fixture,
 )
 from grader.errors import GraderUsageError
 from grader.tests.helpers import DATA, gtest_spec, make_build, make_repo, needs_ctest

@@ -34,9 +34,7 @@ def test_summarize_counts_busy_samples_per_gpu_and_together() -> None:
 def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
     samples = iter(
         [
-            "2026/11/21 10:00:0{i}.001, 0, {u}, 5000\n2026/11/21 10:00:0{i}.003, 1, 50, 9\n".format(
-                i=i, u=u
-            )
+            f"2026/11/21 10:00:0{i}.001, 0, {u}, 5000\n2026/11/21 10:00:0{i}.003, 1, 50, 9\n"
             for i, u in enumerate([97, 0, 12])
         ]
     )
