@@ -24,9 +24,10 @@ echo "== formatting"
 files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' ':!grader/tests/data')
 clang-format --dry-run --Werror $files
 
-echo "== Python: ruff (the rules and the format pyproject.toml sets)"
+echo "== Python: ruff (the rules and the format pyproject.toml sets), mypy --strict"
 ruff check .
 ruff format --check .
+mypy  # the files and flags are pyproject.toml's
 
 echo "== workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
 actionlint

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,9 @@ def test_find_submissions_flags_folders_without_labs(tmp_path: Path) -> None:
         (lambda p: p, "holds no submission folders"),
     ],
 )
-def test_find_submissions_bad_input(tmp_path: Path, make, message: str) -> None:
+def test_find_submissions_bad_input(
+    tmp_path: Path, make: Callable[[Path], Path], message: str
+) -> None:
     with pytest.raises(GraderUsageError, match=message):
         find_submissions(make(tmp_path))
 
@@ -74,8 +77,8 @@ def test_find_submissions_bad_input(tmp_path: Path, make, message: str) -> None:
 # --- GPUs ---------------------------------------------------------------------------------
 
 
-def _fake_smi(stdout: str, returncode: int = 0):
-    def run(argv, **_kwargs):
+def _fake_smi(stdout: str, returncode: int = 0) -> Callable[..., subprocess.CompletedProcess[str]]:
+    def run(argv: list[str], **_kwargs: object) -> subprocess.CompletedProcess[str]:
         assert argv == ["nvidia-smi", "-L"]
         return subprocess.CompletedProcess(argv, returncode, stdout, "")
 
@@ -92,7 +95,7 @@ def test_list_gpus_reads_nvidia_smi() -> None:
 
 
 def test_list_gpus_survives_a_missing_nvidia_smi() -> None:
-    def run(argv, **_kwargs):
+    def run(argv: list[str], **_kwargs: object) -> subprocess.CompletedProcess[str]:
         raise FileNotFoundError("nvidia-smi")
 
     assert list_gpus(run) == []

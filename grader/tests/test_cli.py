@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,8 +64,9 @@ def _grade(
     )
 
 
-def _results(tmp_path: Path) -> dict:
-    return json.loads((tmp_path / "out" / "results.json").read_text())
+def _results(tmp_path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((tmp_path / "out" / "results.json").read_text())
+    return doc
 
 
 def _lab1(count_file: Path, *modes: tuple[str, str, str]) -> list[FakeSpec]:

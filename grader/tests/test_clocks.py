@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from grader import clocks
 from grader.model import LabTest, Outcome, Status
 from grader.reports import _result_test
@@ -24,10 +26,10 @@ def test_parse_reads_the_first_gpu() -> None:
     assert clocks.parse("") == {} and clocks.parse("garbage") == {}
 
 
-def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
-    monkeypatch.setattr(clocks.shutil, "which", lambda name: None)
+def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: None)
     assert clocks.read() == {}
-    monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
 
     def failed(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(argv, 9, "", "no devices")
@@ -40,11 +42,11 @@ def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch) -> None:
     assert clocks.read(ok)["sm_mhz"] == "1980"
 
 
-def test_read_asks_for_the_gpu_the_tests_see(monkeypatch) -> None:
-    monkeypatch.setattr(clocks.shutil, "which", lambda name: "/usr/bin/nvidia-smi")
+def test_read_asks_for_the_gpu_the_tests_see(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
     asked: list[list[str]] = []
 
-    def smi(argv, **kw):
+    def smi(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
         asked.append(argv)
         return subprocess.CompletedProcess(argv, 0, SMI, "")
 

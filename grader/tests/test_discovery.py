@@ -17,12 +17,13 @@ from grader.discovery import (
     setups_by_fixture,
 )
 from grader.errors import GraderUsageError
+from grader.model import LabTest
 from grader.tests.helpers import DATA, gtest_spec, make_build, make_repo, needs_ctest
 
 RECORDED = json.loads((DATA / "ctest_json_v1.json").read_text(encoding="utf-8"))
 
 
-def _by_name() -> dict:
+def _by_name() -> dict[str, LabTest]:
     return {t.name: t for t in parse_tests(RECORDED)}
 
 

@@ -6,6 +6,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from grader.gpu_usage import UsageLog, summarize
 
 # Two samples of two GPUs (timestamps a few ms apart within a sample), a third cut short.
@@ -40,7 +42,7 @@ def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
     )
     asked: list[list[str]] = []
 
-    def smi(argv, **kwargs):
+    def smi(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
         asked.append(argv)
         return subprocess.CompletedProcess(argv, 0, next(samples, ""), "")
 
@@ -56,7 +58,9 @@ def test_usage_log_samples_until_the_batch_ends(tmp_path: Path) -> None:
     assert len(asked) == settled, "the sampler still runs after the batch"
 
 
-def test_usage_log_without_nvidia_smi_records_nothing(tmp_path: Path, monkeypatch) -> None:
+def test_usage_log_without_nvidia_smi_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with UsageLog(tmp_path / "gpu-usage.csv", ["0"]) as log:
         pass

@@ -4,6 +4,7 @@ the verdict, and `repeat`'s comparison of runs."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ COMMAND = [
 ]
 
 
-def _entry(name: str, labels: list[str], command: list[str] = COMMAND) -> dict:
+def _entry(name: str, labels: list[str], command: list[str] = COMMAND) -> dict[str, Any]:
     return {
         "name": name,
         "command": command,
