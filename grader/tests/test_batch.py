@@ -16,6 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -516,7 +517,7 @@ def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
 
 
 def test_batch_grades_with_the_sanitizer_stage_unless_told_not_to(tmp_path: Path) -> None:
-    def config(**fields: bool) -> BatchConfig:
+    def config(**fields: Any) -> BatchConfig:
         return BatchConfig(
             repo=tmp_path,
             labs=("lab1",),

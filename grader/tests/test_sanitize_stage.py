@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 from grader.sanitize_stage import variant_of
-from grader.tests.test_results_schema import assert_to_spec
 from grader.tests.helpers import FAKES, FakeSpec, gtest_spec, make_build, make_repo, needs_ctest
+from grader.tests.test_results_schema import assert_to_spec
 
 pytestmark = needs_ctest
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
-GRADING = {"lab1_histogram": {"lab": "lab1", "title": "Histogram", "points": {"correctness": 1}}}
+GRADING: dict[str, dict[str, Any] | None] = {
+    "lab1_histogram": {"lab": "lab1", "title": "Histogram", "points": {"correctness": 1}}
+}
 SMALL = "*__single*"
 
 

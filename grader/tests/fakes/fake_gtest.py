@@ -62,11 +62,13 @@ def write_xml(
     suites = []
     for one in name.split(":"):
         suite, _, test = one.partition(".")
-        suites.append(f"""  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0" skipped="0" errors="0">
-    <testcase name="{test}" status="run" result="{result}" time="0.01"
-              classname="{suite}">{inner}</testcase>
-  </testsuite>
-""")
+        suites.append(
+            f'  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0"'
+            ' skipped="0" errors="0">\n'
+            f'    <testcase name="{test}" status="run" result="{result}" time="0.01"\n'
+            f'              classname="{suite}">{inner}</testcase>\n'
+            "  </testsuite>\n"
+        )
     count = len(suites)
     with open(path, "w", encoding="utf-8") as out:
         out.write(f"""<?xml version="1.0" encoding="UTF-8"?>

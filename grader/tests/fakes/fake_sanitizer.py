@@ -34,10 +34,10 @@ def main() -> int:
         print("========= ERROR SUMMARY: 0 errors")
         return status
     print(
-        f"========= COMPUTE-SANITIZER\n"
-        f"========= Error: Race reported between Write access at kernel+0x10\n"
-        f"=========     and Read access at kernel+0x20 [4 hazards]\n"
-        f"========= ERROR SUMMARY: 1 error"
+        "========= COMPUTE-SANITIZER\n"
+        "========= Error: Race reported between Write access at kernel+0x10\n"
+        "=========     and Read access at kernel+0x20 [4 hazards]\n"
+        "========= ERROR SUMMARY: 1 error"
     )
     return int(options["error-exitcode"])
 
