@@ -2,17 +2,28 @@
 
 The grader reads pass, fail and skip from this file (and the exit status),
 never from the program's stdout, which student code can print anything into.
+Timing tests also record the ratio they judged there (their figure), which the
+leaderboard lists.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader.model import Figure
 
 # A real report for a handful of tests is a few kB; refuse to parse a flood.
 MAX_XML_BYTES = 8 << 20
+# The properties harness::report_timing records (labs/common/include/labs/timing_report.hpp).
+FIGURE_PROPERTY = "timing_figure"
+VALUE_PROPERTY = "timing_value"
+NEEDED_PROPERTY = "timing_needed"
+_FIGURE_NAME_CHARS = 120
 
 
 @dataclass(frozen=True)
@@ -24,6 +35,20 @@ class GtestCase:
     skipped: bool
     skip_message: str = ""
     failures: tuple[str, ...] = ()
+    # RecordProperty's key-value pairs: the `<properties>` GoogleTest 1.10+ writes.
+    properties: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def figure(self) -> Figure | None:
+        """The figure harness::report_timing recorded, or None when there is none
+        whole: a name and a finite value."""
+        name = " ".join(self.properties.get(FIGURE_PROPERTY, "").split())
+        value = _finite(self.properties.get(VALUE_PROPERTY))
+        if not name or value is None:
+            return None
+        return Figure(
+            name[:_FIGURE_NAME_CHARS], value, _finite(self.properties.get(NEEDED_PROPERTY))
+        )
 
 
 def read_cases(path: Path) -> list[GtestCase] | None:
@@ -48,7 +73,19 @@ def _case(element: ET.Element) -> GtestCase:
         skipped=element.get("result") == "skipped" or skipped_el is not None,
         skip_message=_message(skipped_el) if skipped_el is not None else "",
         failures=failures,
+        properties={
+            prop.get("name", ""): prop.get("value", "")
+            for prop in element.findall("properties/property")
+        },
     )
+
+
+def _finite(text: str | None) -> float | None:
+    try:
+        value = float(text or "")
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _message(element: ET.Element) -> str:

@@ -92,6 +92,21 @@ class LabTest:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """The ratio a timing test judged, as the harness recorded it in the test's XML
+    report (labs/common/include/labs/timing_report.hpp): for the leaderboard and the
+    summary, never for the score.
+
+    `name` reads "<what> / <against>" ("fastest variant / copy ceiling") and is the
+    same in every run; `value` is the ratio, higher is better; `needed` is the bar.
+    """
+
+    name: str
+    value: float
+    needed: float | None = None
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The verdict on one test, with a reason a student can act on.
 
@@ -106,3 +121,5 @@ class Outcome:
     returncode: int | None = None
     # Timing tests: the GPU's name, driver and SM/memory clocks before and after.
     clocks: Mapping[str, str] = field(default_factory=dict)
+    # Timing and reference tests: their figure, from a report the end marker vouches for.
+    figure: Figure | None = None

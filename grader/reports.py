@@ -178,7 +178,7 @@ def _commit(grade: Grade, which: str) -> dict[str, Any]:
 def numbered_tests(grade: Grade) -> list[tuple[str, ScoredTest]]:
     """Every test with its `lab.kind.index` number, grouped by lab, then kind."""
     out: list[tuple[str, ScoredTest]] = []
-    for lab in sorted(grade.labs, key=lambda lab: lab_number(lab.lab)):
+    for lab in _by_number(grade.labs):
         by_kind: dict[int, list[ScoredTest]] = {}
         for test in lab.tests:
             by_kind.setdefault(
@@ -226,16 +226,32 @@ def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str,
     }
 
 
-def leaderboard(grade: Grade) -> list[dict[str, Any]]:
-    """Each lab's measured performance, from figures the harness itself reported.
+# Every figure is a ratio its test needs at least (harness::ratio_at_least): higher is
+# better, which Gradescope ranks first with "desc".
+LEADERBOARD_ORDER = "desc"
 
-    Empty for now: the harness prints its ratios (`cuda-labs: timing: ...`) on the
-    test's stdout, which the student's code can print into too, so no figure is
-    read from there. Once the harness records them in GoogleTest's XML report
-    (RecordProperty), they belong here.
+
+def leaderboard(grade: Grade) -> list[dict[str, Any]]:
+    """Each lab's measured performance: one entry per figure of a passed test, named
+    `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab.
+
+    The figures come from the XML report the harness's end marker vouches for, never
+    from the output (verdict.recorded_figure). Student code runs in the same process,
+    so they are informative: nothing is scored from them.
     """
-    del grade
-    return []
+    return [
+        {
+            "name": f"{lab.lab} {figure.name}",
+            "value": round(figure.value, 3),
+            "order": LEADERBOARD_ORDER,
+        }
+        for lab in _by_number(grade.labs)
+        for figure in lab.figures
+    ]
+
+
+def _by_number(labs: Sequence[LabScore]) -> list[LabScore]:
+    return sorted(labs, key=lambda lab: lab_number(lab.lab))
 
 
 def _result_lab(lab: LabScore) -> dict[str, Any]:
@@ -314,6 +330,7 @@ def summary_markdown(grade: Grade) -> str:
         for test in failed:
             out += _failed_item(test)
         out.append("")
+    out += _figures_table(grade)
     notes = list(grade.notes) + [n for lab in grade.labs for n in lab.notes]
     if notes:
         out += ["### Notes", ""] + [f"- {n}" for n in notes] + [""]
@@ -322,6 +339,25 @@ def summary_markdown(grade: Grade) -> str:
     if commits:
         out += [commits, ""]
     return "\n".join(out)
+
+
+def _figures_table(grade: Grade) -> list[str]:
+    """The leaderboard's figures with their bars, where students look."""
+    rows = [(lab.lab, figure) for lab in _by_number(grade.labs) for figure in lab.figures]
+    if not rows:
+        return []
+    out = [
+        "### Measured",
+        "",
+        "What the passed timing tests measured (higher is better; informative, not scored):",
+        "",
+        "| lab | figure | value | needed |",
+        "| --- | --- | ---: | ---: |",
+    ]
+    for lab, figure in rows:
+        needed = f"{figure.needed:.3g}" if figure.needed is not None else ""
+        out.append(f"| {lab} | {_cell(figure.name)} | {figure.value:.3g} | {needed} |")
+    return out + [""]
 
 
 def _commits_line(grade: Grade) -> str:

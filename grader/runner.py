@@ -24,7 +24,7 @@ from grader.gtest_xml import read_cases
 from grader.model import LabTest, Outcome, Status
 from grader.provenance import RunFiles
 from grader.sandbox import Sandbox, exit_status, start_failure
-from grader.verdict import ProcessResult, classify
+from grader.verdict import ProcessResult, classify, recorded_figure
 
 DEFAULT_TIMEOUT_S = 60.0
 OUTPUT_KEEP_BYTES = 20_000
@@ -229,6 +229,7 @@ class Runner:
             result.duration_s,
             result.returncode,
             clocks.around(before, after),
+            recorded_figure(test, result, cases, provenance),
         )
 
     def _run(

@@ -14,7 +14,7 @@ from pathlib import Path
 from grader.commits import Checkout
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
-from grader.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
+from grader.model import OTHER_KIND, STAND_IN_KINDS, Figure, LabTest, Outcome, Status
 from grader.sanitize import SANITIZE_KIND
 
 DEFAULT_POINTS: Mapping[str, float] = {"correctness": 1, "timing": 2}
@@ -114,6 +114,16 @@ class LabScore:
     def count(self, status: Status) -> int:
         """How many of the lab's tests ended with `status`."""
         return sum(1 for t in self.tests if t.outcome.status is status)
+
+    @property
+    def figures(self) -> list[Figure]:
+        """The figures of the lab's passed tests, in test order: only what the grade
+        accepted is ranked."""
+        return [
+            t.outcome.figure
+            for t in self.tests
+            if t.outcome.status is Status.PASSED and t.outcome.figure is not None
+        ]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from grader.gpu import SKIP_EXIT_CODE, skip_reason
 from grader.gtest_xml import GtestCase, matching
-from grader.model import LabTest, Status
+from grader.model import Figure, LabTest, Status
 from grader.provenance import Provenance
 from grader.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 
@@ -154,6 +154,24 @@ def classify(
     if not failures and reported and all(_passed(c) for c in reported):
         return Status.FAILED, _exit_reason(rc, result, (), after_pass=True)
     return Status.FAILED, _exit_reason(rc, result, failures)
+
+
+def recorded_figure(
+    test: LabTest,
+    result: ProcessResult,
+    cases: list[GtestCase] | None,
+    provenance: Provenance | None,
+) -> Figure | None:
+    """The figure the test's own case recorded (harness::report_timing), only from a
+    report the harness's end marker vouches for. A student's objects cannot call
+    GoogleTest (the object check), but their code runs in this process: the figure is
+    informative, and no score reads it."""
+    if not test.is_gtest or cases is None or provenance is None or result.returncode is None:
+        return None
+    if result.timed_out or provenance.problem(result.returncode) is not None:
+        return None
+    reported = matching(cases, test.gtest_filter or "")
+    return reported[0].figure if len(reported) == 1 else None
 
 
 def _passed(case: GtestCase) -> bool:

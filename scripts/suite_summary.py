@@ -44,8 +44,11 @@ def main(out: Path) -> int:
         rows.append((tree, lab, c, "yes" if good else "NO"))
     timings = []
     for junit in sorted(out.glob("junit-solutions-*.xml")):
+        lab = junit.stem.split("-", 2)[2]  # the harness's lines name the figure, not the lab
         for node in ET.parse(junit).getroot().iter("system-out"):
-            timings += re.findall(r"cuda-labs: timing: (.*)", node.text or "")
+            timings += [
+                f"{lab} {t}" for t in re.findall(r"cuda-labs: timing: (.*)", node.text or "")
+            ]
     gpu_file = out / "gpu.txt"
     gpu = gpu_file.read_text().strip().splitlines()[-1] if gpu_file.exists() else "?"
     if timings:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.model import Status
+from grader.model import Figure, Status
 from grader.provenance import (
     FOREIGN_MARKER,
     NO_MARKER,
@@ -117,3 +117,23 @@ def test_a_large_or_missing_marker_reads_as_unusable(tmp_path: Path) -> None:
     big.write_text("x" * 10_000)
     assert read_marker(big) == ""
     assert Provenance(NONCE, read_marker(big)).problem(0) == FOREIGN_MARKER
+
+
+def test_a_figure_is_read_from_a_vouched_for_report_only() -> None:
+    passed = WITH_GPU.run(fake_test("pass_with_figure", kind="timing"))
+    assert passed.status is Status.PASSED
+    assert passed.figure == Figure("fastest variant / copy ceiling", 0.912346, 0.85)
+    forged = WITH_GPU.run(fake_test("forged_figure", kind="timing"))
+    assert (forged.status, forged.reason, forged.figure) == (Status.FAILED, FOREIGN_MARKER, None)
+
+
+def test_a_figure_printed_on_the_output_is_never_read() -> None:
+    outcome = WITH_GPU.run(fake_test("printed_figure", kind="timing"))
+    assert "cuda-labs: timing: fastest variant / copy ceiling: 99" in outcome.output
+    assert (outcome.status, outcome.figure) == (Status.PASSED, None)
+
+
+def test_a_failed_bar_keeps_its_vouched_for_figure_for_the_reports_to_leave_out() -> None:
+    outcome = WITH_GPU.run(fake_test("fail_with_figure", kind="timing"))
+    assert outcome.status is Status.FAILED
+    assert outcome.figure is not None and outcome.figure.value == 0.912346

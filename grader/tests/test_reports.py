@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from grader.gpu import GpuInfo
-from grader.model import LabTest, Outcome, Status
-from grader.reports import write_all
+from grader.model import Figure, LabTest, Outcome, Status
+from grader.reports import leaderboard, write_all
 from grader.scoring import Grade, LabPolicy, score_lab
 
 H100 = GpuInfo(
@@ -111,3 +111,84 @@ def test_skipped_tests_are_never_shown_as_passed(tmp_path: Path) -> None:
     root = ET.parse(paths["junit.xml"]).getroot()
     assert root.get("skipped") == "3" and root.get("failures") == "0"
     assert len(list(root.iter("skipped"))) == 3
+
+
+def _graded_with_figures() -> Grade:
+    """Figures as the runner reads them: on passed and failed tests of three labs."""
+    timing = {"correctness": 1, "timing": 2}
+    lab3 = score_lab(
+        LabPolicy("lab3", "Reduction", timing),
+        [
+            (
+                LabTest("lab3.Timing.Fastest", "lab3", "timing"),
+                Outcome(
+                    Status.PASSED, figure=Figure("fastest variant / copy ceiling", 0.91234, 0.85)
+                ),
+            ),
+            (
+                LabTest("lab3.Timing.Unrolled", "lab3", "timing"),
+                Outcome(
+                    Status.FAILED,
+                    "1.8 (needed >= 2)",
+                    figure=Figure("unrolling8 / interleaved", 1.8, 2),
+                ),
+            ),
+            (
+                LabTest("lab3.Reference.Cub", "lab3", "reference"),
+                Outcome(
+                    Status.PASSED, figure=Figure("reference shuffle / CUB, 2^24", 1.02149, 0.9)
+                ),
+            ),
+            (LabTest("lab3.Correct.Small", "lab3", "correctness"), Outcome(Status.PASSED)),
+        ],
+    )
+    lab10 = score_lab(
+        LabPolicy("lab10", "", timing),
+        [
+            (
+                LabTest("lab10.Timing.Tiled", "lab10", "timing"),
+                Outcome(Status.PASSED, figure=Figure("tiled / seed naive", 6.5)),
+            )
+        ],
+    )
+    lab1 = score_lab(
+        POLICY,
+        [
+            (
+                LabTest("lab1.Timing.Shared", "lab1", "timing"),
+                Outcome(Status.PASSED, figure=Figure("shared / seed global atomics", 9.87654, 5)),
+            )
+        ],
+    )
+    return Grade((lab10, lab3, lab1), H100, "2025-01-01T00:00:00+00:00")
+
+
+def test_the_leaderboard_lists_the_figures_of_passed_tests_lab_by_lab() -> None:
+    assert leaderboard(_graded_with_figures()) == [
+        {"name": "lab1 shared / seed global atomics", "value": 9.877, "order": "desc"},
+        {"name": "lab3 fastest variant / copy ceiling", "value": 0.912, "order": "desc"},
+        {"name": "lab3 reference shuffle / CUB, 2^24", "value": 1.021, "order": "desc"},
+        {"name": "lab10 tiled / seed naive", "value": 6.5, "order": "desc"},
+    ]
+
+
+def test_results_and_summary_carry_the_figures(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _graded_with_figures())
+    doc = json.loads(paths["results.json"].read_text())
+    assert doc["leaderboard"] == leaderboard(_graded_with_figures())
+    text = paths["summary.md"].read_text()
+    assert (
+        "| lab | figure | value | needed |\n"
+        "| --- | --- | ---: | ---: |\n"
+        "| lab1 | shared / seed global atomics | 9.88 | 5 |\n"
+        "| lab3 | fastest variant / copy ceiling | 0.912 | 0.85 |\n"
+        "| lab3 | reference shuffle / CUB, 2^24 | 1.02 | 0.9 |\n"
+        "| lab10 | tiled / seed naive | 6.5 |  |\n"
+    ) in text
+    assert "unrolling8" not in text.split("### Measured")[1]
+
+
+def test_without_figures_there_is_no_leaderboard_and_no_measured_table(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _graded_with_a_failure())
+    assert "leaderboard" not in json.loads(paths["results.json"].read_text())
+    assert "### Measured" not in paths["summary.md"].read_text()

@@ -18,7 +18,7 @@ from typing import Any
 
 from grader.commits import Checkout
 from grader.gpu import GpuInfo
-from grader.model import BUILD_KIND, LabTest, Outcome, Status
+from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
 from grader.reports import write_all
 from grader.scoring import Grade, LabPolicy, score_lab
 from grader.tests.helpers import gtest_spec, make_build, make_repo, needs_ctest, setup_spec
@@ -87,6 +87,8 @@ TOP_FIELDS: dict[str, Check] = {
 # Not required by the spec, but what graders, the class table and the archive rely on.
 OUR_TOP_FIELDS = ("score", "execution_time", "output", "visibility", "extra_data", "tests")
 OUR_TEST_FIELDS = tuple(TEST_FIELDS)
+# Ours always name the order, and every value is a measured ratio.
+OUR_LEADERBOARD_FIELDS: dict[str, Check] = {**LEADERBOARD_FIELDS, "value": _number}
 OUR_EXTRA_DATA: dict[str, Check] = {
     "max_score": _number,
     "gpu": _object,
@@ -127,6 +129,10 @@ def assert_to_spec(doc: dict[str, Any]) -> None:
         assert checkout["commit"] is None or len(checkout["commit"]) in (40, 64)
     numbers = [t["number"] for t in doc["tests"]]
     assert len(set(numbers)) == len(numbers), "test numbers repeat"
+    for entry in doc.get("leaderboard", []):
+        assert _problems(entry, OUR_LEADERBOARD_FIELDS, tuple(OUR_LEADERBOARD_FIELDS)) == []
+    names = [entry["name"] for entry in doc.get("leaderboard", [])]
+    assert len(set(names)) == len(names), "leaderboard names repeat: Gradescope keys them by name"
 
 
 def test_the_schema_refuses_what_the_spec_does_not_have() -> None:
@@ -134,6 +140,13 @@ def test_the_schema_refuses_what_the_spec_does_not_have() -> None:
     assert _problems({"status": "error"}, TEST_FIELDS) == ["status: bad value 'error'"]
     assert _problems({"visibility": "later"}, TOP_FIELDS) == ["visibility: bad value 'later'"]
     assert not _shaped(LEADERBOARD_FIELDS, ("name", "value"))({"name": "x"})
+    assert _problems({"name": "x", "value": 1, "order": "up"}, LEADERBOARD_FIELDS) == [
+        "order: bad value 'up'"
+    ]
+    assert _problems({"name": "x", "value": "1.2"}, OUR_LEADERBOARD_FIELDS, ("order",)) == [
+        "value: bad value '1.2'",
+        "order: missing",
+    ]
 
 
 def _grade(*, hidden_data: bool) -> Grade:
@@ -142,10 +155,13 @@ def _grade(*, hidden_data: bool) -> Grade:
         [
             (
                 LabTest("lab3.T.Fast", "lab3", "timing"),
-                Outcome(Status.FAILED, "0.7 (needed >= 0.8)"),
+                Outcome(Status.FAILED, "0.7 (needed >= 0.8)", figure=Figure("fastest / x", 0.7)),
             ),
             (LabTest("lab3.C.Small", "lab3", "correctness"), Outcome(Status.PASSED)),
-            (LabTest("lab3.R.Cub", "lab3", "reference"), Outcome(Status.PASSED)),
+            (
+                LabTest("lab3.R.Cub", "lab3", "reference"),
+                Outcome(Status.PASSED, figure=Figure("shuffle / CUB", 1.0214, 0.9)),
+            ),
             (LabTest("lab3.C.Big", "lab3", "correctness"), Outcome(Status.SKIPPED, "no GPU")),
         ],
     )
@@ -185,6 +201,7 @@ def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_pat
         "12.0.1": "visible",
     }  # whether it built shows at once
     assert (doc["score"], doc["execution_time"], doc["extra_data"]["max_score"]) == (1, 61, 14)
+    assert doc["leaderboard"] == [{"name": "lab3 shuffle / CUB", "value": 1.021, "order": "desc"}]
     assert doc["extra_data"]["graded_commit"] == {"commit": "a" * 40, "clean": False}
     summary = paths["summary.md"].read_text()
     assert f"Graded commit `{'a' * 12}` with uncommitted changes (harness not a git" in summary
@@ -212,7 +229,7 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
         tmp_path,
         [
             setup_spec("lab1", "ok", tmp_path / "count"),
-            gtest_spec("lab1", "timing", "pass", "Hist.Fast"),
+            gtest_spec("lab1", "timing", "pass_with_figure", "Hist.Fast"),
             gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
         ],
     )
@@ -263,6 +280,9 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
     assert [(t["number"], t["status"], t["visibility"]) for t in doc["tests"]] == [
         ("1.1.1", "failed", "after_due_date"),
         ("1.2.1", "passed", "after_due_date"),
+    ]
+    assert doc["leaderboard"] == [
+        {"name": "lab1 fastest variant / copy ceiling", "value": 0.912, "order": "desc"}
     ]
     extra = doc["extra_data"]
     assert extra["harness_commit"] == {"commit": _git(repo, "rev-parse", "HEAD"), "clean": True}

@@ -188,6 +188,27 @@ hostile(
 
 hostile(
     "lab3",
+    "record_property",
+    "records a leaderboard figure of its own through GoogleTest's RecordProperty, "
+    "declared by hand so no GoogleTest header is included.",
+    """
+        #include <string>
+        namespace testing {
+        class Test {
+         public:
+          static void RecordProperty(const std::string& key, const std::string& value);
+        };
+        }  // namespace testing
+        namespace {
+        void cheat_figure() { testing::Test::RecordProperty("timing_value", "99"); }
+        }  // namespace
+        """,
+    "reduce_shuffle",
+    "cheat_figure();",
+)
+
+hostile(
+    "lab3",
     "std_async",
     "starts the work through std::async.",
     """

@@ -28,6 +28,13 @@ EARLY_EXITS = ("no_gpu", "exit0_no_xml", "cuda_crash", "forged_report")
 FORGED_MARKERS: dict[str, tuple[int, str | None]] = {
     "wrong_nonce": (0, "0123456789abcdef0123456789abcdef"),
     "status_mismatch": (1, None),
+    "forged_figure": (0, "0123456789abcdef0123456789abcdef"),
+}
+# What harness::report_timing records (labs/common/src/timing_report.cpp).
+FIGURE = {
+    "timing_figure": "fastest variant / copy ceiling",
+    "timing_value": "0.912346",
+    "timing_needed": "0.85",
 }
 CUDA_EXCEPTION = (
     'unknown file\nC++ exception with description "histogram.cu:88 '
@@ -47,7 +54,12 @@ def _args() -> tuple[str, str, str | None]:
 
 
 def write_xml(
-    path: str | None, name: str, *, failure: str | None = None, skipped: str | None = None
+    path: str | None,
+    name: str,
+    *,
+    failure: str | None = None,
+    skipped: str | None = None,
+    properties: dict[str, str] | None = None,
 ) -> None:
     """A GoogleTest-style report: one test case per name of a `:`-separated filter."""
     if path is None:
@@ -58,6 +70,15 @@ def write_xml(
         inner = f'<failure message={quoteattr(failure)} type=""><![CDATA[{failure}]]></failure>'
     if skipped is not None:
         inner = f"<skipped message={quoteattr(skipped)}/>"
+    if properties:
+        inner += (
+            "<properties>"
+            + "".join(
+                f"<property name={quoteattr(k)} value={quoteattr(v)}/>"
+                for k, v in properties.items()
+            )
+            + "</properties>"
+        )
     failures = 1 if failure is not None else 0
     suites = []
     for one in name.split(":"):
@@ -121,6 +142,20 @@ def run(mode: str, name: str, xml: str | None) -> int:
         )
         print(f"[  FAILED  ] {name}")
         return 1
+    if mode == "pass_with_figure":
+        write_xml(xml, name, properties=FIGURE)
+        print(f"cuda-labs: timing: {FIGURE['timing_figure']}: 0.912 (needed >= 0.85)")
+        return 0
+    if mode == "fail_with_figure":
+        write_xml(xml, name, failure="0.912 (needed >= 0.95)", properties=FIGURE)
+        return 1
+    if mode == "printed_figure":  # a student's printf, in the harness's words
+        write_xml(xml, name)
+        print(f"cuda-labs: timing: {FIGURE['timing_figure']}: 99 (needed >= 0.85)")
+        return 0
+    if mode == "forged_figure":
+        write_xml(xml, name, properties={**FIGURE, "timing_value": "99"})
+        return 0
     if mode == "cuda_exception":
         write_xml(xml, name, failure=CUDA_EXCEPTION)
         print(f"[  FAILED  ] {name}")

@@ -27,9 +27,4 @@ RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& meas
   return verdict;
 }
 
-void report_timing(const std::string& line) {
-  std::printf("cuda-labs: timing: %s\n", line.c_str());
-  std::fflush(stdout);
-}
-
 }  // namespace harness

@@ -11,6 +11,7 @@
 #include "labs/bandwidth.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -39,7 +40,7 @@ TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kReferenceCopyShare, fast.bench.bytes_moved(),
       [&] { return fast.bench.time(histogram_best, fast.launch); }, "best");
-  harness::report_timing("lab1 reference share of copy bandwidth: " + verdict.message());
+  harness::report_timing("reference best / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 
@@ -57,7 +58,7 @@ TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
                   best.median_ms, cub.median_ms);
     return harness::Ratio{cub.median_ms / best.median_ms, cub.cv + best.cv, detail};
   });
-  harness::report_timing("lab1 reference speedup over CUB: " + verdict.message());
+  harness::report_timing(std::string("reference best / CUB HistogramEven, ") + GetParam(), verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -7,6 +7,7 @@
 #include "cpu_reference.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -35,7 +36,7 @@ TEST(Timing, SharedVariantIsAtLeast5xFasterThanTheSeedGlobalAtomics) {
                   seed.median_ms, "2^25 uniform samples");
     return harness::Ratio{seed.median_ms / mine.median_ms, seed.cv + mine.cv, detail};
   });
-  harness::report_timing("lab1 shared speedup over seed global: " + verdict.message());
+  harness::report_timing("shared / seed global atomics", verdict);
   EXPECT_TRUE(verdict.passed) << "shared variant speedup over the global-atomics baseline: "
                               << verdict.message();
 }
@@ -59,7 +60,7 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(harness::TimingOptions{}); },
       "fastest variant " + best.name);
-  harness::report_timing("lab1 fastest share of copy bandwidth: " + verdict.message());
+  harness::report_timing("fastest variant / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message()
                               << "\nmedians at the seed configurations:" << fastest.notes;
 }

@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "labs/copy_share.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -40,8 +41,7 @@ void expect_speedup(const char* fast_name, const char* twin_name, double bar) {
                   fast.name, mine.median_ms, base.median_ms, twin.name, twin_ms, kTimedThreads);
     return harness::Ratio{base.median_ms / mine.median_ms, base.cv + mine.cv, detail};
   });
-  harness::report_timing(std::string("lab2 ") + fast.name + " speedup over divergent " + twin.name +
-                         ": " + verdict.message());
+  harness::report_timing(std::string(fast.name) + " / " + twin.name, verdict);
   EXPECT_TRUE(verdict.passed) << fast.name << " speedup over the divergent " << twin.name << ": "
                               << verdict.message();
 }
@@ -68,7 +68,7 @@ TEST(Timing, SumMatrixWithTheBestCourseShapeReachesHalfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kSumMatrixCopyShare, bench.bytes_moved(), [&] { return bench.time(block); },
       "sum_matrix_2d (32,16) on 2^13 x 2^13");
-  harness::report_timing("lab2 sum_matrix_2d share of copy bandwidth: " + verdict.message());
+  harness::report_timing("sum_matrix_2d / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -7,6 +7,7 @@
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -29,7 +30,7 @@ void expect_as_fast_as_cub(ReductionBench& bench, const char* what) {
                   mine.median_ms, cub.median_ms);
     return harness::Ratio{cub.median_ms / mine.median_ms, cub.cv + mine.cv, detail};
   });
-  harness::report_timing(std::string("lab3 reference speed relative to CUB, ") + verdict.message());
+  harness::report_timing(std::string("reference shuffle / CUB, ") + what, verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -8,6 +8,7 @@
 #include "cpu_reference.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -40,8 +41,7 @@ void expect_speedup(const char* faster, const char* slower, double threshold) {
                   f.median_ms, slower, s.median_ms, fast_launch.threads);
     return harness::Ratio{s.median_ms / f.median_ms, s.cv + f.cv, detail};
   });
-  harness::report_timing(std::string("lab3 ") + faster + " speedup over " + slower + ": " +
-                         verdict.message());
+  harness::report_timing(std::string(faster) + " / " + slower, verdict);
   EXPECT_TRUE(verdict.passed) << faster << " speedup over " << slower << ": " << verdict.message();
 }
 
@@ -73,7 +73,7 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(harness::TimingOptions{}); },
       "fastest variant " + best.name);
-  harness::report_timing("lab3 fastest share of copy bandwidth: " + verdict.message());
+  harness::report_timing("fastest variant / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at block 512:" << fastest.notes;
 }
 

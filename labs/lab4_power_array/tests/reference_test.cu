@@ -10,6 +10,7 @@
 #include "labs/bandwidth.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -34,7 +35,7 @@ TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kReferenceCopyShare, bench.bytes_moved(),
       [&] { return bench.time(best, kTimedK, launch, bench.timing_options()); }, "best");
-  harness::report_timing("lab4 reference share of copy bandwidth: " + verdict.message());
+  harness::report_timing("reference best / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 
@@ -53,7 +54,7 @@ TEST(Reference, SharedWindowBeatsTheGlobalMemoryWindow) {
                   mine.median_ms, global.median_ms);
     return harness::Ratio{global.median_ms / mine.median_ms, global.cv + mine.cv, detail};
   });
-  harness::report_timing("lab4 reference window_shared speedup: " + verdict.message());
+  harness::report_timing("reference window_shared / global-memory window", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 
@@ -77,7 +78,7 @@ TEST_P(GlobalMatchesRegister, SeedKernelTimesLikeTheRegisterOne) {
                   r.median_ms);
     return harness::Ratio{r.median_ms / g.median_ms, g.cv + r.cv, detail};
   });
-  harness::report_timing("lab4 reference register/global time ratio: " + verdict.message());
+  harness::report_timing("reference global / register, k = " + std::to_string(k), verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -7,6 +7,7 @@
 #include "cpu_reference.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -41,7 +42,7 @@ TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
   const harness::RatioVerdict verdict = harness::copy_share_at_least(
       kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(bench.timing_options()); },
       "fastest variant " + best.name);
-  harness::report_timing("lab4 fastest share of copy bandwidth: " + verdict.message());
+  harness::report_timing("fastest variant / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":"
                               << fastest.notes;
 }
@@ -66,7 +67,7 @@ TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
                   mine.median_ms, global.median_ms, kTimedRadius);
     return harness::Ratio{global.median_ms / mine.median_ms, global.cv + mine.cv, detail};
   });
-  harness::report_timing("lab4 window_shared speedup over global window: " + verdict.message());
+  harness::report_timing("window_shared / global-memory window", verdict);
   EXPECT_TRUE(verdict.passed) << "shared-memory window speedup over the global-memory one: "
                               << verdict.message();
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench.hpp"
+#include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "timing_bars.hpp"
 #include "variants.hpp"
@@ -55,7 +56,7 @@ TEST(Timing, TiledIsAtLeast1_5xFasterThanTheSeedNaiveKernelAt4096) {
                   tiled.name, mine.median_ms, seed.median_ms);
     return harness::Ratio{seed.median_ms / mine.median_ms, seed.cv + mine.cv, detail};
   });
-  harness::report_timing("lab5 tiled speedup over seed naive: " + verdict.message());
+  harness::report_timing("tiled / seed naive", verdict);
   EXPECT_TRUE(verdict.passed) << "tiled speedup over the seed's naive kernel at 4096: "
                               << verdict.message();
 }
@@ -72,7 +73,7 @@ TEST(Timing, RegisterBlockedIsAtLeast1_5xFasterThanTiledAt4096) {
                   t.median_ms);
     return harness::Ratio{t.median_ms / r.median_ms, t.cv + r.cv, detail};
   });
-  harness::report_timing("lab5 regblock speedup over tiled: " + verdict.message());
+  harness::report_timing("regblock / tiled", verdict);
   EXPECT_TRUE(verdict.passed) << "register-blocked speedup over tiled at 4096: "
                               << verdict.message();
 }
@@ -107,7 +108,7 @@ TEST(Timing, FastestVariantReachesItsShareOfCublasFp32At4096) {
                   100 * kStudentCublasShare);
     return harness::Ratio{blas.median_ms / t.median_ms, blas.cv + t.cv, detail};
   });
-  harness::report_timing("lab5 fastest share of cuBLAS FP32: " + verdict.message());
+  harness::report_timing("fastest variant / cuBLAS FP32", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at 4096:" << notes;
 }
 
@@ -143,7 +144,7 @@ TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByHalfTheFlopRatio) {
                       c.name, mine.median_ms, dense.median_ms, flop_ratio);
         return harness::Ratio{dense.median_ms / mine.median_ms, dense.cv + mine.cv, detail};
       });
-  harness::report_timing("lab5 MQDB speedup over dense: " + verdict.message());
+  harness::report_timing(std::string("mqdb_best / dense matmul_best, ") + c.name, verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
 }
 

@@ -29,7 +29,4 @@ struct RatioVerdict {
 RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& measure,
                             int attempts = 3);
 
-// Prints "cuda-labs: timing: <line>" so the suite's logs carry every measurement.
-void report_timing(const std::string& line);
-
 }  // namespace harness
