@@ -46,6 +46,8 @@ EXCLUDED_PREFIXES = (
     "grader/commands/batch.py",
     "grader/export.py",
     "grader/commands/export.py",
+    "grader/similarity.py",
+    "grader/commands/similarity.py",
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
 EXCLUDED_PATTERNS = (

@@ -20,9 +20,10 @@ COMMAND_MODULES = (
     "batch",
     "export",
     "sweep",
+    "similarity",
 )
 # Left out of the student repository by `export`: absent there, and not an error.
-INSTRUCTOR_ONLY = ("known_wrong", "batch", "export")
+INSTRUCTOR_ONLY = ("known_wrong", "batch", "export", "similarity")
 
 
 def load_commands() -> list[Command]:

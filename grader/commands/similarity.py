@@ -1,0 +1,85 @@
+"""`similarity SUBMISSIONS_DIR --report OUT`: pairs of students with alike kernels.
+
+Writes OUT/similarity.md (the ranked pairs at or above --threshold) and
+OUT/similarity.html (the same, with the best pairs' code side by side and the
+shared parts marked). Exit status: 0 the report is written (flagged pairs
+included); 2 usage error (not a class folder, unknown lab, copydetect missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from grader.batch import find_submissions
+from grader.cli import Command
+from grader.commands.grade import writable_dir
+from grader.discovery import checked_repo, lab_dirs, parse_lab_list, repo_root
+from grader.errors import EXIT_OK, GraderUsageError
+from grader.similarity import compare_class, html_report, markdown
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "submissions",
+        type=Path,
+        metavar="SUBMISSIONS_DIR",
+        help="folder with one subfolder per student, each laid out like skeletons/",
+    )
+    parser.add_argument(
+        "--report", type=Path, required=True, metavar="OUT", help="folder for the reports"
+    )
+    parser.add_argument(
+        "--labs", metavar="LABS", help="comma-separated labs, e.g. lab1,lab3 (default: every lab)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=0.5,
+        metavar="F",
+        help="flag pairs sharing at least this fraction of a file (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository whose skeletons/ is the boilerplate (default: this one)",
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    if not 0 < args.threshold <= 1:
+        raise GraderUsageError(f"--threshold must be in (0, 1], got {args.threshold:g}")
+    repo = checked_repo((args.repo or repo_root()).resolve())
+    dirs = lab_dirs(repo)
+    chosen = None
+    if args.labs is not None:
+        chosen = []
+        for lab in parse_lab_list(args.labs):
+            if lab not in dirs:
+                raise GraderUsageError(
+                    f"unknown lab '{lab}': known labs are {', '.join(sorted(dirs))}"
+                )
+            chosen.append(dirs[lab].name)
+    students = [(s.name, s.path) for s in find_submissions(args.submissions) if s.problem is None]
+    if len(students) < 2:
+        raise GraderUsageError(f"{args.submissions}: fewer than two submissions to compare")
+    report = writable_dir(args.report)
+    pairs = compare_class(students, repo / "skeletons", chosen)
+    (report / "similarity.md").write_text(markdown(pairs, args.threshold), encoding="utf-8")
+    (report / "similarity.html").write_text(html_report(pairs, args.threshold), encoding="utf-8")
+    flagged = sum(1 for p in pairs if p.score >= args.threshold)
+    top = f"; first: {pairs[0].first} and {pairs[0].second} ({pairs[0].score:.0%})" if pairs else ""
+    print(
+        f"grader: {flagged} of {len(pairs)} pairs at or above {args.threshold:.0%}{top}; "
+        f"reports {report / 'similarity.md'} and {report / 'similarity.html'}"
+    )
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "similarity",
+    "rank pairs of students whose kernels are alike (skeleton excluded), Markdown and HTML",
+    _add_arguments,
+    _run,
+)

@@ -1,0 +1,166 @@
+"""`grader similarity` on a small made-up class: a planted near-copy (renamed,
+reformatted) ranks first, the skeleton's code counts for no one, and bad
+arguments are usage errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("copydetect")
+
+from grader.similarity import compare_class  # noqa: E402
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+LAB = "lab3_reduction"
+FILE = "reduce_kernels.cu"
+SKELETON = """\
+// lab3: write the kernels below. The harness launches them.
+#include "lab3/contract.hpp"
+
+namespace lab3 {
+__global__ void neighbored_kernel(int* data, int n, int* partial) {
+  // TODO: each block reduces its slice of data in place; thread 0 writes partial[blockIdx.x].
+}
+
+void reduce_neighbored(int* data, int n, int* partial, Launch launch) {
+  neighbored_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
+}
+}  // namespace lab3
+"""
+# Two honest students who wrote the same kernel differently.
+ALICE = """\
+  unsigned int tid = threadIdx.x;
+  unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int* idata = data + blockIdx.x * blockDim.x;
+  if (idx >= n) return;
+  for (int stride = 1; stride < blockDim.x; stride *= 2) {
+    if ((tid % (2 * stride)) == 0 && idx + stride < n) idata[tid] += idata[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) partial[blockIdx.x] = idata[0];
+"""
+BOB = """\
+  extern __shared__ int cache[];
+  const int local = threadIdx.x;
+  const long long global = (long long)blockIdx.x * blockDim.x + local;
+  cache[local] = global < n ? data[global] : 0;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half >>= 1) {
+    if (local < half) {
+      cache[local] = cache[local] + cache[local + half];
+    }
+    __syncthreads();
+  }
+  if (local == 0) {
+    partial[blockIdx.x] = cache[0];
+  }
+"""
+# Alice's kernel, renamed and reformatted.
+CAROL = """\
+  unsigned int me = threadIdx.x;
+  unsigned int where = blockIdx.x*blockDim.x+threadIdx.x;
+  int *mine = data+blockIdx.x*blockDim.x;
+  if (where >= n)
+    return;
+  for (int s = 1; s < blockDim.x; s *= 2)
+  {
+    if ((me % (2*s)) == 0 && where+s < n)
+      mine[me] += mine[me+s];   // add the neighbour
+    __syncthreads();
+  }
+  if (me == 0)
+    partial[blockIdx.x] = mine[0];
+"""
+TODO = next(line + "\n" for line in SKELETON.splitlines() if "TODO" in line)
+
+
+def _tree(root: Path, body: str | None) -> Path:
+    (root / LAB).mkdir(parents=True)
+    text = SKELETON if body is None else SKELETON.replace(TODO, body)
+    (root / LAB / FILE).write_text(text)
+    return root
+
+
+def _class(tmp_path: Path) -> tuple[Path, Path]:
+    skeleton = _tree(tmp_path / "skeletons", None)
+    bodies = {"alice": ALICE, "bob": BOB, "carol": CAROL, "dave": None}
+    for name, body in bodies.items():
+        _tree(tmp_path / "class" / name, body)
+    return skeleton, tmp_path / "class"
+
+
+def test_the_planted_near_copy_ranks_first_and_the_skeleton_counts_for_no_one(
+    tmp_path: Path,
+) -> None:
+    skeleton, folder = _class(tmp_path)
+    names = ["alice", "bob", "carol", "dave"]
+    pairs = compare_class([(n, folder / n) for n in names], skeleton)
+    assert len(pairs) == 6
+    assert {pairs[0].first, pairs[0].second} == {"alice", "carol"}
+    assert pairs[0].score > 0.8
+    rest = {frozenset((p.first, p.second)): p.score for p in pairs[1:]}
+    assert max(rest.values()) < 0.3, rest
+    # dave handed in the skeleton: nothing of his is anyone's.
+    assert all(score == 0 for pair, score in rest.items() if "dave" in pair)
+    assert "<mark>" in pairs[0].highlighted[0]
+
+
+def _similarity(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "similarity", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_command_writes_both_reports(tmp_path: Path) -> None:
+    _class(tmp_path)
+    repo = tmp_path
+    (repo / "labs" / LAB).mkdir(parents=True)
+    proc = _similarity(
+        str(tmp_path / "class"),
+        "--report",
+        str(tmp_path / "out"),
+        "--repo",
+        str(repo),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "first: alice and carol" in proc.stdout
+    table = (tmp_path / "out" / "similarity.md").read_text()
+    assert "| 1 | lab3_reduction/reduce_kernels.cu | alice | carol |" in table
+    assert "1 of 6 pairs" in table
+    assert "<mark>" in (tmp_path / "out" / "similarity.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--labs", "lab9"], "unknown lab 'lab9'"),
+        (["--threshold", "0"], "--threshold must be in (0, 1]"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    _class(tmp_path)
+    (tmp_path / "labs" / LAB).mkdir(parents=True)
+    proc = _similarity(
+        str(tmp_path / "class"),
+        "--report",
+        str(tmp_path / "out"),
+        "--repo",
+        str(tmp_path),
+        *args,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert not (tmp_path / "out" / "similarity.md").exists()
