@@ -21,9 +21,11 @@ COMMAND_MODULES = (
     "export",
     "sweep",
     "similarity",
+    "collect",
+    "gradebook",
 )
 # Left out of the student repository by `export`: absent there, and not an error.
-INSTRUCTOR_ONLY = ("known_wrong", "batch", "export", "similarity")
+INSTRUCTOR_ONLY = ("known_wrong", "batch", "export", "similarity", "collect", "gradebook")
 
 
 def load_commands() -> list[Command]:

@@ -1,0 +1,72 @@
+"""`gradebook --class-report REPORT --roster roster.csv`: the CSV an LMS imports.
+
+REPORT is a `batch` report folder (its class.csv). With `--collected`
+(CLASS_DIR/collected.json from `collect`), each student's days late cost
+`penalty_per_day` of the total each. Writes REPORT/gradebook.csv (or --out).
+Exit status: 0 written; 2 usage error (a missing or malformed file, an output
+file that already exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from grader.class_table import CSV_NAME
+from grader.cli import Command
+from grader.errors import EXIT_OK, GraderUsageError
+from grader.gradebook import (
+    GRADEBOOK_NAME,
+    gradebook_rows,
+    read_class_table,
+    read_collected,
+    read_roster,
+    unrostered,
+)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--class-report", type=Path, required=True, metavar="REPORT", help="a batch report folder"
+    )
+    parser.add_argument(
+        "--roster", type=Path, required=True, metavar="CSV", help="folder,student_id[,name]"
+    )
+    parser.add_argument(
+        "--collected", type=Path, metavar="JSON", help="collect's collected.json (days late)"
+    )
+    parser.add_argument(
+        "--out", type=Path, metavar="CSV", help="default: REPORT/gradebook.csv (never overwritten)"
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    roster = read_roster(args.roster)
+    labs, table = read_class_table(args.class_report / CSV_NAME)
+    collected = read_collected(args.collected)
+    penalty = 0.0
+    if args.collected is not None:
+        penalty = float(
+            json.loads(args.collected.read_text(encoding="utf-8")).get("penalty_per_day", 0)
+        )
+    out = args.out or args.class_report / GRADEBOOK_NAME
+    if out.exists():
+        raise GraderUsageError(f"{out} exists: give another --out (nothing is overwritten)")
+    rows = gradebook_rows(roster, labs, table, collected, penalty)
+    with open(out, "x", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    for folder in unrostered(roster, table):
+        print(f"grader: warning: {folder} was graded but is not on the roster", file=sys.stderr)
+    print(f"grader: gradebook of {len(rows) - 1} students in {out}")
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "gradebook",
+    "the LMS gradebook CSV: roster, per-lab scores, days late and the late penalty",
+    _add_arguments,
+    _run,
+)

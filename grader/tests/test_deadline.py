@@ -1,0 +1,195 @@
+"""`collect` and `gradebook` on made-up student repositories: the last commit before
+each student's due time (extensions, late window), days late, links refused, and
+the gradebook's late penalty, roster and refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+FILE = Path("skeletons") / "lab1_histogram" / "histogram_kernels.cu"
+POLICY = {
+    "due": "2026-12-01T23:59:00+00:00",
+    "late_days": 2,
+    "penalty_per_day": 0.25,
+    "extensions": {"bob": 1},
+}
+
+
+def _git(repo: Path, *args: str, date: str = "") -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "s",
+        "GIT_AUTHOR_EMAIL": "s@x",
+        "GIT_COMMITTER_NAME": "s",
+        "GIT_COMMITTER_EMAIL": "s@x",
+    }
+    if date:
+        env |= {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+
+
+def _repo(root: Path, name: str, commits: list[tuple[str, str]]) -> Path:
+    repo = root / "repos" / name
+    (repo / FILE).parent.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    for date, text in commits:
+        (repo / FILE).write_text(text)
+        _git(repo, "add", ".")
+        _git(repo, "commit", "-q", "-m", text, date=date)
+    return repo
+
+
+def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture()
+def collected(tmp_path: Path) -> Path:
+    _repo(
+        tmp_path,
+        "ann",
+        [("2026-11-30T10:00:00+00:00", "ann v1"), ("2026-12-05T10:00:00+00:00", "ann too late")],
+    )
+    _repo(tmp_path, "bob", [("2026-12-02T12:00:00+00:00", "bob in his extension")])
+    _repo(tmp_path, "cid", [("2026-12-02T08:00:00+00:00", "cid one day late")])
+    _repo(tmp_path, "dee", [("2026-12-10T08:00:00+00:00", "dee after the window")])
+    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
+    proc = _grader(
+        "collect",
+        str(tmp_path / "repos"),
+        "--policy",
+        str(tmp_path / "policy.json"),
+        "--out",
+        str(tmp_path / "class"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return tmp_path / "class"
+
+
+def test_each_student_gets_the_last_commit_before_their_due_time(collected: Path) -> None:
+    kernels = Path("lab1_histogram") / "histogram_kernels.cu"
+    assert (collected / "ann" / kernels).read_text() == "ann v1"
+    assert (collected / "bob" / kernels).read_text() == "bob in his extension"
+    assert (collected / "cid" / kernels).read_text() == "cid one day late"
+    assert not (collected / "dee").exists()
+    doc = json.loads((collected / "collected.json").read_text())
+    by = {s["student"]: s for s in doc["students"]}
+    assert [by[s]["days_late"] for s in ("ann", "bob", "cid")] == [0, 0, 1]
+    assert len(by["ann"]["commit"]) == 40
+    assert by["dee"]["problem"].startswith("no commit before 2026-12-03T23:59:00")
+
+
+def test_a_link_in_the_tree_refuses_the_submission(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "eve", [("2026-11-30T10:00:00+00:00", "eve")])
+    (repo / FILE).unlink()
+    (repo / FILE).symlink_to("/etc/hostname")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "link", date="2026-11-30T11:00:00+00:00")
+    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
+    proc = _grader(
+        "collect",
+        str(tmp_path / "repos"),
+        "--policy",
+        str(tmp_path / "policy.json"),
+        "--out",
+        str(tmp_path / "class"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0
+    assert "histogram_kernels.cu is not a regular file or folder: refused" in proc.stdout
+    assert not (tmp_path / "class" / "eve").exists()
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        ({"due": "2026-12-01T23:59:00"}, "'due' needs a UTC offset"),
+        ({"due": "soon"}, "'due' must be an ISO 8601"),
+        ({"due": "2026-12-01T23:59:00+00:00", "late_days": 1.5}, "'late_days' must be a whole"),
+        ({"due": "2026-12-01T23:59:00+00:00", "penalty_per_day": 2}, "between 0 and 1"),
+        ({"due": "2026-12-01T23:59:00+00:00", "extension": {}}, "unknown field(s) extension"),
+    ],
+)
+def test_a_bad_policy_is_a_usage_error(
+    tmp_path: Path, policy: dict[str, object], message: str
+) -> None:
+    (tmp_path / "repos").mkdir()
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    proc = _grader(
+        "collect",
+        str(tmp_path / "repos"),
+        "--policy",
+        str(tmp_path / "policy.json"),
+        "--out",
+        str(tmp_path / "class"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and message in proc.stderr
+
+
+def test_collect_never_writes_into_a_folder_that_holds_something(tmp_path: Path) -> None:
+    (tmp_path / "repos").mkdir()
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "keep.txt").write_text("mine")
+    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
+    proc = _grader(
+        "collect",
+        str(tmp_path / "repos"),
+        "--policy",
+        str(tmp_path / "policy.json"),
+        "--out",
+        str(tmp_path / "class"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "not an empty folder" in proc.stderr
+    assert (tmp_path / "class" / "keep.txt").read_text() == "mine"
+
+
+def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) -> None:
+    report = collected.parent / "report"
+    report.mkdir()
+    (report / "class.csv").write_text(
+        "student,status,lab1,total,max,failures,gpu,seconds\n"
+        "ann,graded,100,100,120,,H100,30\n"
+        "cid,graded,80,80,120,,H100,30\n"
+        "zed,graded,10,10,120,,H100,30\n"
+    )
+    roster = collected.parent / "roster.csv"
+    roster.write_text("folder,student_id,name\nann,1001,Ann\ncid,1003,Cid\ndee,1004,Dee\n")
+    args = [
+        "gradebook",
+        "--class-report",
+        str(report),
+        "--roster",
+        str(roster),
+        "--collected",
+        str(collected / "collected.json"),
+    ]
+    proc = _grader(*args, cwd=collected.parent)
+    assert proc.returncode == 0, proc.stderr
+    assert "zed was graded but is not on the roster" in proc.stderr
+    lines = (report / "gradebook.csv").read_text().splitlines()
+    assert lines == [
+        "student_id,name,folder,lab1,total,max,days_late,final,note",
+        "1001,Ann,ann,100,100,120,0,100,",
+        "1003,Cid,cid,80,80,120,1,60,",
+        "1004,Dee,dee,0,0,,0,0,no commit before 2026-12-03T23:59:00+00:00",
+    ]
+    again = _grader(*args, cwd=collected.parent)
+    assert again.returncode == 2 and "exists" in again.stderr
