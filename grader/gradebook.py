@@ -60,12 +60,13 @@ def read_class_table(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
     return fields[fields.index("status") + 1 : fields.index("total")], rows
 
 
-def read_collected(path: Path | None) -> dict[str, dict[str, Any]]:
+def read_collected(path: Path | None) -> tuple[dict[str, dict[str, Any]], float]:
+    """`collect`'s students by folder, and the late penalty per day it applied."""
     if path is None:
-        return {}
+        return {}, 0.0
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        return {str(s["student"]): s for s in doc["students"]}
+        return {str(s["student"]): s for s in doc["students"]}, float(doc["penalty_per_day"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise GraderUsageError(f"--collected {path}: not written by collect ({exc})") from exc
 

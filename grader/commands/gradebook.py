@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
 
@@ -46,12 +45,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     roster = read_roster(args.roster)
     labs, table = read_class_table(args.class_report / CSV_NAME)
-    collected = read_collected(args.collected)
-    penalty = 0.0
-    if args.collected is not None:
-        penalty = float(
-            json.loads(args.collected.read_text(encoding="utf-8")).get("penalty_per_day", 0)
-        )
+    collected, penalty = read_collected(args.collected)
     out = args.out or args.class_report / GRADEBOOK_NAME
     if out.exists():
         raise GraderUsageError(f"{out} exists: give another --out (nothing is overwritten)")
