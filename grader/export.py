@@ -52,6 +52,8 @@ EXCLUDED_PREFIXES = (
     "grader/commands/collect.py",
     "grader/gradebook.py",
     "grader/commands/gradebook.py",
+    "grader/class_leaderboard.py",
+    "grader/commands/leaderboard.py",
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
 EXCLUDED_PATTERNS = (

@@ -23,9 +23,18 @@ COMMAND_MODULES = (
     "similarity",
     "collect",
     "gradebook",
+    "leaderboard",
 )
 # Left out of the student repository by `export`: absent there, and not an error.
-INSTRUCTOR_ONLY = ("known_wrong", "batch", "export", "similarity", "collect", "gradebook")
+INSTRUCTOR_ONLY = (
+    "known_wrong",
+    "batch",
+    "export",
+    "similarity",
+    "collect",
+    "gradebook",
+    "leaderboard",
+)
 
 
 def load_commands() -> list[Command]:
