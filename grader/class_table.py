@@ -103,8 +103,12 @@ def _failures_cell(result: StudentResult) -> str:
     return "; ".join(result.failures)
 
 
-def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path, Path]:
-    """Write class.csv and class.md into `out`; returns their paths."""
+def write_class_table(
+    results: Sequence[StudentResult], out: Path, written: Mapping[str, str] | None = None
+) -> tuple[Path, Path]:
+    """Write class.csv and class.md into `out`; returns their paths. `written`:
+    student -> the REPORT.md questions answered per lab (written_answers.summary)."""
+    written = written or {}
     labs = all_labs(results)
     maxima = {
         lab: max((s.max_score for r in results for s in r.labs if s.lab == lab), default=0.0)
@@ -113,7 +117,9 @@ def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path
     csv_path, md_path = out / CSV_NAME, out / MARKDOWN_NAME
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "status", *labs, "total", "max", "failures", "gpu", "seconds"])
+        writer.writerow(
+            ["student", "status", *labs, "total", "max", "written", "failures", "gpu", "seconds"]
+        )
         for r in results:
             writer.writerow(
                 [
@@ -122,6 +128,7 @@ def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path
                     *(_lab_cell(r, lab) for lab in labs),
                     _num(r.score) if r.status == "graded" else "",
                     _num(r.max_score) if r.status == "graded" else "",
+                    written.get(r.name, ""),
                     _failures_cell(r),
                     r.gpu,
                     f"{r.duration_s:.0f}",
@@ -132,6 +139,7 @@ def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path
         "status",
         *(f"{lab} (/{_num(maxima[lab])})" for lab in labs),
         "total",
+        "written answers",
         "failures",
     ]
     lines = [
@@ -155,6 +163,7 @@ def write_class_table(results: Sequence[StudentResult], out: Path) -> tuple[Path
             r.status,
             *(_lab_cell(r, lab) or "-" for lab in labs),
             total,
+            written.get(r.name) or "-",
             _md(shown) or "none",
         ]
         lines.append("| " + " | ".join(cells) + " |")

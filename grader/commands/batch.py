@@ -25,6 +25,7 @@ from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
 from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
 from grader.schedule import check_jobs
+from grader.written_answers import summary
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -162,7 +163,8 @@ def _run(args: argparse.Namespace) -> int:
             partial(grade_submission, config),
             build_jobs=args.build_jobs,
         )
-    csv_path, md_path = write_class_table(results, report)
+    written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
+    csv_path, md_path = write_class_table(results, report, written)
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
     done = f"Batch done in {elapsed:.0f} s; graded per GPU: " + ", ".join(

@@ -316,7 +316,7 @@ def test_write_class_table(tmp_path: Path) -> None:
         StudentResult("cat", "broken", reason="grading did not finish in 10 s"),
         StudentResult("notes", "not a submission", reason="not a submission: no labN_* folder"),
     ]
-    csv_path, md_path = write_class_table(results, tmp_path)
+    csv_path, md_path = write_class_table(results, tmp_path, {"ann": "lab1 7/7, lab3 1/3"})
     rows = list(csv.reader(csv_path.open()))
     assert rows[0] == [
         "student",
@@ -325,15 +325,29 @@ def test_write_class_table(tmp_path: Path) -> None:
         "lab3",
         "total",
         "max",
+        "written",
         "failures",
         "gpu",
         "seconds",
     ]
-    assert rows[1] == ["ann", "graded", "120", "20", "140", "170", "", "", "0"]
+    assert rows[1] == [
+        "ann",
+        "graded",
+        "120",
+        "20",
+        "140",
+        "170",
+        "lab1 7/7, lab3 1/3",
+        "",
+        "",
+        "0",
+    ]
     assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-3]
     md = md_path.read_text()
-    assert "| student | status | lab1 (/120) | lab3 (/50) | total | failures |" in md
-    assert "| ann | graded | 120 | 20 | 140/170 | none |" in md
+    head = "| student | status | lab1 (/120) | lab3 (/50) | total | written answers | failures |"
+    assert head in md
+    assert "| ann | graded | 120 | 20 | 140/170 | lab1 7/7, lab3 1/3 | none |" in md
+    assert "| bob | graded | 0 | 0 | 0/170 | - |" in md
     assert "did not build \\| error" in md
     assert "2 graded, 1 broken, 1 not a submission" in md
 
