@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -145,3 +146,21 @@ def process_alive(pid: int) -> bool:
     except (OSError, IndexError):
         return True
     return state not in ("Z", "X")
+
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
+
+def run_grader(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python3 -m grader ARGS` in a child, with this checkout's grader importable."""
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

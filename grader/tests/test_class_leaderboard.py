@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+from grader.tests.helpers import run_grader
+
 FIGURES = {
     "ann": {"lab3 fastest variant / copy ceiling": 0.61, "lab1 shared / seed global atomics": 9.0},
     "bob": {"lab3 fastest variant / copy ceiling": 0.83},
@@ -33,15 +32,7 @@ def _report(tmp_path: Path) -> Path:
 
 
 def _leaderboard(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "grader", "leaderboard", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader("leaderboard", *args, cwd=cwd)
 
 
 def test_each_figure_ranks_the_class_best_first(tmp_path: Path) -> None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+from grader.tests.helpers import run_grader
+
 FILE = Path("skeletons") / "lab1_histogram" / "histogram_kernels.cu"
 POLICY = {
     "due": "2026-12-01T23:59:00+00:00",
@@ -46,16 +46,12 @@ def _repo(root: Path, name: str, commits: list[tuple[str, str]]) -> Path:
     return repo
 
 
-def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def _collect(root: Path, policy: dict[str, object]) -> subprocess.CompletedProcess[str]:
+    """`collect` of ROOT/repos with `policy` into ROOT/class."""
+    (root / "repos").mkdir(exist_ok=True)
+    (root / "policy.json").write_text(json.dumps(policy))
+    args = ["--policy", str(root / "policy.json"), "--out", str(root / "class")]
+    return run_grader("collect", str(root / "repos"), *args, cwd=root)
 
 
 @pytest.fixture()
@@ -68,16 +64,7 @@ def collected(tmp_path: Path) -> Path:
     _repo(tmp_path, "bob", [("2026-12-02T12:00:00+00:00", "bob in his extension")])
     _repo(tmp_path, "cid", [("2026-12-02T08:00:00+00:00", "cid one day late")])
     _repo(tmp_path, "dee", [("2026-12-10T08:00:00+00:00", "dee after the window")])
-    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
-    proc = _grader(
-        "collect",
-        str(tmp_path / "repos"),
-        "--policy",
-        str(tmp_path / "policy.json"),
-        "--out",
-        str(tmp_path / "class"),
-        cwd=tmp_path,
-    )
+    proc = _collect(tmp_path, POLICY)
     assert proc.returncode == 0, proc.stderr
     return tmp_path / "class"
 
@@ -101,16 +88,7 @@ def test_a_link_in_the_tree_refuses_the_submission(tmp_path: Path) -> None:
     (repo / FILE).symlink_to("/etc/hostname")
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", "link", date="2026-11-30T11:00:00+00:00")
-    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
-    proc = _grader(
-        "collect",
-        str(tmp_path / "repos"),
-        "--policy",
-        str(tmp_path / "policy.json"),
-        "--out",
-        str(tmp_path / "class"),
-        cwd=tmp_path,
-    )
+    proc = _collect(tmp_path, POLICY)
     assert proc.returncode == 0
     assert "histogram_kernels.cu is not a regular file or folder: refused" in proc.stdout
     assert not (tmp_path / "class" / "eve").exists()
@@ -129,17 +107,7 @@ def test_a_link_in_the_tree_refuses_the_submission(tmp_path: Path) -> None:
 def test_a_bad_policy_is_a_usage_error(
     tmp_path: Path, policy: dict[str, object], message: str
 ) -> None:
-    (tmp_path / "repos").mkdir()
-    (tmp_path / "policy.json").write_text(json.dumps(policy))
-    proc = _grader(
-        "collect",
-        str(tmp_path / "repos"),
-        "--policy",
-        str(tmp_path / "policy.json"),
-        "--out",
-        str(tmp_path / "class"),
-        cwd=tmp_path,
-    )
+    proc = _collect(tmp_path, policy)
     assert proc.returncode == 2 and message in proc.stderr
 
 
@@ -147,16 +115,7 @@ def test_collect_never_writes_into_a_folder_that_holds_something(tmp_path: Path)
     (tmp_path / "repos").mkdir()
     (tmp_path / "class").mkdir()
     (tmp_path / "class" / "keep.txt").write_text("mine")
-    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
-    proc = _grader(
-        "collect",
-        str(tmp_path / "repos"),
-        "--policy",
-        str(tmp_path / "policy.json"),
-        "--out",
-        str(tmp_path / "class"),
-        cwd=tmp_path,
-    )
+    proc = _collect(tmp_path, POLICY)
     assert proc.returncode == 2 and "not an empty folder" in proc.stderr
     assert (tmp_path / "class" / "keep.txt").read_text() == "mine"
 
@@ -181,7 +140,7 @@ def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) 
         "--collected",
         str(collected / "collected.json"),
     ]
-    proc = _grader(*args, cwd=collected.parent)
+    proc = run_grader(*args, cwd=collected.parent)
     assert proc.returncode == 0, proc.stderr
     assert "zed was graded but is not on the roster" in proc.stderr
     lines = (report / "gradebook.csv").read_text().splitlines()
@@ -191,5 +150,5 @@ def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) 
         "1003,Cid,cid,80,80,120,1,60,",
         "1004,Dee,dee,0,0,,0,0,no commit before 2026-12-03T23:59:00+00:00",
     ]
-    again = _grader(*args, cwd=collected.parent)
+    again = run_grader(*args, cwd=collected.parent)
     assert again.returncode == 2 and "exists" in again.stderr

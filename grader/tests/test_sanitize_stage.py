@@ -5,7 +5,6 @@ variant costs that variant's correctness tests, at every size, and nothing else.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +13,18 @@ from typing import Any
 import pytest
 
 from grader.sanitize_stage import variant_of
-from grader.tests.helpers import FAKES, FakeSpec, gtest_spec, make_build, make_repo, needs_ctest
+from grader.tests.helpers import (
+    FAKES,
+    FakeSpec,
+    gtest_spec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    run_grader,
+)
 from grader.tests.test_results_schema import assert_to_spec
 
 pytestmark = needs_ctest
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 GRADING: dict[str, dict[str, Any] | None] = {
     "lab1_histogram": {"lab": "lab1", "title": "Histogram", "points": {"correctness": 1}}
 }
@@ -64,28 +70,9 @@ PASSING = {
 def _grade(tmp_path: Path, specs: list[FakeSpec], *extra: str) -> subprocess.CompletedProcess[str]:
     build = make_build(tmp_path, specs)
     repo = make_repo(tmp_path, GRADING)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "grade",
-            "--build",
-            str(build),
-            "--repo",
-            str(repo),
-            "--report",
-            str(tmp_path / "out"),
-            "--sandbox",
-            "off",
-            *extra,
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    report = ["--report", str(tmp_path / "out"), "--sandbox", "off"]
+    return run_grader(
+        "grade", "--build", str(build), "--repo", str(repo), *report, *extra, cwd=tmp_path
     )
 
 

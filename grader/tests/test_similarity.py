@@ -4,9 +4,7 @@ arguments are usage errors."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,8 @@ import pytest
 pytest.importorskip("copydetect")
 
 from grader.similarity import compare_class  # noqa: E402
+from grader.tests.helpers import run_grader  # noqa: E402
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 LAB = "lab3_reduction"
 FILE = "reduce_kernels.cu"
 SKELETON = """\
@@ -111,15 +109,7 @@ def test_the_planted_near_copy_ranks_first_and_the_skeleton_counts_for_no_one(
 
 
 def _similarity(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "grader", "similarity", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader("similarity", *args, cwd=cwd)
 
 
 def test_the_command_writes_both_reports(tmp_path: Path) -> None:
