@@ -12,8 +12,9 @@ verdict counts, so a verdict never depends on a neighbour:
 - a case missing from the report (a crash, an early exit, another name);
 - the whole group when the process timed out, hit the kernel watchdog, printed
   too much, ended without a vouched-for report, exited with neither 0 nor 1, or
-  mentioned a CUDA error (a sticky error fails every later CUDA call), or when its
-  output matches a skip pattern (that claim is judged per test).
+  mentioned a CUDA error in its output or a failure (a sticky error fails every
+  later CUDA call), or when its output matches a skip pattern (that claim is
+  judged per test).
 
 Timed tests, dataset setups and sanitizer runs always run alone.
 """
@@ -122,7 +123,8 @@ def settled(
         or cases is None
         or provenance is None
         or provenance.problem(rc) is not None
-        or cuda_error(result.output) is not None
+        or cuda_error("\n".join([result.output, *(f for c in cases for f in c.failures)]))
+        is not None
         or any(search_pattern(p, result.output) for t in tests for p in t.skip_patterns)
     ):
         return []
