@@ -254,7 +254,8 @@ class GradingSession:
             reruns = len(scheduler.group_reruns)
             notes.append(
                 f"Process mode per-program: {scheduler.grouped} untimed tests ran in "
-                f"{scheduler.group_processes} shared processes; {reruns} of them (a case "
+                f"{scheduler.group_processes} shared process"
+                f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
                 "that did not pass there and every case after it) ran again alone, and "
                 "those runs' verdicts count."
             )
