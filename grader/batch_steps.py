@@ -22,6 +22,7 @@ from grader.build import configure_and_build
 from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU
+from grader.process_mode import DEFAULT_PROCESS_MODE
 from grader.scoring import load_policy
 from grader.static_check import rejections
 from grader.submission_check import object_findings
@@ -57,6 +58,7 @@ class BatchConfig:
     student_timeout_s: float = 3 * 3600
     jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
     sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
+    process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -181,6 +183,8 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv += ["--jobs", str(config.jobs)]
     if config.sanitize:
         argv.append("--sanitize")
+    if config.process_mode != DEFAULT_PROCESS_MODE:
+        argv += ["--process-mode", config.process_mode]
     return argv
 
 

@@ -20,6 +20,7 @@ from grader.build import BuildFailure
 from grader.commands.grade import _run_pytest, exit_status, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
+from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.session import GradingSession
 
 
@@ -36,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--secret-file", type=Path)
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--sanitize", action="store_true")
+    parser.add_argument("--process-mode", choices=PROCESS_MODES, default=DEFAULT_PROCESS_MODE)
     args = parser.parse_args(argv)
     failure = None
     if args.build_stage:
@@ -51,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             secret=read_secret(args.secret_file),
             jobs=args.jobs,
             sanitize=args.sanitize,
+            process_mode=args.process_mode,
         )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)

@@ -37,6 +37,11 @@ class GtestCase:
     failures: tuple[str, ...] = ()
     # RecordProperty's key-value pairs: the `<properties>` GoogleTest 1.10+ writes.
     properties: Mapping[str, str] = field(default_factory=dict)
+    time_s: float = 0.0  # GoogleTest's own measure of the case
+
+    @property
+    def passed(self) -> bool:
+        return self.ran and not self.skipped and not self.failures
 
     @property
     def figure(self) -> Figure | None:
@@ -73,6 +78,7 @@ def _case(element: ET.Element) -> GtestCase:
         skipped=element.get("result") == "skipped" or skipped_el is not None,
         skip_message=_message(skipped_el) if skipped_el is not None else "",
         failures=failures,
+        time_s=_finite(element.get("time")) or 0.0,
         properties={
             prop.get("name", ""): prop.get("value", "")
             for prop in element.findall("properties/property")

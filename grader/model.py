@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 # The kinds a test can carry as its `labN.<kind>` label. `build`, `static` and
 # `other` are the grader's own: stand-ins for a lab that did not build or that
@@ -74,6 +74,13 @@ class LabTest:
             if arg.startswith("--gtest_filter="):
                 return arg.split("=", 1)[1]
         return None
+
+    def with_filter(self, names: Sequence[str], name: str | None = None) -> LabTest:
+        """This test's program over exactly the GoogleTest cases `names` (one process
+        runs them all), named `name` (default: this test's name)."""
+        flag = "--gtest_filter=" + ":".join(names)
+        command = tuple(flag if a.startswith("--gtest_filter=") else a for a in self.command)
+        return replace(self, name=name or self.name, command=command)
 
     @property
     def is_gtest(self) -> bool:

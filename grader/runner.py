@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from grader import clocks
-from grader.gtest_xml import read_cases
+from grader import clocks, process_mode
+from grader.gtest_xml import GtestCase, read_cases
 from grader.model import LabTest, Outcome, Status
-from grader.provenance import RunFiles
+from grader.provenance import Provenance, RunFiles
 from grader.sandbox import Sandbox, exit_status, start_failure
 from grader.verdict import ProcessResult, classify, recorded_figure
 
@@ -189,6 +189,8 @@ class Runner:
         self._setup_outcomes: dict[str, Outcome] = {}
         self._setup_lock = threading.RLock()
         self._running = _ThreadSetups()
+        self.processes_started = 0  # test processes, setups included
+        self._count_lock = threading.Lock()
 
     def timeout_for(self, test: LabTest) -> float:
         """The test's TIMEOUT (or the default), times the scale."""
@@ -201,8 +203,60 @@ class Runner:
             return blocked
         return self.execute(test)
 
+    def run_group(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
+        """Run `tests`, one program's untimed cases (process_mode.plan), in one process
+        after their fixtures: the outcomes of those the process settles, by name. The
+        caller runs the others alone."""
+        blocked = self._ensure_fixtures(tests[0])  # one program key: the same fixtures
+        if blocked is not None:
+            return {test.name: blocked for test in tests}
+        first = tests[0]
+        group = first.with_filter(
+            [t.gtest_filter or "" for t in tests], f"{first.name} and {len(tests) - 1} more"
+        )
+        timeout_s = process_mode.group_timeout(
+            [self.timeout_for(t) for t in tests], self.timeout_scale
+        )
+        result, cases, provenance, _ = self._execute(group, timeout_s)
+        outcomes: dict[str, Outcome] = {}
+        for test, case in process_mode.settled(tests, result, cases, provenance):
+            outcome = self._settled(test, case, result, provenance)
+            if outcome.status is not Status.PASSED:
+                break  # only a pass is taken from a shared process
+            outcomes[test.name] = outcome
+        return outcomes
+
+    def _settled(
+        self, test: LabTest, case: GtestCase, group: ProcessResult, provenance: Provenance | None
+    ) -> Outcome:
+        """A test the group's process settles, judged as a run of its case alone: the
+        process's provenance was checked, and its case passed."""
+        own = dataclasses.replace(
+            group, returncode=0, output=process_mode.case_output(group.output, case.name)
+        )
+        status, reason = classify(test, own, [case], self.gpu_present)
+        figure = recorded_figure(test, group, [case], provenance)
+        return Outcome(status, reason, own.output, case.time_s, 0, figure=figure)
+
     def execute(self, test: LabTest) -> Outcome:
-        """Run `test` alone, ignoring fixtures, and judge it.
+        """Run `test` alone, ignoring fixtures, and judge it."""
+        result, cases, provenance, around = self._execute(test, self.timeout_for(test))
+        status, reason = classify(test, result, cases, self.gpu_present, provenance)
+        return Outcome(
+            status,
+            reason,
+            result.output,
+            result.duration_s,
+            result.returncode,
+            around,
+            recorded_figure(test, result, cases, provenance),
+        )
+
+    def _execute(
+        self, test: LabTest, timeout_s: float
+    ) -> tuple[ProcessResult, list[GtestCase] | None, Provenance | None, dict[str, str]]:
+        """Run `test`'s command: how it ended, its report's cases, their provenance and
+        (a timed test) the clocks around it.
 
         Each run gets a fresh folder for its report and end marker (provenance.py);
         it is also the sandbox's scratch folder.
@@ -217,26 +271,19 @@ class Runner:
                 preexisting = files.leftovers()
             timed = test.is_timed and self.gpu_present
             before = self.read_clocks() if timed else {}
-            result = self._run(test, argv, env, files.folder)
+            result = self._run(test, argv, env, files.folder, timeout_s)
+            if not (result.not_built or result.launch_error):
+                with self._count_lock:
+                    self.processes_started += 1
             after = self.read_clocks() if timed else {}
             cases = read_cases(files.report) if test.is_gtest else None
             provenance = files.provenance(preexisting) if test.is_gtest else None
-        status, reason = classify(test, result, cases, self.gpu_present, provenance)
-        return Outcome(
-            status,
-            reason,
-            result.output,
-            result.duration_s,
-            result.returncode,
-            clocks.around(before, after),
-            recorded_figure(test, result, cases, provenance),
-        )
+        return result, cases, provenance, clocks.around(before, after)
 
     def _run(
-        self, test: LabTest, argv: list[str], env: dict[str, str], scratch: Path
+        self, test: LabTest, argv: list[str], env: dict[str, str], scratch: Path, timeout_s: float
     ) -> ProcessResult:
         """Run the command, in the sandbox unless it is the harness's dataset setup."""
-        timeout_s = self.timeout_for(test)
         sandbox = None if test.is_setup else self.sandbox
         if sandbox is None or not argv:
             # The setup's data is read by the sandbox's user (65534 when the grader is root).

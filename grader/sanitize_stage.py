@@ -54,13 +54,6 @@ def _program(run: LabTest, tests: Iterable[LabTest]) -> str | None:
     return next((arg for arg in run.command if arg in programs), None)
 
 
-def _with_filter(run: LabTest, names: Sequence[str], suffix: str = "") -> LabTest:
-    """`run` over exactly the cases `names`, renamed with `suffix`."""
-    flag = "--gtest_filter=" + ":".join(names)
-    command = tuple(flag if a.startswith("--gtest_filter=") else a for a in run.command)
-    return replace(run, name=run.name + suffix, command=command)
-
-
 @dataclass(frozen=True)
 class Charge:
     """Why a variant's correctness tests fail: the run that found it and its report."""
@@ -110,7 +103,7 @@ class SanitizeStage:
             stalled = {variant_of(t.gtest_filter or "") for t in cases if _hung(outcome_of, t)}
             kept = [t for t in cases if variant_of(t.gtest_filter or "") not in stalled]
             if kept:
-                planned[run.name] = _with_filter(run, [t.gtest_filter or "" for t in kept])
+                planned[run.name] = run.with_filter([t.gtest_filter or "" for t in kept])
             else:
                 self.outcomes[run.name] = Outcome(Status.FAILED, NOTHING_TO_RUN)
         prepare(list(planned.values()))
@@ -131,7 +124,7 @@ class SanitizeStage:
             by_variant.setdefault(variant_of(test.gtest_filter or ""), []).append(
                 test.gtest_filter or ""
             )
-        return [(v, _with_filter(job, names, f"/{v}")) for v, names in by_variant.items()]
+        return [(v, job.with_filter(names, f"{job.name}/{v}")) for v, names in by_variant.items()]
 
     def _charge(self, name: str, results: Sequence[tuple[str, Outcome]]) -> None:
         """Fail the correctness tests of each variant the tool faulted alone, or of

@@ -5,23 +5,31 @@ before the first timed test, which then runs alone, as does every test after
 it. A failure that another process could have caused (a timeout, the harness's
 deadlock watchdog, running out of GPU memory) is run again alone before it
 counts: a student's hung kernel must not fail the student's other tests.
+
+In process mode `per-program` (process_mode.py) the shareable tests of one
+program run in groups, one process per group, and only a test the group cannot
+settle is run alone, as above.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import LabTest, Outcome, Status
+from grader.process_mode import DEFAULT_PROCESS_MODE, PER_PROGRAM, PROCESS_MODES, plan
 from grader.runner import Runner
 from grader.verdict import WATCHDOG_EXIT
 
 MAX_JOBS = 8
 # A correctness test holds a CUDA context and at most ~1.5 GB of data.
 GPU_GB_PER_JOB = 3.0
+T = TypeVar("T")
+R = TypeVar("R")
 _CROWDING_WORDS = ("timed out", "out of memory", "cudaErrorMemoryAllocation")
 
 
@@ -39,6 +47,16 @@ def check_jobs(jobs: int | None) -> int | None:
     if jobs is not None and jobs < 1:
         raise GraderUsageError(f"--jobs must be at least 1, got {jobs}")
     return jobs
+
+
+def check_process_mode(mode: str | None) -> str:
+    """The mode asked for (None: the default); an unknown one is the caller's mistake."""
+    mode = mode or DEFAULT_PROCESS_MODE
+    if mode not in PROCESS_MODES:
+        raise GraderUsageError(
+            f"--process-mode must be one of {', '.join(PROCESS_MODES)}, got {mode!r}"
+        )
+    return mode
 
 
 def may_share_gpu(test: LabTest) -> bool:
@@ -59,10 +77,14 @@ def crowded_out(outcome: Outcome) -> bool:
 class Scheduler:
     """Runs a planned list of tests: the shareable ones together first, then the rest alone."""
 
-    def __init__(self, runner: Runner, jobs: int) -> None:
+    def __init__(self, runner: Runner, jobs: int, process_mode: str | None = None) -> None:
         self.runner = runner
         self.jobs = max(1, jobs)
+        self.process_mode = check_process_mode(process_mode)
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
+        self.grouped = 0  # tests run in a group's shared process (mode per-program)
+        self.group_processes = 0
+        self.group_reruns: list[str] = []  # tests a group did not settle, so run alone
         self._shared: dict[str, Outcome] = {}
 
     def run_all(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
@@ -75,16 +97,38 @@ class Scheduler:
         todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
         if not todo:
             return
-        if self.jobs == 1:
-            outcomes = [self.runner.run(t) for t in todo]
-        else:
-            with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-                outcomes = list(pool.map(self.runner.run, todo))
-        for test, outcome in zip(todo, outcomes):
+        ran = self._run_units(todo)
+        for test in todo:
+            outcome = ran[test.name]
             if self.jobs > 1 and crowded_out(outcome):
                 self.rerun_alone.append(test.name)
                 outcome = self.runner.run(test)
             self._shared[test.name] = outcome
+
+    def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
+        """Each test's outcome, by name: alone, or from its group's process and then,
+        where the group did not settle it, alone."""
+        if self.process_mode != PER_PROGRAM:
+            return dict(zip((t.name for t in todo), self._map(self.runner.run, todo)))
+        units = plan(todo, self.jobs)
+        groups = [unit for unit in units if len(unit) > 1]
+        ran: dict[str, Outcome] = {}
+        for settled in self._map(self.runner.run_group, groups):
+            ran.update(settled)
+        self.grouped += sum(len(g) for g in groups)
+        self.group_processes += len(groups)
+        in_group = {t.name for g in groups for t in g}
+        alone = [t for t in todo if t.name not in ran]
+        self.group_reruns += [t.name for t in alone if t.name in in_group]
+        ran.update(zip((t.name for t in alone), self._map(self.runner.run, alone)))
+        return ran
+
+    def _map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`work` over `items`, `jobs` at a time, results in order."""
+        if self.jobs == 1 or len(items) < 2:
+            return [work(item) for item in items]
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(work, items))
 
     @property
     def shared(self) -> dict[str, Outcome]:

@@ -29,7 +29,7 @@ from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
 from grader.sanitize import SANITIZE_KIND, sanitize_tests
 from grader.sanitize_stage import SanitizeStage
-from grader.schedule import Scheduler, check_jobs, default_jobs
+from grader.schedule import Scheduler, check_jobs, check_process_mode, default_jobs
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 from grader.submission_check import configured_impl
 
@@ -55,6 +55,7 @@ class GradingSession:
         hidden_data: bool = False,
         commits: Mapping[str, Checkout] | None = None,
         sanitize: SanitizeStage | None = None,
+        process_mode: str | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -74,7 +75,7 @@ class GradingSession:
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
-        self.scheduler = Scheduler(runner, jobs)
+        self.scheduler = Scheduler(runner, jobs, process_mode)
         self._planned = False
         self.build_failure = build_failure
         self.notes = list(notes)
@@ -97,6 +98,7 @@ class GradingSession:
         sandbox: str | Decision | None = None,
         hidden: Sequence[Path] = (),
         sanitize: bool = False,
+        process_mode: str | None = None,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
@@ -106,10 +108,12 @@ class GradingSession:
         off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
         folders the sandbox never shows (the secret's, the reports'). `sanitize`:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
-        with -DLAB_SANITIZE=ON. Raises GraderUsageError for what the caller got wrong
+        with -DLAB_SANITIZE=ON. `process_mode`: per-test (None: the default) or
+        per-program (process_mode.py). Raises GraderUsageError for what the caller got wrong
         (--sandbox require included).
         """
         check_jobs(jobs)
+        check_process_mode(process_mode)
         if timeout_scale <= 0:
             raise GraderUsageError(f"--timeout-scale must be positive, got {timeout_scale:g}")
         repo = repo or repo_root()
@@ -174,6 +178,7 @@ class GradingSession:
                 "harness": checkout_of(repo),
             },
             sanitize=stage,
+            process_mode=process_mode,
         )
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
@@ -243,6 +248,16 @@ class GradingSession:
                 f"Timed out or out of GPU memory while sharing the GPU, so run again "
                 f"alone (the verdicts are the second run's): {names}"
                 + (f" and {more} more" if more > 0 else "")
+            )
+        scheduler = self.scheduler
+        if scheduler.group_processes:
+            reruns = len(scheduler.group_reruns)
+            notes.append(
+                f"Process mode per-program: {scheduler.grouped} untimed tests ran in "
+                f"{scheduler.group_processes} shared process"
+                f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
+                "that did not pass there and every case after it) ran again alone, and "
+                "those runs' verdicts count."
             )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
         return Grade(

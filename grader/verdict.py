@@ -151,7 +151,7 @@ def classify(
     if rc == 0:
         return _passed_or_unreported(test, reported, result.output)
     failures = tuple(f for case in reported or () for f in case.failures)
-    if not failures and reported and all(_passed(c) for c in reported):
+    if not failures and reported and all(c.passed for c in reported):
         return Status.FAILED, _exit_reason(rc, result, (), after_pass=True)
     return Status.FAILED, _exit_reason(rc, result, failures)
 
@@ -174,10 +174,6 @@ def recorded_figure(
     return reported[0].figure if len(reported) == 1 else None
 
 
-def _passed(case: GtestCase) -> bool:
-    return case.ran and not case.skipped and not case.failures
-
-
 def _skip_claim(
     test: LabTest, result: ProcessResult, reported: list[GtestCase] | None
 ) -> str | None:
@@ -193,15 +189,16 @@ def _skip_claim(
         message = skipped[0].skip_message
         return "GoogleTest marked it skipped" + (f": {message}" if message else "")
     for pattern in test.skip_patterns:
-        if _search(pattern, result.output):
+        if search_pattern(pattern, result.output):
             return f"its output matches the skip pattern {pattern!r}"
-    confirmed = bool(reported) and all(_passed(case) for case in reported or ())
+    confirmed = bool(reported) and all(case.passed for case in reported or ())
     if GTEST_SKIP_TEXT in result.output and not confirmed:
         return f"its output contains {GTEST_SKIP_TEXT!r}"
     return None
 
 
-def _search(pattern: str, text: str) -> bool:
+def search_pattern(pattern: str, text: str) -> bool:
+    """A skip pattern as ctest reads it: a regex, else the text itself."""
     try:
         return re.search(pattern, text) is not None
     except re.error:

@@ -18,7 +18,12 @@ from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
 from grader.batch_steps import BatchConfig, build_submission, grade_submission, lab_maxima
 from grader.class_table import write_class_table
 from grader.cli import Command
-from grader.commands.grade import add_jobs_argument, add_sanitize_argument, writable_dir
+from grader.commands.grade import (
+    add_jobs_argument,
+    add_process_mode_argument,
+    add_sanitize_argument,
+    writable_dir,
+)
 from grader.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu_usage import LOG_NAME, UsageLog
@@ -98,6 +103,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="repository holding CMakeLists.txt and labs/ (default: this one)",
     )
     add_jobs_argument(parser)
+    add_process_mode_argument(parser)
     add_argument(parser)
     add_sanitize_argument(parser, "default: on")
 
@@ -145,6 +151,7 @@ def _run(args: argparse.Namespace) -> int:
         student_timeout_s=args.student_timeout,
         jobs=check_jobs(args.jobs),
         sanitize=args.sanitize is not False,
+        process_mode=args.process_mode,
     )
     _sandbox_workers(args, report)
     gradable = sum(1 for s in submissions if s.problem is None)

@@ -20,6 +20,7 @@ from grader.commands.check import impl_folder, impl_labs, resolve_impl
 from grader.discovery import checked_repo, lab_dirs, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status, lab_number
+from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.reports import SUMMARY_NAME, append_step_summary
 from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
@@ -105,6 +106,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="repository holding CMakeLists.txt and labs/ (default: this one)",
     )
     add_jobs_argument(parser)
+    add_process_mode_argument(parser)
     add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
 
@@ -129,6 +131,19 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="untimed tests run N at a time on the GPU; timed tests always run "
         "alone (default: up to 8, fewer on a small GPU or few CPUs)",
+    )
+
+
+def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
+    """--process-mode: one process per untimed test, or per group of a program's tests."""
+    parser.add_argument(
+        "--process-mode",
+        choices=PROCESS_MODES,
+        default=DEFAULT_PROCESS_MODE,
+        help="per-test: every test in its own process; per-program: a program's untimed "
+        "tests share a process, in bounded groups, and any test that did not pass there "
+        "(and every test after it) runs again alone, whose verdict counts (default: "
+        "%(default)s; per-program's verdicts have not yet been compared on a GPU)",
     )
 
 
@@ -185,6 +200,7 @@ def _run(args: argparse.Namespace) -> int:
         sandbox=args.sandbox,
         hidden=[p for p in (report, args.secret_file) if p],
         sanitize=sanitize,
+        process_mode=args.process_mode,
     )
     grade = _run_pytest(session, report)
     if grade is None:

@@ -3,7 +3,7 @@ for its own reason.
 
     python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--labs LABS]
                                   [--static-only] [--cmake-arg=-D...] [--secret-file PATH]
-                                  [--build-jobs J] [--jobs N]
+                                  [--build-jobs J] [--jobs N] [--process-mode MODE]
 
 Prints the table (submission | expected reason | verdict | as expected) and
 writes it to `--report`. Exit 0 when every submission was rejected as expected,
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from grader.build import configure_and_build
 from grader.cli import Command
-from grader.commands.grade import add_jobs_argument, read_secret
+from grader.commands.grade import add_jobs_argument, add_process_mode_argument, read_secret
 from grader.discovery import parse_lab_list, read_ctest_json, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (
@@ -103,6 +103,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="entries built at once, ahead of grading (default: %(default)s)",
     )
     add_jobs_argument(parser)
+    add_process_mode_argument(parser)
 
 
 def static_findings(
@@ -148,6 +149,7 @@ def grade_entry(
         extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
         jobs=args.jobs,
         sanitize=entry.sanitize_stage,
+        process_mode=args.process_mode,
     )
     if not session.gpu.present:
         return None, False, ""

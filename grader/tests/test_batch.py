@@ -544,3 +544,20 @@ def test_batch_grades_with_the_sanitizer_stage_unless_told_not_to(tmp_path: Path
     built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
     assert "--sanitize" in worker_command(config(), built, tmp_path / "r")
     assert "--sanitize" not in worker_command(config(sanitize=False), built, tmp_path / "r")
+
+
+def test_batch_hands_its_process_mode_to_each_worker(tmp_path: Path) -> None:
+    def command(**fields: Any) -> list[str]:
+        config = BatchConfig(
+            repo=tmp_path,
+            labs=("lab1",),
+            report_root=tmp_path / "out",
+            build_root=tmp_path / "b",
+            lab_max={},
+            **fields,
+        )
+        return worker_command(config, BuiltTree(tmp_path / "b" / "ann", ("lab1",)), tmp_path)
+
+    argv = command(process_mode="per-program")
+    assert argv[argv.index("--process-mode") + 1] == "per-program"
+    assert "--process-mode" not in command()  # the worker's default is the batch's

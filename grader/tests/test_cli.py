@@ -436,3 +436,17 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     )
     assert "grader: building lab1 against" in proc.stdout, proc.stdout + proc.stderr
     assert "only=lab1\n" in (tmp_path / "out" / "build.log").read_text()
+
+
+def test_grade_per_program_runs_untimed_tests_together_and_says_so(tmp_path: Path) -> None:
+    specs = _lab1(
+        tmp_path / "count",
+        ("correctness", "pass", "Hist.Uniform"),
+        ("correctness", "pass", "Hist.Skewed"),
+        ("timing", "pass", "Hist.Fast"),
+    )
+    proc = _grade(tmp_path, specs, "--process-mode", "per-program", "--jobs", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "Process mode per-program: 2 untimed tests ran in 1 shared process;" in summary
+    assert _grader("grade", "--process-mode", "per-lab", cwd=tmp_path).returncode == 2

@@ -7,6 +7,11 @@ does after RUN_ALL_TESTS, the end marker (`<nonce> <result>` at $LAB_RUN_MARKER)
 so the grader can be tested on every way a student's test can end, without a
 GPU or a compiler. Modes in EARLY_EXITS end the way student code ending the
 process would: without a marker.
+
+MODE `by_name` runs every case of a `:`-joined filter in one process, as
+GoogleTest does, each behaving as the mode its name starts with
+(`Suite.fail__3` fails): see CASE_MODES. Arguments other than the gtest flags
+are ignored, so `prog=NAME` tells programs apart.
 """
 
 from __future__ import annotations
@@ -62,26 +67,34 @@ def write_xml(
     properties: dict[str, str] | None = None,
 ) -> None:
     """A GoogleTest-style report: one test case per name of a `:`-separated filter."""
+    write_cases(path, [(one, failure, skipped, properties) for one in name.split(":")])
+
+
+Case = tuple[str, str | None, str | None, dict[str, str] | None]
+
+
+def write_cases(path: str | None, cases: list[Case]) -> None:
+    """A GoogleTest-style report of (name, failure, skip message, properties) cases."""
     if path is None:
         return
-    result = "skipped" if skipped is not None else "completed"
-    inner = ""
-    if failure is not None:
-        inner = f'<failure message={quoteattr(failure)} type=""><![CDATA[{failure}]]></failure>'
-    if skipped is not None:
-        inner = f"<skipped message={quoteattr(skipped)}/>"
-    if properties:
-        inner += (
-            "<properties>"
-            + "".join(
-                f"<property name={quoteattr(k)} value={quoteattr(v)}/>"
-                for k, v in properties.items()
-            )
-            + "</properties>"
-        )
-    failures = 1 if failure is not None else 0
     suites = []
-    for one in name.split(":"):
+    for one, failure, skipped, properties in cases:
+        result = "skipped" if skipped is not None else "completed"
+        inner = ""
+        if failure is not None:
+            inner = f'<failure message={quoteattr(failure)} type=""><![CDATA[{failure}]]></failure>'
+        if skipped is not None:
+            inner = f"<skipped message={quoteattr(skipped)}/>"
+        if properties:
+            inner += (
+                "<properties>"
+                + "".join(
+                    f"<property name={quoteattr(k)} value={quoteattr(v)}/>"
+                    for k, v in properties.items()
+                )
+                + "</properties>"
+            )
+        failures = 1 if failure is not None else 0
         suite, _, test = one.partition(".")
         suites.append(
             f'  <testsuite name="{suite}" tests="1" failures="{failures}" disabled="0"'
@@ -91,9 +104,10 @@ def write_xml(
             "  </testsuite>\n"
         )
     count = len(suites)
+    failed = sum(1 for case in cases if case[1] is not None)
     with open(path, "w", encoding="utf-8") as out:
         out.write(f"""<?xml version="1.0" encoding="UTF-8"?>
-<testsuites tests="{count}" failures="{failures * count}" disabled="0" errors="0" name="AllTests">
+<testsuites tests="{count}" failures="{failed}" disabled="0" errors="0" name="AllTests">
 {"".join(suites)}</testsuites>
 """)
 
@@ -115,8 +129,73 @@ def write_marker(result: int, nonce: str | None = None) -> None:
         out.write(f"{nonce or given} {result}\n")
 
 
+CASE_FAILURE = "histogram_test.cu:42\nbin 17: expected 1024, got 0"
+WATCHDOG_LINE = (
+    "cuda-labs: kernel histogram timed out after 10 s: possible deadlock "
+    "(a kernel that never finishes)"
+)
+
+
+def case_mode(name: str) -> str:
+    """`fail` for `Suite.fail__3`: what a case of `by_name` does."""
+    return name.partition(".")[2].split("__", 1)[0]
+
+
+def run_by_name(names: list[str], xml: str | None) -> int:
+    """Every case of the filter in this one process, in order. The report and the
+    marker come only after the last case, as in GoogleTest and test_main.cpp, so a
+    case that ends the process leaves neither (or a forged pair)."""
+    cases: list[Case] = []
+    result = 0
+    for name in names:
+        mode = case_mode(name)
+        print(f"[ RUN      ] {name}", flush=True)
+        if mode == "pass":
+            cases.append((name, None, None, None))
+            print(f"[       OK ] {name}")
+        elif mode == "fail":
+            cases.append((name, CASE_FAILURE, None, None))
+            print(f"[  FAILED  ] {name}")
+            result = 1
+        elif mode == "cuda_exception":  # the context is broken for every later case
+            cases.append((name, CUDA_EXCEPTION, None, None))
+            print(f"[  FAILED  ] {name}")
+            result = 1
+        elif mode == "gtest_skip":
+            cases.append((name, None, "no data", None))
+            print(f"[  SKIPPED ] {name}")
+        elif mode == "wrong_test_xml":  # reported under another name
+            cases.append(("Other.Test", None, None, None))
+        elif mode == "segv":
+            sys.stdout.flush()
+            os.kill(os.getpid(), signal.SIGSEGV)
+            time.sleep(5)
+        elif mode == "hang":
+            time.sleep(120)
+        elif mode == "watchdog":  # sync.cu's watchdog ends the process
+            print(WATCHDOG_LINE, flush=True)
+            os._exit(124)
+        elif mode == "exit0_no_xml":  # a student's exit(0)
+            print("[  PASSED  ] 1 test.", flush=True)
+            os._exit(0)
+        elif mode == "wrong_nonce":  # a forged report and marker, then exit(0)
+            write_cases(xml, [(n, None, None, None) for n in names])
+            write_marker(0, FORGED_MARKERS["wrong_nonce"][1])
+            sys.stdout.flush()
+            os._exit(0)
+        else:
+            print(f"fake_gtest.py: unknown case mode {mode}", file=sys.stderr)
+            return 2
+    write_cases(xml, cases)
+    return result
+
+
 def main() -> int:
     mode, name, xml = _args()
+    if mode == "by_name":
+        result = run_by_name(name.split(":"), xml)
+        write_marker(result)
+        return result
     result = run(mode, name, xml)
     if mode in FORGED_MARKERS:
         write_marker(*FORGED_MARKERS[mode])

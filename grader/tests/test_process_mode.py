@@ -1,0 +1,185 @@
+"""Process mode per-program gives every test the verdict per-test gives it, in fewer
+processes: the fake programs run several cases in one process (fake_gtest.py's
+`by_name` mode), each behaving as its name says."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.errors import GraderUsageError
+from grader.gtest_xml import GtestCase
+from grader.model import LabTest, Status
+from grader.process_mode import (
+    GROUP_TIMEOUT_CAP_S,
+    PER_PROGRAM,
+    PER_TEST,
+    case_output,
+    group_timeout,
+    groupable,
+    plan,
+    settled,
+)
+from grader.provenance import Provenance
+from grader.schedule import check_process_mode
+from grader.session import GradingSession
+from grader.tests.helpers import (
+    FAKE_GTEST,
+    FakeSpec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    setup_spec,
+)
+from grader.verdict import ProcessResult
+
+# Each program's cases, in the order it runs them: one of each way a case can end
+# inside a shared process, among passing neighbours before and after it.
+PROGRAMS = {
+    "clean": ["pass"] * 12,
+    "fails": ["pass", "fail", "pass", "pass"],
+    "skips": ["pass", "gtest_skip", "pass"],
+    "crashes": ["pass", "segv", "pass", "pass"],
+    "hangs": ["pass", "hang", "pass"],
+    "exits": ["pass", "exit0_no_xml", "pass"],
+    "forges": ["pass", "wrong_nonce", "pass"],
+    "sticky": ["pass", "cuda_exception", "pass"],
+    "unreported": ["pass", "wrong_test_xml", "pass"],
+    "watchdog": ["pass", "watchdog", "pass"],
+}
+TIMEOUT_S = 1.5  # each test's; a hang costs this alone, the group's sum together
+GRADING: dict[str, dict[str, Any] | None] = {
+    "lab1_histogram": {"points": {"correctness": 1, "timing": 4}}
+}
+
+
+def _spec(program: str, name: str, kind: str = "correctness") -> FakeSpec:
+    command = (sys.executable, str(FAKE_GTEST), "by_name", f"prog={program}")
+    return FakeSpec(
+        f"lab1.{name}",
+        ("lab1", f"lab1.{kind}"),
+        (*command, f"--gtest_filter={name}"),
+        TIMEOUT_S,
+        fixtures_required="lab1_data",
+    )
+
+
+def _specs(count_file: Path) -> list[FakeSpec]:
+    specs = [setup_spec("lab1", "ok", count_file)]
+    for program, modes in PROGRAMS.items():
+        specs += [_spec(program, f"{program}.{mode}__{i}") for i, mode in enumerate(modes)]
+    # Timed tests keep the GPU to themselves in both modes.
+    specs += [_spec("clean", f"timed.pass__{i}", kind="timing") for i in range(2)]
+    return specs
+
+
+def _grade(tmp_path: Path, mode: str, probe: str) -> tuple[dict[str, tuple[Status, str]], int]:
+    """Every test's (status, reason) and how many processes the grading started."""
+    root = tmp_path / mode
+    build = make_build(root, _specs(root / "count"), probe=probe)
+    repo = make_repo(root, GRADING)
+    session = GradingSession.open(
+        build, labs=["lab1"], repo=repo, jobs=3, sandbox="off", process_mode=mode
+    )
+    outcomes = session.run_all()
+    assert (root / "count").read_text().count("ran") == 1  # the dataset setup, once
+    verdicts = {name: (o.status, o.reason) for name, o in outcomes.items()}
+    return verdicts, session.runner.processes_started
+
+
+@needs_ctest
+@pytest.mark.parametrize("probe", ["present", "absent"])
+def test_both_process_modes_give_every_test_the_same_verdict(tmp_path: Path, probe: str) -> None:
+    per_test, alone = _grade(tmp_path, PER_TEST, probe)
+    per_program, shared = _grade(tmp_path, PER_PROGRAM, probe)
+    assert per_program == per_test
+    # Every way to end is there, and not everything passed by accident.
+    statuses = {status for status, _ in per_test.values()}
+    assert Status.PASSED in statuses and Status.FAILED in statuses
+    if probe == "absent":
+        assert per_test["lab1.skips.gtest_skip__1"][0] is Status.SKIPPED
+    # Per test: the setup, every test, and the watchdog's and the hang's crowded
+    # failures confirmed alone.
+    tests = sum(len(modes) for modes in PROGRAMS.values()) + 2
+    assert alone == 1 + tests + 2
+    # Per program: the setup, one process per program, the two timed tests, and alone
+    # what a group did not settle: the case that did not pass and every case after it,
+    # or the whole group where its process cannot vouch for any case (a crash, hang,
+    # early exit, forged marker, CUDA error, watchdog); then the same crowded re-runs.
+    after_first = {"fails": 3, "skips": 2, "unreported": 2}
+    whole = ("crashes", "hangs", "exits", "forges", "sticky", "watchdog")
+    reruns = sum(after_first.values()) + sum(len(PROGRAMS[p]) for p in whole)
+    assert shared == 1 + len(PROGRAMS) + 2 + reruns + 2
+    assert shared < alone
+    print(f"processes started ({probe}): per-test {alone}, per-program {shared}")
+
+
+def _test(name: str, program: str = "p", kind: str = "correctness", **fields: object) -> LabTest:
+    command = ("prog", program, f"--gtest_filter={name}")
+    return LabTest(name=f"lab1.{name}", lab="lab1", kind=kind, command=command, **fields)  # type: ignore[arg-type]
+
+
+def test_only_untimed_exact_gtest_cases_are_grouped() -> None:
+    assert groupable(_test("A.b"))
+    assert not groupable(_test("A.b", kind="timing"))
+    assert not groupable(_test("A.b", run_serial=True))
+    assert not groupable(_test("A.*"))
+    assert not groupable(_test("A.b:A.c"))
+    assert not groupable(_test("A.b", kind="sanitize"))
+    assert not groupable(_test("A.b", fixtures_setup=("data",)))
+    assert not groupable(LabTest(name="x", lab="lab1", kind="correctness", command=("prog",)))
+
+
+def test_groups_are_bounded_and_spread_over_the_jobs() -> None:
+    tests = [_test(f"A.t{i}") for i in range(10)] + [_test("B.t", program="q")]
+    tests.insert(3, _test("T.t", kind="timing"))
+    units = plan(tests, jobs=1, max_size=4)
+    assert [len(u) for u in units] == [4, 1, 3, 3, 1]  # the timed test alone, in its place
+    assert [t.name for u in units for t in u] == [t.name for t in tests if t.kind != "timing"][
+        :4
+    ] + ["lab1.T.t"] + [t.name for t in tests if t.kind != "timing"][4:]
+    # Enough groups that `jobs` of them can run at once.
+    assert len([u for u in plan(tests, jobs=4) if len(u) > 1]) == 4
+
+
+def test_a_group_timeout_is_the_sum_of_its_tests_capped() -> None:
+    assert group_timeout([10, 10, 10]) == 30
+    assert group_timeout([60] * 10) == GROUP_TIMEOUT_CAP_S
+    assert group_timeout([600, 10]) == 600  # never less than its longest test
+    assert group_timeout([60] * 10, scale=2) == 2 * GROUP_TIMEOUT_CAP_S
+
+
+def _case(name: str, failed: bool = False, why: str = "bin 3: expected 5, got 4") -> GtestCase:
+    return GtestCase(name, ran=True, skipped=False, failures=(why,) if failed else ())
+
+
+def test_a_group_settles_only_the_passes_before_the_first_case_that_did_not_pass() -> None:
+    tests = [_test(f"A.t{i}") for i in range(4)]
+    marker = Provenance("n", "n 1")
+    cases = [_case("A.t1"), _case("A.t0", failed=True), _case("A.t2"), _case("A.t3")]
+    kept = settled(tests, ProcessResult(1), cases, marker)
+    assert [t.name for t, _ in kept] == ["lab1.A.t1"]  # the report's order, not the filter's
+    # Not vouched for (another result in the marker), or a CUDA error in the output:
+    # nothing is settled.
+    assert settled(tests, ProcessResult(0), [_case(f"A.t{i}") for i in range(4)], marker) == []
+    sticky = ProcessResult(1, "cudaErrorIllegalAddress")
+    assert settled(tests, sticky, cases, marker) == []
+    in_failure = [_case("A.t1"), _case("A.t0", failed=True, why="cudaErrorIllegalAddress")]
+    assert settled(tests, ProcessResult(1), in_failure, marker) == []
+    # A nonzero result that no failed case explains settles nothing either.
+    assert settled(tests, ProcessResult(1), [_case(f"A.t{i}") for i in range(4)], marker) == []
+
+
+def test_a_settled_case_keeps_its_own_output() -> None:
+    output = "[ RUN      ] A.a\nmine\n[       OK ] A.a (1 ms)\n[ RUN      ] A.b\nnot mine\n"
+    assert case_output(output, "A.a") == "[ RUN      ] A.a\nmine\n[       OK ] A.a"
+    assert case_output(output, "A.c") == ""
+
+
+def test_an_unknown_process_mode_is_a_usage_error() -> None:
+    assert check_process_mode(None) == PER_TEST
+    with pytest.raises(GraderUsageError, match="--process-mode"):
+        check_process_mode("per-lab")
