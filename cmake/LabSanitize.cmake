@@ -40,6 +40,6 @@ function(lab_add_sanitize_tests target lab filter timeout)
                          LABELS "sanitize;${lab}.sanitize" TIMEOUT ${long_timeout}
                          FIXTURES_REQUIRED ${lab}_data SKIP_RETURN_CODE 77
                          SKIP_REGULAR_EXPRESSION "cuda-labs: skipped: no CUDA device"
-                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout}")
+                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab}")
   endforeach()
 endfunction()

@@ -12,7 +12,12 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 # GoogleTest from the system: the installed package, else the source tree that
 # Debian's googletest package ships (or LAB_GTEST_SOURCE_DIR). Never downloaded.
 find_package(GTest QUIET)
-if(NOT TARGET GTest::gtest)
+if(NOT TARGET GTest::gtest AND LAB_PREBUILT)
+  # Built from source by the LAB_PREBUILT build: its library, with the threads
+  # googletest's own CMakeLists links.
+  find_package(Threads REQUIRED)
+  lab_fixed_library(GTest::gtest LINK Threads::Threads)
+elseif(NOT TARGET GTest::gtest)
   set(LAB_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources")
   if(NOT EXISTS ${LAB_GTEST_SOURCE_DIR}/CMakeLists.txt)
     message(FATAL_ERROR "GoogleTest not found: install libgtest-dev (Debian/Ubuntu) "
@@ -22,6 +27,7 @@ if(NOT TARGET GTest::gtest)
   set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
   add_subdirectory(${LAB_GTEST_SOURCE_DIR} ${CMAKE_BINARY_DIR}/_deps/googletest EXCLUDE_FROM_ALL)
   add_library(GTest::gtest ALIAS gtest)
+  _lab_prebuilt_record(GTest::gtest "$<TARGET_FILE:gtest>")
 endif()
 
 set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
@@ -40,19 +46,22 @@ function(lab_add_datasets lab)
 endfunction()
 
 # lab_add_gtest(<target> LAB <lab> KIND correctness|timing|reference
-#               [TIMEOUT s] SOURCES ... [LIBRARIES ...] [SANITIZE_FILTER f])
+#               [TIMEOUT s] SOURCES ... [LIBRARIES ...] [INCLUDE dir...] [SANITIZE_FILTER f])
 # One process per test case (gtest_discover_tests), labels <lab> and <lab>.<kind>.
+# The program is a lab_program (LabPrebuilt.cmake): its objects may come from another
+# build, with that build's LAB_DATA_DIR compiled in, so every test is also given
+# this build's as $LAB_DATA_DIR, which the harness reads first.
 # SANITIZE_FILTER: the gtest filter of small cases run under compute-sanitizer
 # (LabSanitize.cmake; only with -DLAB_SANITIZE=ON).
 # Timed tests never share the GPU with another test (RUN_SERIAL).
 function(lab_add_gtest target)
-  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES;INCLUDE" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
-  add_executable(${target} ${T_SOURCES})
-  target_link_libraries(${target} PRIVATE ${T_LIBRARIES} labs_test_main GTest::gtest)
-  target_compile_definitions(${target} PRIVATE LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
+  lab_program(${target} SOURCES ${T_SOURCES} INCLUDE ${T_INCLUDE}
+              LINK ${T_LIBRARIES} labs_test_main GTest::gtest
+              DEFINES LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
   set(serial FALSE)
   if(NOT T_KIND STREQUAL "correctness")
     set(serial TRUE)
@@ -69,6 +78,7 @@ function(lab_add_gtest target)
   file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} "
                        "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
                        "FIXTURES_REQUIRED \"${T_LAB}_data;${LAB_GPU_FIXTURE}\" "
+                       "ENVIRONMENT \"LAB_DATA_DIR=${LAB_DATA_ROOT}/${T_LAB}\" "
                        "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
   if(T_SANITIZE_FILTER)
@@ -91,12 +101,13 @@ function(lab_add_tests lab)
   if(A_DATASETS)
     lab_add_datasets(${lab})
   endif()
-  lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness TIMEOUT 60
-                SOURCES tests/correctness_test.cu LIBRARIES ${lab}_harness
-                SANITIZE_FILTER "${A_SANITIZE_FILTER}")
+  set(cases "")
   if(A_DATASETS)
-    lab_case_header(${lab} ${lab}_correctness_test)
+    lab_case_header(${lab} cases)
   endif()
+  lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness TIMEOUT 60
+                SOURCES tests/correctness_test.cu LIBRARIES ${lab}_harness INCLUDE ${cases}
+                SANITIZE_FILTER "${A_SANITIZE_FILTER}")
   lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT 120
                 SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness)
   if(A_REFERENCE_TEST AND LAB_IMPL_IS_REFERENCE)
@@ -105,9 +116,9 @@ function(lab_add_tests lab)
   endif()
 endfunction()
 
-# lab_case_header(<lab> <target>): writes <lab>_cases.hpp from datasets/<lab>.json
-# (an array `k_cases` of harness::DatasetCase) and adds its folder to <target>.
-function(lab_case_header lab target)
+# lab_case_header(<lab> <var>): writes <lab>_cases.hpp from datasets/<lab>.json
+# (an array `k_cases` of harness::DatasetCase) and sets <var> to its folder.
+function(lab_case_header lab var)
   set(manifest ${CMAKE_SOURCE_DIR}/datasets/${lab}.json)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${manifest})
   file(READ ${manifest} json)
@@ -131,12 +142,13 @@ inline constexpr harness::DatasetCase k_cases[] = {
 ${rows}};
 }  // namespace ${lab}
 ")
-  target_include_directories(${target} PRIVATE ${dir})
+  set(${var} ${dir} PARENT_SCOPE)
 endfunction()
 
 # lab_add_harness(<lab> <folder> STUDENT <file>... HARNESS <source>... [LINK <lib>...])
 # <lab>_impl: the student's files from LAB_IMPL/<folder>, compiled against the
-# contract header in this folder; <lab>_harness: the lab's fixed parts around it.
+# contract header in this folder, the only objects compiled per student with
+# LAB_PREBUILT; <lab>_harness: the lab's fixed parts around it (lab_fixed_library).
 # Sets <lab>_STUDENT_SOURCES for checks on the student's files.
 function(lab_add_harness lab folder)
   cmake_parse_arguments(A "" "" "STUDENT;HARNESS;LINK" ${ARGN})
@@ -144,8 +156,8 @@ function(lab_add_harness lab folder)
   add_library(${lab}_impl STATIC ${student})
   target_include_directories(${lab}_impl PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${lab}_impl PUBLIC CUDA::cudart)
-  add_library(${lab}_harness STATIC ${A_HARNESS})
-  target_link_libraries(${lab}_harness PUBLIC ${lab}_impl labs_common ${A_LINK})
+  lab_fixed_library(${lab}_harness SOURCES ${A_HARNESS}
+                    LINK ${lab}_impl labs_common ${A_LINK})
   set(${lab}_STUDENT_SOURCES ${student} PARENT_SCOPE)
 endfunction()
 
