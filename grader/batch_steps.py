@@ -1,7 +1,10 @@
 """The real build and grade steps of a batch (the scheduler in batch.py takes any).
 
 Build: `configure_and_build` (the code behind `grade --impl`) on the labs the
-student handed in, with its log kept in the student's report folder.
+student handed in, with its log kept in the student's report folder. With
+`--build-once`, `build_fixed_parts` first builds the class's harness, references
+and test programs once, and each student's build compiles only their own files
+and links against those (cmake/LabPrebuilt.cmake).
 Grade: `python3 -m grader.batch_worker` in a child process whose only visible
 GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit.
 """
@@ -13,15 +16,15 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.batch import LabResult, StudentResult, Submission, safe_name
-from grader.build import configure_and_build
+from grader.build import configure_and_build, prebuilt_argument
 from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
-from grader.errors import EXIT_NO_GPU
+from grader.errors import EXIT_NO_GPU, GraderUsageError
 from grader.process_mode import DEFAULT_PROCESS_MODE
 from grader.scoring import load_policy
 from grader.static_check import rejections
@@ -30,6 +33,8 @@ from grader.submission_check import object_findings
 _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 _TAIL_LINES = 6
 DATASETS_DIR = "datasets"  # LAB_DATA_ROOT of a build (cmake/LabTesting.cmake)
+# Under --build-root; safe_name strips a leading dot, so no student's build is named so.
+FIXED_BUILD = ".fixed-parts"
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class BatchConfig:
     jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
     sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
     process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
+    prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -82,6 +88,7 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
         *config.cmake_args,
         f"-DLAB_ONLY={';'.join(labs)}",
         *(["-DLAB_SANITIZE=ON"] if config.sanitize else []),
+        *([prebuilt_argument(config.prebuilt)] if config.prebuilt else []),
     )
     log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
     (report / "build.log").write_text(log, encoding="utf-8")
@@ -93,6 +100,26 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
     failure_log = report / "build-failure.log"
     failure_log.write_text(failure.log, encoding="utf-8")
     return BuiltTree(build_dir, labs, failure.stage, failure_log, static)
+
+
+def build_fixed_parts(
+    config: BatchConfig, progress: Callable[[str], None] | None = None
+) -> BatchConfig:
+    """Build the class's fixed parts once (the whole tree of `config.labs` against
+    the skeletons, in `FIXED_BUILD`) and return `config` with every student's
+    build linking them. Raises GraderUsageError when that build fails: the
+    repository itself is broken, and no student could be graded."""
+    build_dir = config.build_root / FIXED_BUILD
+    build_dir.mkdir(parents=True, exist_ok=True)
+    args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(config.labs)}")
+    log, failure = configure_and_build(config.repo, "skeletons", build_dir, args, progress=progress)
+    (build_dir / "build.log").write_text(log, encoding="utf-8")
+    if failure is not None:
+        raise GraderUsageError(
+            f"--build-once: the {failure.stage} of the fixed parts in {build_dir} failed:\n"
+            f"{failure.errors_for()}"
+        )
+    return replace(config, prebuilt=build_dir)
 
 
 def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, tuple[str, ...]]:

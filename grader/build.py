@@ -174,3 +174,10 @@ def build_objects(
         [OBJECTS_ARCHITECTURE, f"-DLAB_ONLY={';'.join(labs)}", *cmake_args],
         targets=[f"{lab}_impl" for lab in labs],
     )
+
+
+def prebuilt_argument(fixed_build: Path) -> str:
+    """The configure argument that links a student's build against `fixed_build`'s
+    harness, references and test programs, compiling only the student's files
+    (cmake/LabPrebuilt.cmake)."""
+    return f"-DLAB_PREBUILT={fixed_build}"

@@ -15,7 +15,14 @@ from functools import partial
 from pathlib import Path
 
 from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
-from grader.batch_steps import BatchConfig, build_submission, grade_submission, lab_maxima
+from grader.batch_steps import (
+    BatchConfig,
+    build_fixed_parts,
+    build_submission,
+    grade_submission,
+    lab_maxima,
+)
+from grader.build import print_progress
 from grader.class_table import write_class_table
 from grader.cli import Command
 from grader.commands.grade import (
@@ -68,6 +75,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2,
         metavar="J",
         help="submissions built at once, ahead of the GPUs (default: 2)",
+    )
+    parser.add_argument(
+        "--build-once",
+        action="store_true",
+        help="build the harness, references and test programs once for the class "
+        "(in BUILD_ROOT/.fixed-parts); each student's build then compiles only their "
+        "own files and links",
     )
     parser.add_argument(
         "--cmake-arg",
@@ -154,6 +168,9 @@ def _run(args: argparse.Namespace) -> int:
         process_mode=args.process_mode,
     )
     _sandbox_workers(args, report)
+    if args.build_once:
+        print(f"grader: building the fixed parts once in {config.build_root}", flush=True)
+        config = build_fixed_parts(config, print_progress)
     gradable = sum(1 for s in submissions if s.problem is None)
     print(
         f"grader: {len(submissions)} folders ({gradable} submissions), labs "
