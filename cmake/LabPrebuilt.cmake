@@ -31,7 +31,7 @@ if(LAB_PREBUILT)
   message(STATUS "cuda-labs: fixed parts linked from ${LAB_PREBUILT_DIR}; only the "
                  "student's files are compiled here")
 else()
-  set_property(GLOBAL PROPERTY LAB_PREBUILT_LINES "")
+  set_property(GLOBAL PROPERTY LAB_PREBUILT_TEXT "")
 endif()
 
 # The other build's <what> for <name>, or an error saying it lacks it.
@@ -46,7 +46,7 @@ endfunction()
 
 function(_lab_prebuilt_record name value)
   string(MAKE_C_IDENTIFIER "${name}" key)
-  set_property(GLOBAL APPEND PROPERTY LAB_PREBUILT_LINES "set(LAB_PREBUILT_${key} \"${value}\")")
+  set_property(GLOBAL APPEND_STRING PROPERTY LAB_PREBUILT_TEXT "set(LAB_PREBUILT_${key} \"${value}\")\n")
 endfunction()
 
 # lab_fixed_library(<name> SOURCES <src>... [INCLUDE <dir>...] [LINK <lib>...]):
@@ -103,11 +103,11 @@ function(lab_prebuilt_write)
   if(LAB_PREBUILT)
     return()
   endif()
-  get_property(lines GLOBAL PROPERTY LAB_PREBUILT_LINES)
+  get_property(text GLOBAL PROPERTY LAB_PREBUILT_TEXT)
   foreach(var IN LISTS LAB_PREBUILT_SAME)
-    list(APPEND lines "set(LAB_PREBUILT_${var} \"${${var}}\")")
+    # A bracket argument: a list (two architectures) stays one value.
+    string(APPEND text "set(LAB_PREBUILT_${var} [==[${${var}}]==])\n")
   endforeach()
-  list(JOIN lines "\n" text)
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/${LAB_PREBUILT_RECORD}
-       CONTENT "# Written by cmake/LabPrebuilt.cmake: this build's fixed parts.\n${text}\n")
+       CONTENT "# Written by cmake/LabPrebuilt.cmake: this build's fixed parts.\n${text}")
 endfunction()

@@ -5,6 +5,7 @@
 # Prints last a table: GPUs, wall time, students per GPU, GPU use, as expected.
 # Everything goes under LOGS (default build/class-batch). Takes about 13 minutes
 # for one GPU on an H100 or H200, so start it detached on a lent machine.
+# BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/python-env.sh"
@@ -23,7 +24,7 @@ status=0
 for n in ${GPUS:-2 1}; do
   python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" --gpus "$n" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
-    "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
+    ${BUILD_ONCE:+--build-once} "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
   python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
     >"$logs/check-$n.md" 2>&1 || status=1
   rm -rf "$logs/build-$n"

@@ -23,7 +23,8 @@ from grader.build import BuildFailure, prebuilt_argument
 from grader.errors import GraderUsageError
 
 REPO = Path(__file__).resolve().parents[2]
-ARCH = "-DCMAKE_CUDA_ARCHITECTURES=86-real"
+# Two architectures: the record must keep a list as one value.
+ARCH = "-DCMAKE_CUDA_ARCHITECTURES=86-real;90-real"
 
 needs_cuda_cmake = pytest.mark.skipif(
     shutil.which("cmake") is None
@@ -94,7 +95,7 @@ def test_a_student_build_on_prebuilt_parts_compiles_only_the_students_files(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("-DCMAKE_CUDA_ARCHITECTURES=90-real", "-DLAB_ONLY=lab1"), "CMAKE_CUDA_ARCHITECTURES"),
+        (("-DCMAKE_CUDA_ARCHITECTURES=86-real", "-DLAB_ONLY=lab1"), "CMAKE_CUDA_ARCHITECTURES"),
         ((ARCH, "-DLAB_ONLY=lab3"), "has no library lab3_harness"),
         ((ARCH, "-DLAB_ONLY=lab1", "-DLAB_IMPL=solutions"), "has no program lab1_reference_test"),
     ],
