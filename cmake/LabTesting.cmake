@@ -11,13 +11,16 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 # GoogleTest from the system: the installed package, else the source tree that
 # Debian's googletest package ships (or LAB_GTEST_SOURCE_DIR). Never downloaded.
-find_package(GTest QUIET)
-if(NOT TARGET GTest::gtest AND LAB_PREBUILT)
-  # Built from source by the LAB_PREBUILT build: its library, with the threads
-  # googletest's own CMakeLists links.
+# A LAB_PREBUILT build that compiled it from source (recorded as GTest__gtest) lends
+# that library, the one its test objects were compiled against, with the threads
+# googletest's own CMakeLists links.
+if(LAB_PREBUILT AND DEFINED LAB_PREBUILT_GTest__gtest)
   find_package(Threads REQUIRED)
   lab_fixed_library(GTest::gtest LINK Threads::Threads)
-elseif(NOT TARGET GTest::gtest)
+else()
+  find_package(GTest QUIET)
+endif()
+if(NOT TARGET GTest::gtest)
   set(LAB_GTEST_SOURCE_DIR "/usr/src/googletest" CACHE PATH "GoogleTest sources")
   if(NOT EXISTS ${LAB_GTEST_SOURCE_DIR}/CMakeLists.txt)
     message(FATAL_ERROR "GoogleTest not found: install libgtest-dev (Debian/Ubuntu) "
@@ -26,7 +29,9 @@ elseif(NOT TARGET GTest::gtest)
   set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
   set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
   add_subdirectory(${LAB_GTEST_SOURCE_DIR} ${CMAKE_BINARY_DIR}/_deps/googletest EXCLUDE_FROM_ALL)
-  add_library(GTest::gtest ALIAS gtest)
+  if(NOT TARGET GTest::gtest)  # GoogleTest 1.11 and newer define it themselves
+    add_library(GTest::gtest ALIAS gtest)
+  endif()
   _lab_prebuilt_record(GTest::gtest "$<TARGET_FILE:gtest>")
 endif()
 

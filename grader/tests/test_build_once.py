@@ -91,6 +91,35 @@ def test_a_student_build_on_prebuilt_parts_compiles_only_the_students_files(
     assert not (build / "lab_prebuilt.cmake").exists()
 
 
+GTEST_SOURCES = next(
+    (d for d in (REPO / ".deps" / "googletest", Path("/usr/src/googletest")) if d.is_dir()), None
+)
+
+
+@needs_cuda_cmake
+@pytest.mark.skipif(GTEST_SOURCES is None, reason="no GoogleTest source tree")
+def test_a_googletest_built_from_source_is_lent_too(tmp_path: Path) -> None:
+    fixed = tmp_path / "fixed"
+    proc = _configure(
+        fixed,
+        ARCH,
+        "-DLAB_ONLY=lab1",
+        "-DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON",
+        f"-DLAB_GTEST_SOURCE_DIR={GTEST_SOURCES}",
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "gtest" in _compiled_targets(fixed)
+    # The student's build may find an installed GoogleTest: it links the one the
+    # test objects were compiled against all the same.
+    build = tmp_path / "b"
+    proc = _configure(build, ARCH, "-DLAB_ONLY=lab1", prebuilt_argument(fixed))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _compiled_targets(build) == {"lab1_impl"}
+    ninja = (build / "build.ninja").read_text(encoding="utf-8")
+    edge = re.search(r"^build bin/lab1_correctness_test[ :].*$", ninja, re.M)
+    assert edge is not None and f"{fixed}/_deps/googletest/" in edge.group(0)
+
+
 @needs_cuda_cmake
 @pytest.mark.parametrize(
     ("args", "message"),
