@@ -10,7 +10,6 @@ import csv
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections import defaultdict
@@ -32,9 +31,13 @@ from grader.batch import (
 from grader.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
 from grader.class_table import result_from_report, write_class_table
 from grader.errors import GraderUsageError
-from grader.tests.helpers import gtest_spec, make_build, make_repo, needs_ctest
-
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+from grader.tests.helpers import (
+    gtest_spec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    run_grader,
+)
 
 
 def _student(root: Path, name: str, *labs: str) -> Path:
@@ -419,16 +422,7 @@ def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> 
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "PATH": "/usr/bin:/bin"}
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader(*args, cwd=cwd, env={"PATH": "/usr/bin:/bin"})
 
 
 def test_cli_bad_input(tmp_path: Path) -> None:

@@ -13,16 +13,17 @@ from typing import Any
 import pytest
 
 from grader.tests.helpers import (
+    PACKAGE_PARENT,
     FakeSpec,
     gtest_spec,
     make_build,
     make_repo,
     needs_ctest,
+    run_grader,
     setup_spec,
 )
 
 pytestmark = needs_ctest
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 GRADING = {
     "lab1_histogram": {
         "lab": "lab1",
@@ -34,16 +35,7 @@ GRADING = {
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader(*args, cwd=cwd)
 
 
 def _grade(

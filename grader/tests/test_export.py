@@ -22,9 +22,9 @@ from grader.export import (
     student_presets,
     student_readme,
 )
+from grader.tests.helpers import PACKAGE_PARENT
 
 REPO = Path(__file__).resolve().parents[2]
-PACKAGE_PARENT = str(REPO)
 needs_cuda_cmake = pytest.mark.skipif(
     shutil.which("cmake") is None
     or shutil.which("ninja") is None

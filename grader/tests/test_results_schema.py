@@ -21,10 +21,16 @@ from grader.gpu import GpuInfo
 from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
 from grader.reports import write_all
 from grader.scoring import Grade, LabPolicy, score_lab
-from grader.tests.helpers import gtest_spec, make_build, make_repo, needs_ctest, setup_spec
+from grader.tests.helpers import (
+    PACKAGE_PARENT,
+    gtest_spec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    setup_spec,
+)
 
 Check = Callable[[Any], bool]
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 FORMATS = ("text", "simple_format", "html", "md", "ansi")
 

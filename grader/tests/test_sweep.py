@@ -28,9 +28,9 @@ from grader.sweep import (
     run_sweep,
 )
 from grader.sweep_report import plot_labels
+from grader.tests.helpers import PACKAGE_PARENT
 
 RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 LAB1_HELP = """usage: build/bin/lab1_histogram [options]
   --blocks  grid size (default: just enough to cover n)
   --data  dataset file, raw int32 samples 0..1023 (default data.bin)

@@ -14,22 +14,11 @@ import pytest
 
 from grader.discovery import checked_repo, parse_lab_list
 from grader.errors import GraderUsageError
-from grader.tests.helpers import make_build, needs_ctest
-
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+from grader.tests.helpers import PACKAGE_PARENT, make_build, needs_ctest, run_grader
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader(*args, cwd=cwd)
 
 
 def _one_usage_line(proc: subprocess.CompletedProcess[str]) -> str:
