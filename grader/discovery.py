@@ -208,14 +208,22 @@ def resolve_labs(
                 f"(ctest --test-dir {build} -N lists none)"
             )
         return chosen
+    require_known_labs(requested, known)
     for lab in requested:
-        if lab not in known:
-            listing = ", ".join(sorted(known, key=lab_number)) or "none"
-            raise GraderUsageError(f"unknown lab {lab!r}: known labs are {listing}")
         if lab not in with_tests and not build_failed:
             listing = ", ".join(sorted(with_tests, key=lab_number)) or "none"
             raise GraderUsageError(f"{lab} has no tests in {build} (labs with tests: {listing})")
     return list(requested)
+
+
+def require_known_labs(labs: Iterable[str], known: Iterable[str]) -> None:
+    """The usage error every command gives for the first of `labs` not in `known`."""
+    listing = sorted(set(known), key=lab_number)
+    for lab in labs:
+        if lab not in listing:
+            raise GraderUsageError(
+                f"unknown lab {lab!r}: known labs are {', '.join(listing) or 'none'}"
+            )
 
 
 def select_tests(tests: Sequence[LabTest], labs: Sequence[str]) -> list[LabTest]:

@@ -42,6 +42,13 @@ def default_jobs(gpu: GpuInfo) -> int:
     return max(1, jobs)
 
 
+def check_timeout_scale(scale: float) -> float:
+    """A positive factor; anything else is the caller's mistake."""
+    if scale <= 0:
+        raise GraderUsageError(f"--timeout-scale must be positive, got {scale:g}")
+    return scale
+
+
 def check_jobs(jobs: int | None) -> int | None:
     """None (automatic) or a positive count; anything else is the caller's mistake."""
     if jobs is not None and jobs < 1:

@@ -29,9 +29,10 @@ from grader.commands.grade import (
     add_jobs_argument,
     add_process_mode_argument,
     add_sanitize_argument,
+    add_timeout_scale_argument,
     writable_dir,
 )
-from grader.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
@@ -90,13 +91,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ARG",
         help="extra configure argument for every build (repeatable)",
     )
-    parser.add_argument(
-        "--timeout-scale",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="multiply every test's TIMEOUT by X (default: 1)",
-    )
+    add_timeout_scale_argument(parser)
     parser.add_argument(
         "--student-timeout",
         type=float,
@@ -130,9 +125,7 @@ def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
     if requested is None:
         return tuple(built)
     labs = parse_lab_list(requested)
-    for lab in labs:
-        if lab not in built:
-            raise GraderUsageError(f"unknown lab {lab!r}: known labs are {', '.join(built)}")
+    require_known_labs(labs, built)
     return tuple(labs)
 
 

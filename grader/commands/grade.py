@@ -17,9 +17,15 @@ from pathlib import Path
 from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.cli import Command
 from grader.commands.check import impl_folder, impl_labs, resolve_impl
-from grader.discovery import checked_repo, lab_dirs, parse_lab_list, repo_root
+from grader.discovery import (
+    checked_repo,
+    lab_dirs,
+    parse_lab_list,
+    repo_root,
+    require_known_labs,
+)
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import Status, lab_number
+from grader.model import Status
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.reports import SUMMARY_NAME, append_step_summary
 from grader.runner import SECRET_ENV
@@ -80,13 +86,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT",
         help="folder for junit.xml, results.json, summary.md (default: %(default)s)",
     )
-    parser.add_argument(
-        "--timeout-scale",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="multiply every test's TIMEOUT by X (default: 1)",
-    )
+    add_timeout_scale_argument(parser)
     parser.add_argument(
         "--allow-skips",
         action="store_true",
@@ -120,6 +120,17 @@ def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None
         help="also run the small correctness cases under compute-sanitizer (memcheck, "
         "racecheck, synccheck); a variant a tool faults fails its correctness tests "
         f"({default})",
+    )
+
+
+def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
+    """--timeout-scale: for a slower GPU, or tools that slow every test down."""
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
     )
 
 
@@ -221,12 +232,7 @@ def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
     repo = checked_repo(repo)
     if not (repo / "CMakeLists.txt").is_file():
         raise GraderUsageError(f"--repo {repo}: no CMakeLists.txt to build the labs with")
-    known = lab_dirs(repo)
-    for lab in labs or ():
-        if lab not in known:
-            raise GraderUsageError(
-                f"unknown lab '{lab}': known labs are {', '.join(sorted(known, key=lab_number))}"
-            )
+    require_known_labs(labs or (), lab_dirs(repo))
     return repo
 
 

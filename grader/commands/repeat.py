@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.cli import Command
-from grader.commands.grade import add_jobs_argument, read_secret
+from grader.commands.grade import add_jobs_argument, add_timeout_scale_argument, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Outcome, Status
@@ -104,13 +104,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="how many gradings (default: %(default)s)",
     )
-    parser.add_argument(
-        "--timeout-scale",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="multiply every test's TIMEOUT by X (default: 1)",
-    )
+    add_timeout_scale_argument(parser)
     parser.add_argument(
         "--secret-file",
         type=Path,

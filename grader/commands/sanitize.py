@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.cli import Command
-from grader.commands.grade import add_jobs_argument
+from grader.commands.grade import add_jobs_argument, add_timeout_scale_argument
 from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
@@ -23,7 +23,7 @@ from grader.model import LabTest, Outcome, Status, lab_number
 from grader.runner import Runner
 from grader.sandbox import decide, warn
 from grader.sanitize import sanitize_tests
-from grader.schedule import Scheduler, check_jobs, default_jobs
+from grader.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,13 +39,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LABS",
         help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
     )
-    parser.add_argument(
-        "--timeout-scale",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="multiply every test's TIMEOUT by X (default: 1)",
-    )
+    add_timeout_scale_argument(parser)
     parser.add_argument(
         "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
     )
@@ -71,8 +65,7 @@ def exit_status(outcomes: Sequence[Outcome]) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.timeout_scale <= 0:
-        raise GraderUsageError(f"--timeout-scale must be positive, got {args.timeout_scale:g}")
+    check_timeout_scale(args.timeout_scale)
     labs = parse_lab_list(args.labs) if args.labs else None
     check_jobs(args.jobs)
     doc = read_ctest_json(args.build)

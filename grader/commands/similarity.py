@@ -14,7 +14,13 @@ from pathlib import Path
 from grader.batch import find_submissions
 from grader.cli import Command
 from grader.commands.grade import writable_dir
-from grader.discovery import checked_repo, lab_dirs, parse_lab_list, repo_root
+from grader.discovery import (
+    checked_repo,
+    lab_dirs,
+    parse_lab_list,
+    repo_root,
+    require_known_labs,
+)
 from grader.errors import EXIT_OK, GraderUsageError
 from grader.similarity import compare_class, html_report, markdown
 
@@ -54,13 +60,9 @@ def _run(args: argparse.Namespace) -> int:
     dirs = lab_dirs(repo)
     chosen = None
     if args.labs is not None:
-        chosen = []
-        for lab in parse_lab_list(args.labs):
-            if lab not in dirs:
-                raise GraderUsageError(
-                    f"unknown lab '{lab}': known labs are {', '.join(sorted(dirs))}"
-                )
-            chosen.append(dirs[lab].name)
+        labs = parse_lab_list(args.labs)
+        require_known_labs(labs, dirs)
+        chosen = [dirs[lab].name for lab in labs]
     students = [(s.name, s.path) for s in find_submissions(args.submissions) if s.problem is None]
     if len(students) < 2:
         raise GraderUsageError(f"{args.submissions}: fewer than two submissions to compare")

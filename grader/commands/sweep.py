@@ -14,7 +14,7 @@ from pathlib import Path
 
 from grader.cli import Command
 from grader.commands.grade import writable_dir
-from grader.discovery import checked_repo, lab_dirs, repo_root
+from grader.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.sandbox import Sandbox, add_argument, decide, warn
 from grader.sweep import (
@@ -87,8 +87,7 @@ def resolve_program(
 ) -> tuple[ProgramHelp, str | None]:
     """The program to sweep and the variant to pass it (None: the program is the variant)."""
     dirs = lab_dirs(repo)
-    if lab not in dirs:
-        raise GraderUsageError(f"unknown lab {lab!r}: known labs are {', '.join(sorted(dirs))}")
+    require_known_labs([lab], dirs)
     bin_dir = build / "bin"
     programs = lab_programs(bin_dir, lab)
     if not programs:
