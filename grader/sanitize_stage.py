@@ -59,6 +59,7 @@ class Charge:
     """Why a variant's correctness tests fail: the run that found it and its report."""
 
     run: str
+    tool: str
     variant: str
     reason: str
 
@@ -97,25 +98,24 @@ class SanitizeStage:
 
         `prepare` runs tests side by side; `result` gives a prepared test's outcome.
         """
-        planned: dict[str, LabTest] = {}
+        planned: list[tuple[LabTest, LabTest]] = []  # (run, the run over the cases kept)
         for run in self.runs:
             cases = self.covered(run)
             stalled = {variant_of(t.gtest_filter or "") for t in cases if _hung(outcome_of, t)}
             kept = [t for t in cases if variant_of(t.gtest_filter or "") not in stalled]
             if kept:
-                planned[run.name] = run.with_filter([t.gtest_filter or "" for t in kept])
+                planned.append((run, run.with_filter([t.gtest_filter or "" for t in kept])))
             else:
                 self.outcomes[run.name] = Outcome(Status.FAILED, NOTHING_TO_RUN)
-        prepare(list(planned.values()))
-        splits: dict[str, list[tuple[str, LabTest]]] = {}
-        for name, job in planned.items():
-            outcome = result(job)
-            self.outcomes[name] = outcome
-            if sanitizer_failed(outcome):
-                splits[name] = self._split(job)
-        prepare([job for jobs in splits.values() for _, job in jobs])
-        for name, jobs in splits.items():
-            self._charge(name, [(variant, result(job)) for variant, job in jobs])
+        prepare([job for _, job in planned])
+        splits: list[tuple[LabTest, list[tuple[str, LabTest]]]] = []
+        for run, job in planned:
+            self.outcomes[run.name] = result(job)
+            if sanitizer_failed(self.outcomes[run.name]):
+                splits.append((run, self._split(job)))
+        prepare([job for _, jobs in splits for _, job in jobs])
+        for run, jobs in splits:
+            self._charge(run, [(variant, result(job)) for variant, job in jobs])
 
     def _split(self, job: LabTest) -> list[tuple[str, LabTest]]:
         """One job per variant of the cases `job` went over."""
@@ -126,19 +126,20 @@ class SanitizeStage:
             )
         return [(v, job.with_filter(names, f"{job.name}/{v}")) for v, names in by_variant.items()]
 
-    def _charge(self, name: str, results: Sequence[tuple[str, Outcome]]) -> None:
+    def _charge(self, run: LabTest, results: Sequence[tuple[str, Outcome]]) -> None:
         """Fail the correctness tests of each variant the tool faulted alone, or of
         every variant of the run when none did."""
         faulted = [(v, o.reason) for v, o in results if sanitizer_failed(o)]
         if not faulted:
-            whole = self.outcomes[name].reason
+            whole = self.outcomes[run.name].reason
             faulted = [(v, whole) for v, _ in results]
-        run = next(r for r in self.runs if r.name == name)
         by_variant = dict(faulted)
         for test in self._program_tests(run):
             variant = variant_of(test.gtest_filter or "")
             if variant in by_variant and test.name not in self.charges:
-                self.charges[test.name] = Charge(name, variant, by_variant[variant])
+                self.charges[test.name] = Charge(
+                    run.name, tool_of(run), variant, by_variant[variant]
+                )
 
     def judge(self, test: LabTest, outcome: Outcome) -> Outcome:
         """A passed correctness test whose variant the sanitizer faulted fails with
@@ -146,11 +147,10 @@ class SanitizeStage:
         charge = self.charges.get(test.name)
         if charge is None or outcome.status is not Status.PASSED:
             return outcome
-        tool = next((tool_of(r) for r in self.runs if r.name == charge.run), "compute-sanitizer")
         reason = (
-            f"the answer was right here, but {tool} found undefined behaviour in variant "
-            f"'{charge.variant}' on its small cases ({charge.run}), which another GPU may "
-            f"turn into a wrong answer:\n{charge.reason}"
+            f"the answer was right here, but {charge.tool} found undefined behaviour in "
+            f"variant '{charge.variant}' on its small cases ({charge.run}), which another "
+            f"GPU may turn into a wrong answer:\n{charge.reason}"
         )
         return replace(outcome, status=Status.FAILED, reason=reason)
 

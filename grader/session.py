@@ -29,7 +29,13 @@ from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
 from grader.sanitize import SANITIZE_KIND, sanitize_tests
 from grader.sanitize_stage import SanitizeStage
-from grader.schedule import Scheduler, check_jobs, check_process_mode, default_jobs
+from grader.schedule import (
+    Scheduler,
+    check_jobs,
+    check_process_mode,
+    check_timeout_scale,
+    default_jobs,
+)
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 from grader.submission_check import configured_impl
 
@@ -54,7 +60,7 @@ class GradingSession:
         sandbox: Decision | None = None,
         hidden_data: bool = False,
         commits: Mapping[str, Checkout] | None = None,
-        sanitize: SanitizeStage | None = None,
+        sanitize_runs: Sequence[LabTest] | None = None,
         process_mode: str | None = None,
     ) -> None:
         self.started = _now()
@@ -66,8 +72,9 @@ class GradingSession:
         # A rejected lab scores 0 of its full mark whatever its tests would say: one
         # stand-in per lab carries the findings (and, as a failed build does, the
         # lab's maximum), and none of its tests takes GPU time.
-        runs = [r for r in sanitize.runs if r.lab not in self.rejected] if sanitize else []
-        self.sanitize = SanitizeStage(runs, tests) if sanitize else None
+        # The sanitizer stage: None when off; a rejected lab's runs never start.
+        runs = [r for r in sanitize_runs or () if r.lab not in self.rejected]
+        self.sanitize = SanitizeStage(runs, tests) if sanitize_runs is not None else None
         self.tests = [t for t in [*tests, *runs] if t.lab not in self.rejected] + [
             LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
             for lab in sorted({t.lab for t in tests} & set(self.rejected))
@@ -114,8 +121,7 @@ class GradingSession:
         """
         check_jobs(jobs)
         check_process_mode(process_mode)
-        if timeout_scale <= 0:
-            raise GraderUsageError(f"--timeout-scale must be positive, got {timeout_scale:g}")
+        check_timeout_scale(timeout_scale)
         repo = repo or repo_root()
         try:
             doc = read_ctest_json(build)
@@ -134,7 +140,7 @@ class GradingSession:
             if lab not in with_tests
         ]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
-        stage = _sanitize_stage(doc, chosen, tests, build, build_failure) if sanitize else None
+        runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
         if not isinstance(sandbox, Decision):
             sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
             warn(sandbox)
@@ -145,7 +151,7 @@ class GradingSession:
                 f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
                 "counted as skipped."
             )
-        if stage is not None:
+        if runs is not None:
             notes.append(SANITIZE_NOTE)
         if timeout_scale != 1:
             notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
@@ -177,7 +183,7 @@ class GradingSession:
                 "graded": checkout_of(configured_impl(build, repo)),
                 "harness": checkout_of(repo),
             },
-            sanitize=stage,
+            sanitize_runs=runs,
             process_mode=process_mode,
         )
 
@@ -280,13 +286,13 @@ SANITIZE_NOTE = (
 )
 
 
-def _sanitize_stage(
+def _sanitize_runs(
     doc: Mapping[str, object],
     labs: Sequence[str],
     tests: Sequence[LabTest],
     build: Path,
     build_failure: BuildFailure | None,
-) -> SanitizeStage:
+) -> list[LabTest]:
     """The sanitize runs of `labs`; none in a build that should have them is an error."""
     runs = sanitize_tests(doc, labs)
     if not runs and build_failure is None and any(t.kind == "correctness" for t in tests):
@@ -295,7 +301,7 @@ def _sanitize_stage(
             "-DLAB_SANITIZE=ON (compute-sanitizer must be found in the CUDA toolkit; "
             "grade --impl does this itself), or grade with --no-sanitize"
         )
-    return SanitizeStage(runs, tests)
+    return runs
 
 
 def _now() -> str:
