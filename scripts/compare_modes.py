@@ -3,7 +3,8 @@
     python3 scripts/compare_modes.py REPORT_A REPORT_B
 
 REPORT_A and REPORT_B are `grade --report` folders (results.json), e.g. the same
-build graded with --process-mode per-test and per-program. Prints one line (tests
+build graded with --process-mode per-test and per-program, or files in that
+shape (`known-wrong --outcomes`). Prints one line (tests
 compared, differences, each run's execution time) and the first differences;
 exit 1 when any test's status or score differs or a test is missing from either.
 """
@@ -17,7 +18,8 @@ from typing import Any
 
 
 def verdicts(report: Path) -> tuple[dict[str, tuple[str, Any]], Any]:
-    doc = json.loads((report / "results.json").read_text(encoding="utf-8"))
+    path = report / "results.json" if report.is_dir() else report
+    doc = json.loads(path.read_text(encoding="utf-8"))
     tests = {str(t["name"]): (str(t["status"]), t.get("score")) for t in doc["tests"]}
     return tests, doc.get("execution_time")
 

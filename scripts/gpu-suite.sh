@@ -7,8 +7,9 @@
 #      crash) and fast;
 #   3. prints each lab program's table for the reference solutions;
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
-#      grade (one grading, reports in grade/), modes (each tree graded in both
-#      --process-mode values: identical verdicts), sanitize (compute-sanitizer),
+#      grade (one grading, reports in grade/), modes (each tree and each
+#      known-wrong submission graded in both --process-mode values: identical
+#      verdicts, scripts/check-modes.sh), sanitize (compute-sanitizer),
 #      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
 #      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason),
@@ -129,21 +130,9 @@ for check in $checks; do
            python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
            cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
                 --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
-    # Both process modes on each tree built, same secret: the verdicts must be equal.
-    modes) mkdir -p "$root/build/grade-secret"
-           python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
-           cmd=(bash -c 'fail=0
-                for tree in "$@"; do
-                  for mode in per-test per-program; do
-                    python3 -m grader grade --build "$0/build/gpu-$tree" --labs "$1" \
-                      --secret-file "$0/build/grade-secret/key" --no-sanitize \
-                      --process-mode $mode --report "$2/modes/$tree-$mode" >/dev/null
-                  done
-                  python3 "$0/scripts/compare_modes.py" "$2/modes/$tree-per-test" \
-                    "$2/modes/$tree-per-program" >"$2/modes/$tree.txt" || fail=1
-                  echo "$tree: $(head -1 "$2/modes/$tree.txt")"
-                done
-                exit $fail' "$root" "$lab_list" "$out" ${TREES:-solutions skeletons}) ;;
+    # Each tree and every known-wrong submission graded in both process modes
+    # with one secret: the verdicts must be equal (scripts/check-modes.sh).
+    modes) cmd=(bash "$root/scripts/check-modes.sh" "$out" "$lab_list" ${TREES:-solutions skeletons}) ;;
     sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
                    --report "$out/$check.md") ;;
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"

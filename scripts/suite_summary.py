@@ -115,7 +115,7 @@ def check_result(out: Path, name: str) -> str:
         return "; ".join(f"{n} GPU(s) {wall}, {ok}" for n, wall, ok in runs) or "no result"
     if name == "modes":
         trees = re.findall(
-            r"^(\w+): (\d+ tests, \d+ different verdicts)", _text(out / "modes.log"), re.M
+            r"^([\w-]+): (\d+ tests, \d+ different verdicts)", _text(out / "modes.log"), re.M
         )
         return "; ".join(f"{tree} {found}" for tree, found in trees) or "no result"
     if name == "sweep":

@@ -13,9 +13,11 @@ writes it to `--report`. Exit 0 when every submission was rejected as expected,
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import secrets
 import sys
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -88,6 +90,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
+    )
+    parser.add_argument(
+        "--outcomes",
+        type=Path,
+        metavar="FILE",
+        help="also write every test run's status, per submission, to FILE (JSON, the "
+        "shape of a report's results.json: scripts/compare_modes.py compares two)",
     )
     parser.add_argument(
         "--repo",
@@ -193,7 +202,9 @@ def judge(
     repo: Path,
     args: argparse.Namespace,
     secret: str,
+    ran: dict[str, dict[str, Outcome]],
 ) -> Judgement:
+    """The entry's verdict; the outcomes of the tests it ran go into `ran`."""
     if entry.kind == "static":
         return judge_static(entry, findings)
     if build is None:
@@ -201,7 +212,19 @@ def judge(
     outcomes, gpu_present, problem = grade_entry(entry, build.result(), repo, args, secret)
     if problem:
         return Judgement(problem, None if problem.startswith(NOT_JUDGED) else False)
+    ran[entry.name] = outcomes or {}
     return judge_grade(entry, findings, outcomes, gpu_present)
+
+
+def write_outcomes(path: Path, outcomes: dict[str, dict[str, Outcome]], seconds: float) -> None:
+    """Each submission's test statuses as `entry/test` rows of a results.json."""
+    tests = [
+        {"name": f"{entry}/{name}", "status": outcome.status.value}
+        for entry, runs in outcomes.items()
+        for name, outcome in runs.items()
+    ]
+    doc = {"tests": tests, "execution_time": round(seconds)}
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
 def exit_status(judgements: list[Judgement]) -> int:
@@ -234,6 +257,8 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-jobs must be at least 1")
     trees = write_trees(repo, args.build_root.resolve() / "trees")
     rows = []
+    outcomes: dict[str, dict[str, Outcome]] = {}
+    start = time.monotonic()
     root = args.build_root.resolve()
     # Each check compiles one object: --build-jobs of them at once.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
@@ -255,11 +280,21 @@ def _run(args: argparse.Namespace) -> int:
             rows.append(
                 (
                     entry,
-                    judge(entry, findings[entry.name], builds.get(entry.name), repo, args, secret),
+                    judge(
+                        entry,
+                        findings[entry.name],
+                        builds.get(entry.name),
+                        repo,
+                        args,
+                        secret,
+                        outcomes,
+                    ),
                 )
             )
     text = table(rows)
     print(text)
+    if args.outcomes is not None:
+        write_outcomes(args.outcomes, outcomes, time.monotonic() - start)
     if args.report is not None:
         args.report.write_text(text + "\n", encoding="utf-8")
     status = exit_status([j for _, j in rows])
