@@ -65,6 +65,7 @@ class BatchConfig:
     sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
     process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
+    calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -212,6 +213,8 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv.append("--sanitize")
     if config.process_mode != DEFAULT_PROCESS_MODE:
         argv += ["--process-mode", config.process_mode]
+    if config.calibration is not None:
+        argv += ["--calibration", str(config.calibration)]
     return argv
 
 

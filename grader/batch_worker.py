@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--sanitize", action="store_true")
     parser.add_argument("--process-mode", choices=PROCESS_MODES, default=DEFAULT_PROCESS_MODE)
+    parser.add_argument("--calibration", type=Path)
     args = parser.parse_args(argv)
     failure = None
     if args.build_stage:
@@ -54,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             jobs=args.jobs,
             sanitize=args.sanitize,
             process_mode=args.process_mode,
+            calibration=args.calibration,
         )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)

@@ -25,6 +25,7 @@ from grader.model import LabTest, Outcome, Status
 from grader.provenance import Provenance, RunFiles
 from grader.sandbox import Sandbox, exit_status, start_failure
 from grader.verdict import ProcessResult, classify, recorded_figure
+from grader.watchdog import KERNEL_TIMEOUT_ENV, Calibration, flat_kernel_timeout
 
 DEFAULT_TIMEOUT_S = 60.0
 OUTPUT_KEEP_BYTES = 20_000
@@ -176,8 +177,10 @@ class Runner:
         secret: str | None = None,
         extra_env: Mapping[str, str] | None = None,
         sandbox: Sandbox | None = None,
+        calibration: Calibration | None = None,
     ) -> None:
         self.gpu_present = gpu_present
+        self.calibration = calibration
         self.sandbox = sandbox
         self.secret = secret
         self.extra_env = dict(extra_env or {})
@@ -192,9 +195,23 @@ class Runner:
         self.processes_started = 0  # test processes, setups included
         self._count_lock = threading.Lock()
 
-    def timeout_for(self, test: LabTest) -> float:
+    def flat_timeout(self, test: LabTest) -> float:
         """The test's TIMEOUT (or the default), times the scale."""
         return (test.timeout or self.default_timeout_s) * self.timeout_scale
+
+    def timeout_for(self, test: LabTest) -> float:
+        """The flat timeout, or less where a calibration sizes it (watchdog.py)."""
+        flat = self.flat_timeout(test)
+        return flat if self.calibration is None else self.calibration.process_timeout([test], flat)
+
+    def kernel_env(self, tests: Sequence[LabTest]) -> dict[str, str]:
+        """LAB_KERNEL_TIMEOUT_S for a process running `tests`, where a calibration sizes it."""
+        if self.calibration is None:
+            return {}
+        env = {**os.environ, **tests[0].env, **self.extra_env}
+        flat = flat_kernel_timeout(env)
+        seconds = self.calibration.kernel_timeout(tests, flat)
+        return {} if seconds >= flat else {KERNEL_TIMEOUT_ENV: f"{seconds:.3g}"}
 
     def run(self, test: LabTest) -> Outcome:
         """Run `test` after the setup tests it needs; a failed setup fails it."""
@@ -215,9 +232,11 @@ class Runner:
             [t.gtest_filter or "" for t in tests], f"{first.name} and {len(tests) - 1} more"
         )
         timeout_s = process_mode.group_timeout(
-            [self.timeout_for(t) for t in tests], self.timeout_scale
+            [self.flat_timeout(t) for t in tests], self.timeout_scale
         )
-        result, cases, provenance, _ = self._execute(group, timeout_s)
+        if self.calibration is not None:
+            timeout_s = self.calibration.process_timeout(tests, timeout_s)
+        result, cases, provenance, _ = self._execute(group, timeout_s, self.kernel_env(tests))
         outcomes: dict[str, Outcome] = {}
         for test, case in process_mode.settled(tests, result, cases, provenance):
             outcome = self._settled(test, case, result, provenance)
@@ -240,7 +259,9 @@ class Runner:
 
     def execute(self, test: LabTest) -> Outcome:
         """Run `test` alone, ignoring fixtures, and judge it."""
-        result, cases, provenance, around = self._execute(test, self.timeout_for(test))
+        result, cases, provenance, around = self._execute(
+            test, self.timeout_for(test), self.kernel_env([test])
+        )
         status, reason = classify(test, result, cases, self.gpu_present, provenance)
         return Outcome(
             status,
@@ -253,7 +274,7 @@ class Runner:
         )
 
     def _execute(
-        self, test: LabTest, timeout_s: float
+        self, test: LabTest, timeout_s: float, more_env: Mapping[str, str]
     ) -> tuple[ProcessResult, list[GtestCase] | None, Provenance | None, dict[str, str]]:
         """Run `test`'s command: how it ended, its report's cases, their provenance and
         (a timed test) the clocks around it.
@@ -262,6 +283,7 @@ class Runner:
         it is also the sandbox's scratch folder.
         """
         argv, env = self.command_and_env(test)
+        env.update(more_env)
         with tempfile.TemporaryDirectory(prefix="grader-") as tmp:
             files = RunFiles.fresh(Path(tmp))
             preexisting = False

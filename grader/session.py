@@ -38,6 +38,7 @@ from grader.schedule import (
 )
 from grader.scoring import Grade, LabPolicy, load_policy, score_lab
 from grader.submission_check import configured_impl
+from grader.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
 NOT_RUN = "not run: the grading session stopped early or the test was deselected"
 STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
@@ -106,6 +107,7 @@ class GradingSession:
         hidden: Sequence[Path] = (),
         sanitize: bool = False,
         process_mode: str | None = None,
+        calibration: Path | None = None,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
@@ -116,7 +118,9 @@ class GradingSession:
         folders the sandbox never shows (the secret's, the reports'). `sanitize`:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
         with -DLAB_SANITIZE=ON. `process_mode`: per-test (None: the default) or
-        per-program (process_mode.py). Raises GraderUsageError for what the caller got wrong
+        per-program (process_mode.py). `calibration`: a reference grading's
+        results.json (or report folder) from this GPU model, which sizes the
+        timeouts (watchdog.py). Raises GraderUsageError for what the caller got wrong
         (--sandbox require included).
         """
         check_jobs(jobs)
@@ -141,11 +145,19 @@ class GradingSession:
         ]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
         runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
+        sized = Calibration.read(calibration) if calibration is not None else None
         if not isinstance(sandbox, Decision):
             sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
             warn(sandbox)
         gpu = gpu or probe(build)
+        if sized is not None and gpu.present:
+            sized.check_gpu(str(gpu.details.get("name", "")) or None)
         notes = [sandbox.note]
+        if sized is not None:
+            notes.append(
+                f"Timeouts were sized to the reference's times in {sized.source} "
+                f"({FACTOR:g}x, at least {KERNEL_FLOOR_S:g} s for each wait on the GPU)."
+            )
         if gpu.state == "unknown":
             notes.append(
                 f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
@@ -167,6 +179,7 @@ class GradingSession:
             secret=secret,
             extra_env=extra_env,
             sandbox=sandbox.sandbox,
+            calibration=sized,
         )
         return cls(
             tests=tests,

@@ -26,6 +26,7 @@ from grader.build import print_progress
 from grader.class_table import write_class_table
 from grader.cli import Command
 from grader.commands.grade import (
+    add_calibration_argument,
     add_jobs_argument,
     add_process_mode_argument,
     add_sanitize_argument,
@@ -113,6 +114,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
+    add_calibration_argument(parser)
     add_argument(parser)
     add_sanitize_argument(parser, "default: on")
 
@@ -159,6 +161,7 @@ def _run(args: argparse.Namespace) -> int:
         jobs=check_jobs(args.jobs),
         sanitize=args.sanitize is not False,
         process_mode=args.process_mode,
+        calibration=args.calibration.resolve() if args.calibration else None,
     )
     _sandbox_workers(args, report)
     if args.build_once:

@@ -87,6 +87,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="folder for junit.xml, results.json, summary.md (default: %(default)s)",
     )
     add_timeout_scale_argument(parser)
+    add_calibration_argument(parser)
     parser.add_argument(
         "--allow-skips",
         action="store_true",
@@ -131,6 +132,18 @@ def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         metavar="X",
         help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+
+
+def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
+    """--calibration: timeouts sized to a reference grading (grader/watchdog.py)."""
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        metavar="RESULTS",
+        help="results.json (or report folder) of the reference solution graded on this "
+        "GPU model: each test's timeouts become a multiple of its time there, so a hung "
+        "kernel costs seconds, not the flat 10 s per wait (default: flat timeouts)",
     )
 
 
@@ -212,6 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         hidden=[p for p in (report, args.secret_file) if p],
         sanitize=sanitize,
         process_mode=args.process_mode,
+        calibration=args.calibration,
     )
     grade = _run_pytest(session, report)
     if grade is None:
