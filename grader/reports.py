@@ -161,6 +161,8 @@ def _extra_data(grade: Grade) -> dict[str, Any]:
         "started": grade.started or None,
         "timestamp": grade.timestamp,
         "execution_time_s": round(grade.execution_s, 3),
+        "processes_started": grade.processes_started,
+        "phase_s": {name: round(seconds, 3) for name, seconds in grade.phase_s.items()},
         "graded_commit": _commit(grade, "graded"),
         "harness_commit": _commit(grade, "harness"),
         "hidden_data": grade.hidden_data,

@@ -142,6 +142,10 @@ class Grade:
     started: str = ""  # when the session started (ISO 8601, UTC); `timestamp` is when it ended
     # "graded" (the student's folder) and "harness" (this repository): their commits.
     commits: Mapping[str, Checkout] = field(default_factory=dict)
+    # Where the wall time went: test processes started, and seconds per phase
+    # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage).
+    processes_started: int = 0
+    phase_s: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def score(self) -> float:

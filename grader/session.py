@@ -88,6 +88,7 @@ class GradingSession:
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
+        self.phase_s: dict[str, float] = {}
 
     @classmethod
     def open(
@@ -210,13 +211,17 @@ class GradingSession:
         """Run the untimed ones among `tests` now, together; once per session."""
         if not self._planned:
             self._planned = True
+            start = time.monotonic()
             self.scheduler.prepare(
                 t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND)
             )
+            self.phase_s["shared"] = time.monotonic() - start
             if self.sanitize is not None:
+                start = time.monotonic()
                 self.sanitize.run_all(
                     self.scheduler.shared, self.scheduler.prepare, self.scheduler.run
                 )
+                self.phase_s["sanitize"] = time.monotonic() - start
 
     def run(self, test: LabTest) -> Outcome:
         """Run one test (its setups first) and remember the outcome.
@@ -289,6 +294,8 @@ class GradingSession:
             execution_s=time.monotonic() - self._start,
             started=self.started,
             commits=self.commits,
+            processes_started=self.runner.processes_started,
+            phase_s=dict(self.phase_s),
         )
 
 

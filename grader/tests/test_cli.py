@@ -87,6 +87,9 @@ def test_all_passing_exits_0_and_writes_three_reports(tmp_path: Path) -> None:
     ]  # lab10 not graded
     assert (tmp_path / "count").read_text().count("ran") == 1
     assert "lab1 Histogram: 5/5" in proc.stdout
+    # The setup and each test ran in a process of its own.
+    assert doc["extra_data"]["processes_started"] == 3
+    assert set(doc["extra_data"]["phase_s"]) == {"shared"}
 
 
 def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> None:

@@ -101,6 +101,8 @@ OUR_EXTRA_DATA: dict[str, Check] = {
     "started": lambda v: v is None or _string(v),
     "timestamp": _string,
     "execution_time_s": _number,
+    "processes_started": lambda v: isinstance(v, int) and v >= 0,
+    "phase_s": lambda v: isinstance(v, dict) and all(_number(x) for x in v.values()),
     "graded_commit": _object,
     "harness_commit": _object,
     "hidden_data": lambda v: isinstance(v, bool),
