@@ -34,7 +34,8 @@ from grader.verdict import ProcessResult, cuda_error, search_pattern
 PER_TEST = "per-test"
 PER_PROGRAM = "per-program"
 PROCESS_MODES = (PER_TEST, PER_PROGRAM)
-DEFAULT_PROCESS_MODE = PER_TEST
+# Its verdicts matched per-test's on a GPU, test by test (scripts/check-modes.sh).
+DEFAULT_PROCESS_MODE = PER_PROGRAM
 # A group is a serial chain inside one process: bounded, so that groups still
 # spread over the `jobs` slots and a hang wastes a bounded time before the re-runs.
 MAX_GROUP_SIZE = 32

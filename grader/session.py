@@ -118,8 +118,8 @@ class GradingSession:
         off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
         folders the sandbox never shows (the secret's, the reports'). `sanitize`:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
-        with -DLAB_SANITIZE=ON. `process_mode`: per-test (None: the default) or
-        per-program (process_mode.py). `calibration`: a reference grading's
+        with -DLAB_SANITIZE=ON. `process_mode`: per-test or per-program (None:
+        the default; process_mode.py). `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
         timeouts (watchdog.py). Raises GraderUsageError for what the caller got wrong
         (--sandbox require included).

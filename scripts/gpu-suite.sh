@@ -42,12 +42,7 @@ cmake_args+=("${gtest_args[@]}")
 # labN.sanitize.* tests; ctest below leaves them out.
 case " $checks " in *" sanitize "* | *" grade "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
 
-if ! command -v bwrap >/dev/null && [ -z "${LAB_BWRAP:-}" ]; then
-  for deb in "$root"/.deps/bubblewrap_*.deb; do
-    [ -f "$deb" ] || continue
-    mkdir -p "$root/build/bubblewrap" && dpkg -x "$deb" "$root/build/bubblewrap" && export LAB_BWRAP=$root/build/bubblewrap/usr/bin/bwrap
-  done
-fi
+source "$root/scripts/bubblewrap-env.sh"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
   --format=csv >"$out/gpu.txt" 2>&1 || echo "nvidia-smi failed" >>"$out/gpu.txt"

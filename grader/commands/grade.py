@@ -167,7 +167,7 @@ def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
         help="per-test: every test in its own process; per-program: a program's untimed "
         "tests share a process, in bounded groups, and any test that did not pass there "
         "(and every test after it) runs again alone, whose verdict counts (default: "
-        "%(default)s; per-program's verdicts have not yet been compared on a GPU)",
+        "%(default)s)",
     )
 
 

@@ -552,8 +552,8 @@ def test_batch_hands_its_process_mode_and_calibration_to_each_worker(tmp_path: P
         )
         return worker_command(config, BuiltTree(tmp_path / "b" / "ann", ("lab1",)), tmp_path)
 
-    argv = command(process_mode="per-program")
-    assert argv[argv.index("--process-mode") + 1] == "per-program"
+    argv = command(process_mode="per-test")
+    assert argv[argv.index("--process-mode") + 1] == "per-test"
     assert "--process-mode" not in command()  # the worker's default is the batch's
     argv = command(calibration=tmp_path / "ref" / "results.json")
     assert argv[argv.index("--calibration") + 1] == str(tmp_path / "ref" / "results.json")

@@ -180,6 +180,6 @@ def test_a_settled_case_keeps_its_own_output() -> None:
 
 
 def test_an_unknown_process_mode_is_a_usage_error() -> None:
-    assert check_process_mode(None) == PER_TEST
+    assert check_process_mode(None) == PER_PROGRAM
     with pytest.raises(GraderUsageError, match="--process-mode"):
         check_process_mode("per-lab")

@@ -12,6 +12,7 @@ import pytest
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import LabTest, Outcome, Status
+from grader.process_mode import PER_TEST
 from grader.runner import Runner
 from grader.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
 from grader.tests.helpers import FAKE_SETUP, fake_test
@@ -48,7 +49,7 @@ def test_untimed_tests_run_side_by_side_and_timed_tests_alone_after_them() -> No
     runner = RecordingRunner()
     tests = [_test(f"c{i}") for i in range(4)] + [_test("t0", "timing", serial=True)]
     tests += [_test(f"c{i}") for i in range(4, 8)] + [_test("r0", "reference", serial=True)]
-    outcomes = Scheduler(runner, jobs=4).run_all(tests)  # type: ignore[arg-type]
+    outcomes = Scheduler(runner, jobs=4, process_mode=PER_TEST).run_all(tests)  # type: ignore[arg-type]
     assert list(outcomes) == [t.name for t in tests]
     assert all(o.status is Status.PASSED for o in outcomes.values())
     assert runner.most_at_once == 4
@@ -66,7 +67,7 @@ def test_a_timed_test_without_run_serial_still_runs_alone() -> None:
 
 def test_one_job_runs_everything_one_at_a_time() -> None:
     runner = RecordingRunner()
-    Scheduler(runner, jobs=1).run_all([_test(f"c{i}") for i in range(5)])  # type: ignore[arg-type]
+    Scheduler(runner, jobs=1, process_mode=PER_TEST).run_all([_test(f"c{i}") for i in range(5)])  # type: ignore[arg-type]
     assert runner.most_at_once == 1
 
 
@@ -81,7 +82,7 @@ def test_a_crowded_failure_is_run_again_alone_and_the_second_verdict_stands() ->
             "wrong": [wrong, Outcome(Status.PASSED)],
         }
     )
-    scheduler = Scheduler(runner, jobs=3)  # type: ignore[arg-type]
+    scheduler = Scheduler(runner, jobs=3, process_mode=PER_TEST)  # type: ignore[arg-type]
     tests = [_test("slow"), _test("hung"), _test("wrong"), _test("fine")]
     outcomes = scheduler.run_all(tests)
     assert outcomes["slow"].status is Status.PASSED
