@@ -193,6 +193,18 @@ def class_rows(out: Path, ran: dict[str, tuple[int, float]]) -> list[Row]:
     ]
 
 
+def slowest(out: Path, name: str, count: int = 12) -> list[str]:
+    """The grading's longest tests: where the time goes."""
+    doc = results(out, name)
+    if doc is None:
+        return []
+    tests = sorted(
+        doc.get("tests", []),
+        key=lambda t: -float(t.get("extra_data", {}).get("duration_s", 0.0)),
+    )
+    return [f"{t['extra_data'].get('duration_s', 0.0):8.2f}  {t['name']}" for t in tests[:count]]
+
+
 def table(rows: list[Row]) -> str:
     lines = [f"{'':46} {'wall s':>8} {'procs':>6}  {'result':<26} {'bound':<30} ok"]
     for row in rows:
@@ -216,6 +228,10 @@ def main(argv: list[str]) -> int:
     reference = results(out, "calibration")
     if reference is not None:
         gpu = reference["extra_data"]["gpu"].get("description") or gpu
+    longest = slowest(out, "grade-reference")
+    if longest:
+        print("== the reference's longest tests (s) ==")
+        print("\n".join(longest))
     print(f"== grading benchmark ({gpu}) ==")
     print(table(rows))
     return 1 if any(row.within is False for row in rows) else 0

@@ -26,6 +26,10 @@ def _report(
             "gpu": {"description": "NVIDIA H100 80GB HBM3"},
             "labs": [{"lab": lab, "score": s, "max_score": m} for lab, (s, m) in labs.items()],
         },
+        "tests": [
+            {"name": name, "extra_data": {"duration_s": seconds}}
+            for name, seconds in extra.get("tests", {}).items()
+        ],
     }
     (folder / "results.json").write_text(json.dumps(doc), encoding="utf-8")
 
@@ -40,7 +44,14 @@ def _bench(out: Path, *, hung_s: float = 70.0, class_done_s: int = 150) -> None:
     )
     full = {"lab1": (10, 10), "lab2": (5, 5)}
     _report(out, "calibration", 60.0, full)
-    _report(out, "grade-reference", 95.0, full, phase_s={"shared": 20.0, "sanitize": 45.0})
+    _report(
+        out,
+        "grade-reference",
+        95.0,
+        full,
+        phase_s={"shared": 20.0, "sanitize": 45.0},
+        tests={"lab1.A (correctness)": 0.5, "lab2.T (timing)": 7.25},
+    )
     _report(out, "grade-skeletons", 30.0, {"lab1": (0, 10), "lab2": (0, 5)})
     _report(out, "grade-hung", hung_s, {"lab1": (6, 10), "lab2": (5, 5)})
     (out / "class.log").write_text(
@@ -62,7 +73,12 @@ def test_figures_within_their_bounds_exit_0(tmp_path: Path) -> None:
     proc = _summary(tmp_path / "out")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "== grading benchmark (NVIDIA H100 80GB HBM3) =="
+    assert "== grading benchmark (NVIDIA H100 80GB HBM3) ==" in lines
+    longest = lines.index("== the reference's longest tests (s) ==")
+    assert lines[longest + 1 : longest + 3] == [
+        "    7.25  lab2.T (timing)",
+        "    0.50  lab1.A (correctness)",
+    ]
     row = next(line for line in lines if line.startswith("one submission"))
     assert "50.0" in row and "15/15" in row and row.endswith("yes")  # 95 s less its 45 s stage
     assert any(line.startswith("  its sanitizer stage (reference)") for line in lines)
