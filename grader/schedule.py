@@ -30,7 +30,7 @@ MAX_JOBS = 8
 GPU_GB_PER_JOB = 3.0
 T = TypeVar("T")
 R = TypeVar("R")
-_CROWDING_WORDS = ("timed out", "out of memory", "cudaErrorMemoryAllocation")
+_MEMORY_WORDS = ("out of memory", "cudaErrorMemoryAllocation")
 
 
 def default_jobs(gpu: GpuInfo) -> int:
@@ -71,14 +71,21 @@ def may_share_gpu(test: LabTest) -> bool:
     return not test.is_timed
 
 
-def crowded_out(outcome: Outcome) -> bool:
-    """A failure that a busy GPU could explain, so it is confirmed alone."""
+def crowded_out(outcome: Outcome, sized_timeouts: bool = False) -> bool:
+    """A failure that a busy GPU could explain, so it is confirmed alone.
+
+    Timeouts sized to the reference (watchdog.py) are FACTOR times a whole test's
+    time, its process start and CPU work included, which no sharing of the GPU
+    among MAX_JOBS tests stretches a correct kernel to: only running out of
+    memory is then confirmed, and a hung test costs its sized timeout once."""
     if outcome.status is not Status.FAILED:
         return False
+    text = outcome.reason + "\n" + outcome.output
+    if sized_timeouts:
+        return any(word in text for word in _MEMORY_WORDS)
     if outcome.returncode == WATCHDOG_EXIT:
         return True
-    text = outcome.reason + "\n" + outcome.output
-    return any(word in text for word in _CROWDING_WORDS)
+    return any(word in text for word in ("timed out", *_MEMORY_WORDS))
 
 
 class Scheduler:
@@ -107,7 +114,7 @@ class Scheduler:
         ran = self._run_units(todo)
         for test in todo:
             outcome = ran[test.name]
-            if self.jobs > 1 and crowded_out(outcome):
+            if self.jobs > 1 and crowded_out(outcome, self.runner.calibration is not None):
                 self.rerun_alone.append(test.name)
                 outcome = self.runner.run(test)
             self._shared[test.name] = outcome

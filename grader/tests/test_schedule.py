@@ -21,8 +21,11 @@ from grader.tests.helpers import FAKE_SETUP, fake_test
 class RecordingRunner:
     """Stands in for Runner: records how many tests ran at once and in which order."""
 
-    def __init__(self, results: dict[str, list[Outcome]] | None = None) -> None:
+    def __init__(
+        self, results: dict[str, list[Outcome]] | None = None, calibration: object = None
+    ) -> None:
         self.results = results or {}
+        self.calibration = calibration
         self.lock = threading.Lock()
         self.running = 0
         self.most_at_once = 0
@@ -107,6 +110,18 @@ def test_a_crowded_failure_is_run_again_alone_and_the_second_verdict_stands() ->
 )
 def test_which_failures_a_busy_gpu_could_explain(outcome: Outcome, crowded: bool) -> None:
     assert crowded_out(outcome) is crowded
+
+
+def test_with_sized_timeouts_only_running_out_of_memory_is_confirmed_alone() -> None:
+    watchdog = Outcome(Status.FAILED, "timed out after 1.5 s: possible deadlock", returncode=124)
+    memory = Outcome(Status.FAILED, "x", "cudaErrorMemoryAllocation: out of memory", returncode=3)
+    assert crowded_out(watchdog) and not crowded_out(watchdog, sized_timeouts=True)
+    assert crowded_out(memory, sized_timeouts=True)
+    hung = Outcome(Status.FAILED, "timed out after 1.5 s: possible deadlock", returncode=124)
+    runner = RecordingRunner({"hung": [hung]}, calibration=object())
+    scheduler = Scheduler(runner, jobs=3, process_mode=PER_TEST)  # type: ignore[arg-type]
+    assert scheduler.run_all([_test("ok"), _test("hung")])["hung"] is hung
+    assert scheduler.rerun_alone == []  # the hang cost one sized timeout, not two
 
 
 def test_the_default_job_count_follows_gpu_memory(monkeypatch: pytest.MonkeyPatch) -> None:
