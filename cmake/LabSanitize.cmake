@@ -39,6 +39,7 @@ function(lab_add_sanitize_tests target lab filter timeout)
     set_tests_properties(${name} PROPERTIES
                          LABELS "sanitize;${lab}.sanitize" TIMEOUT ${long_timeout}
                          FIXTURES_REQUIRED ${lab}_data SKIP_RETURN_CODE 77
+                         RESOURCE_GROUPS ${LAB_GPU_RESOURCE_GROUPS}
                          SKIP_REGULAR_EXPRESSION "cuda-labs: skipped: no CUDA device"
                          ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab}")
   endforeach()

@@ -36,6 +36,12 @@ if(NOT TARGET GTest::gtest)
 endif()
 
 set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
+# What every test that runs on a GPU (lab tests, sanitize tests) asks of ctest's resource
+# allocation: one slot of one GPU. ctest ignores it without --resource-spec-file; with a
+# spec (scripts/gpu-resource-spec.py) N slots, on N GPUs or on one, run N such tests at
+# once, each on the GPU ctest gives it (labs/common/include/labs/ctest_gpu.hpp). Timed
+# tests stay RUN_SERIAL: they still have the machine to themselves.
+set(LAB_GPU_RESOURCE_GROUPS "gpus:1")
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
 
@@ -58,7 +64,8 @@ endfunction()
 # this build's as $LAB_DATA_DIR, which the harness reads first.
 # SANITIZE_FILTER: the gtest filter of small cases run under compute-sanitizer
 # (LabSanitize.cmake; only with -DLAB_SANITIZE=ON).
-# Timed tests never share the GPU with another test (RUN_SERIAL).
+# Timed tests never share the GPU with another test (RUN_SERIAL). Every test asks
+# ctest for one GPU slot (LAB_GPU_RESOURCE_GROUPS).
 function(lab_add_gtest target)
   cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES;INCLUDE" ${ARGN})
   if(NOT T_TIMEOUT)
@@ -84,6 +91,7 @@ function(lab_add_gtest target)
                        "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
                        "FIXTURES_REQUIRED \"${T_LAB}_data;${LAB_GPU_FIXTURE}\" "
                        "ENVIRONMENT \"LAB_DATA_DIR=${LAB_DATA_ROOT}/${T_LAB}\" "
+                       "RESOURCE_GROUPS \"${LAB_GPU_RESOURCE_GROUPS}\" "
                        "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
   if(T_SANITIZE_FILTER)
