@@ -38,7 +38,7 @@ endif()
 set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
 # What every test that runs on a GPU (lab tests, sanitize tests) asks of ctest's resource
 # allocation: one slot of one GPU. ctest ignores it without --resource-spec-file; with a
-# spec (scripts/gpu-resource-spec.py) N slots, on N GPUs or on one, run N such tests at
+# spec (scripts/gpu_resource_spec.py) N slots, on N GPUs or on one, run N such tests at
 # once, each on the GPU ctest gives it (labs/common/include/labs/ctest_gpu.hpp). Timed
 # tests stay RUN_SERIAL: they still have the machine to themselves.
 set(LAB_GPU_RESOURCE_GROUPS "gpus:1")

@@ -46,19 +46,16 @@ std::string ctest_visible_devices(const std::string& allocation, const char* vis
   if (id < 0 || slots < 1) {
     *error = prefix +
              "expected one GPU as id:N,slots:N, N a number (ctest's resource allocation, "
-             "RESOURCE_GROUPS \"gpus:1\"; scripts/gpu-resource-spec.py writes the spec file)";
+             "RESOURCE_GROUPS \"gpus:1\"; scripts/gpu_resource_spec.py writes the spec file)";
     return "";
   }
   if (visible == nullptr) return std::to_string(id);
-  const std::vector<std::string> entries =
-      *visible == '\0' ? std::vector<std::string>{} : split(visible, ',');
-  if (static_cast<std::size_t>(id) >= entries.size() || entries[id].empty()) {
-    *error = prefix + "GPU " + std::to_string(id) + " is not among the " +
-             std::to_string(entries.size()) + " that CUDA_VISIBLE_DEVICES='" + visible +
-             "' lets this process use (the spec's ids count the GPUs it lists)";
-    return "";
+  for (const std::string& entry : split(visible, ',')) {
+    if (parse_count(entry) == id) return std::to_string(id);
   }
-  return entries[id];
+  *error = prefix + "GPU " + std::to_string(id) + " is not one that CUDA_VISIBLE_DEVICES='" +
+           visible + "' lets this process use (the spec's ids are nvidia-smi's indices)";
+  return "";
 }
 
 bool use_ctest_gpu(std::string* error) {
@@ -68,8 +65,8 @@ bool use_ctest_gpu(std::string* error) {
   const std::string devices = ctest_visible_devices(allocation, visible, error);
   if (devices.empty()) return false;
   // Ids are nvidia-smi's, which counts GPUs in PCI bus order; CUDA's default order is
-  // fastest first. A CUDA_VISIBLE_DEVICES already set keeps the order it was written for.
-  if (visible == nullptr) setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+  // fastest first.
+  setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
   setenv("CUDA_VISIBLE_DEVICES", devices.c_str(), 1);
   return true;
 }
