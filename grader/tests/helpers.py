@@ -164,3 +164,15 @@ def run_grader(
         timeout=120,
         check=False,
     )
+
+
+def fake_nvidia_smi(root: Path, listing: str, returncode: int = 0) -> Path:
+    """A folder holding an `nvidia-smi` that prints `listing` (its `-L` output) and exits
+    with `returncode`, needing nothing else on the PATH."""
+    assert "'" not in listing
+    folder = root / "fake-nvidia-smi"
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / "nvidia-smi"
+    program.write_text(f"#!/bin/sh\nprintf '%s' '{listing}'\nexit {returncode}\n", encoding="utf-8")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    return folder

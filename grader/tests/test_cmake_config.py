@@ -9,11 +9,15 @@ needs no compiler.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from grader.tests.helpers import fake_nvidia_smi
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -208,3 +212,86 @@ def test_the_reference_preset_builds_the_solutions_whatever_the_cache_holds(tmp_
     ref = _cmake("--preset", "reference", "-B", str(build))
     assert ref.returncode == 0, ref.stderr[-2000:]
     assert f"labs build against {REPO / 'solutions'} (LAB_IMPL=solutions," in ref.stdout
+
+
+# --- ctest's resource allocation ------------------------------------------------------------
+
+
+def _stand_in_for_discovery(build: Path) -> None:
+    """What gtest_discover_tests writes once a test program is built (one case per
+    program), so that configure alone shows the discovered tests' properties."""
+    for include in (build / "labs").glob("*/*_include.cmake"):
+        target = include.name.split("[")[0]
+        tests_file = include.with_name(include.name.replace("_include.cmake", "_tests.cmake"))
+        name = f"lab1.{target}.Case"
+        tests_file.write_text(
+            f"add_test([=[{name}]=] {shutil.which('true')})\nset({target}_TESTS [=[{name}]=])\n"
+        )
+
+
+@needs_cuda_cmake
+def test_gpu_tests_ask_ctest_for_a_gpu_slot_and_get_one(tmp_path: Path) -> None:
+    """Every lab and sanitize test carries RESOURCE_GROUPS gpus:1, no CPU test does, and
+    ctest, given the spec scripts/gpu_resource_spec.py writes, hands each its GPU."""
+    # The sanitizer stands in for compute-sanitizer: it prints what ctest allocated.
+    sanitizer = tmp_path / "sanitizer"
+    sanitizer.write_text('#!/bin/sh\necho "allocated: $CTEST_RESOURCE_GROUP_0_GPUS"\n')
+    sanitizer.chmod(0o755)
+    build = tmp_path / "b"
+    configured = _cmake(
+        "--preset",
+        "student",
+        "-B",
+        str(build),
+        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
+        "-DLAB_ONLY=lab1",
+        "-DLAB_SANITIZE=ON",
+        f"-DLAB_COMPUTE_SANITIZER={sanitizer}",
+    )
+    assert configured.returncode == 0, configured.stderr[-2000:]
+    _stand_in_for_discovery(build)
+    shown = subprocess.run(
+        ["ctest", "--test-dir", str(build), "--show-only=json-v1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    groups: dict[str, object] = {}
+    for test in json.loads(shown.stdout)["tests"]:
+        props = {p["name"]: p["value"] for p in test.get("properties", [])}
+        groups[test["name"]] = props.get("RESOURCE_GROUPS")
+    one_gpu = [{"requirements": [{".type": "gpus", "slots": 1}]}]
+    gpu_tests = [
+        "lab1.lab1_correctness_test.Case",
+        "lab1.lab1_timing_test.Case",
+        "lab1.sanitize.memcheck",
+        "lab1.sanitize.racecheck",
+        "lab1.sanitize.synccheck",
+    ]
+    assert {name: groups[name] for name in gpu_tests} == dict.fromkeys(gpu_tests, one_gpu)
+    cpu_tests = {name: g for name, g in groups.items() if name not in gpu_tests}
+    assert "lab1.datasets" in cpu_tests and "harness.common.ctest_gpu" in cpu_tests
+    assert [name for name, g in cpu_tests.items() if g is not None] == []
+
+    spec = tmp_path / "gpus.json"
+    smi = fake_nvidia_smi(tmp_path, "GPU 0: NVIDIA H200 (UUID: GPU-aaaa)\n")
+    written = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gpu_resource_spec.py"), "--slots", "2", str(spec)],
+        env={**os.environ, "PATH": str(smi)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert written.returncode == 0, written.stderr
+    ran = subprocess.run(
+        ["ctest", "--test-dir", str(build), "--resource-spec-file", str(spec), "-j", "3"]
+        + ["-R", r"^lab1\.sanitize\.", "-FA", ".*", "-V"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout[-2000:]
+    assert ran.stdout.count("allocated: id:0,slots:1") == 3, ran.stdout[-2000:]
