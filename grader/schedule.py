@@ -9,6 +9,10 @@ counts: a student's hung kernel must not fail the student's other tests.
 In process mode `per-program` (process_mode.py) the shareable tests of one
 program run in groups, one process per group, and only a test the group cannot
 settle is run alone, as above.
+
+Where a batch puts several workers on one GPU (gpu_slots.py), "alone" also means
+alone on the GPU: every run here holds the GPU's lock (gpu_lock.py), shared when
+it may have neighbours, exclusive when it must have none.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
 
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
+from grader.gpu_lock import GpuLock
 from grader.model import LabTest, Outcome, Status
 from grader.process_mode import DEFAULT_PROCESS_MODE, PER_PROGRAM, PROCESS_MODES, plan
 from grader.runner import Runner
@@ -91,10 +97,17 @@ def crowded_out(outcome: Outcome, sized_timeouts: bool = False) -> bool:
 class Scheduler:
     """Runs a planned list of tests: the shareable ones together first, then the rest alone."""
 
-    def __init__(self, runner: Runner, jobs: int, process_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        jobs: int,
+        process_mode: str | None = None,
+        gpu_lock: GpuLock | None = None,
+    ) -> None:
         self.runner = runner
         self.jobs = max(1, jobs)
         self.process_mode = check_process_mode(process_mode)
+        self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
         self.grouped = 0  # tests run in a group's shared process (mode per-program)
         self.group_processes = 0
@@ -116,7 +129,7 @@ class Scheduler:
             outcome = ran[test.name]
             if self.jobs > 1 and crowded_out(outcome, self.runner.calibration is not None):
                 self.rerun_alone.append(test.name)
-                outcome = self.runner.run(test)
+                outcome = self._alone(self.runner.run, test)
             self._shared[test.name] = outcome
 
     def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
@@ -138,11 +151,28 @@ class Scheduler:
         return ran
 
     def _map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`work` over `items`, `jobs` at a time, results in order."""
+        """`work` over `items`, `jobs` at a time, results in order, each run holding
+        the GPU's lock shared."""
+
+        def shared(item: T) -> R:
+            with self._held(exclusive=False):
+                return work(item)
+
         if self.jobs == 1 or len(items) < 2:
-            return [work(item) for item in items]
+            return [shared(item) for item in items]
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(work, items))
+            return list(pool.map(shared, items))
+
+    def _alone(self, work: Callable[[T], R], item: T) -> R:
+        """`work(item)` with the GPU to itself: this worker runs nothing beside it, and
+        the GPU's lock keeps every other worker's runs off the GPU meanwhile."""
+        with self._held(exclusive=True):
+            return work(item)
+
+    def _held(self, *, exclusive: bool) -> AbstractContextManager[None]:
+        if self.gpu_lock is None:
+            return nullcontext()
+        return self.gpu_lock.exclusive() if exclusive else self.gpu_lock.shared()
 
     @property
     def shared(self) -> dict[str, Outcome]:
@@ -152,4 +182,4 @@ class Scheduler:
     def run(self, test: LabTest) -> Outcome:
         """The outcome of `test`: from the shared phase when it ran there, else run alone now."""
         outcome = self._shared.get(test.name)
-        return outcome if outcome is not None else self.runner.run(test)
+        return outcome if outcome is not None else self._alone(self.runner.run, test)

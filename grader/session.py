@@ -24,6 +24,7 @@ from grader.discovery import (
 )
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
+from grader.gpu_lock import GpuLock
 from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
 from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
@@ -63,6 +64,7 @@ class GradingSession:
         commits: Mapping[str, Checkout] | None = None,
         sanitize_runs: Sequence[LabTest] | None = None,
         process_mode: str | None = None,
+        gpu_lock: GpuLock | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -83,7 +85,7 @@ class GradingSession:
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
-        self.scheduler = Scheduler(runner, jobs, process_mode)
+        self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock)
         self._planned = False
         self.build_failure = build_failure
         self.notes = list(notes)
@@ -121,7 +123,8 @@ class GradingSession:
         with -DLAB_SANITIZE=ON. `process_mode`: per-test or per-program (None:
         the default; process_mode.py). `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
-        timeouts (watchdog.py). Raises GraderUsageError for what the caller got wrong
+        timeouts (watchdog.py). A batch worker takes its GPU's lock from its
+        environment (gpu_lock.py). Raises GraderUsageError for what the caller got wrong
         (--sandbox require included).
         """
         check_jobs(jobs)
@@ -199,6 +202,7 @@ class GradingSession:
             },
             sanitize_runs=runs,
             process_mode=process_mode,
+            gpu_lock=GpuLock.from_environment(),
         )
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
