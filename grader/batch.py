@@ -1,8 +1,10 @@
 """Grading a whole class: find the submissions, build them, grade them over the GPUs.
 
 Two stages run side by side. Builds need CPUs only, so a pool builds ahead;
-grading needs a GPU, so there is exactly one grading worker per GPU and each
-worker grades one submission at a time: two timed tests never share a GPU.
+grading needs a GPU, so there is one grading worker per GPU slot (one slot per
+GPU unless a resource spec gives it more: gpu_slots.py) and each worker grades
+one submission at a time. Where workers share a GPU, its lock (gpu_lock.py) keeps
+every timed test alone on it.
 The build and grade steps are passed in as functions, which keeps the
 scheduling testable without a compiler or a GPU, and every exception a step
 raises becomes that student's reason instead of stopping the batch.
@@ -201,7 +203,8 @@ def run_batch(
     build_jobs: int = 2,
     progress: TextIO | None = None,
 ) -> list[StudentResult]:
-    """Build with `build_jobs` threads and grade with one worker per GPU.
+    """Build with `build_jobs` threads and grade with one worker per entry of `gpus`
+    (a GPU listed twice, two slots, grades two submissions at once).
 
     Results come back in the submissions' order. A submission with a `problem`
     is neither built nor graded. Nothing a step raises stops the batch.
@@ -244,8 +247,8 @@ def run_batch(
             ticker.report(result)
 
     workers = [
-        threading.Thread(target=grade_worker, args=(gpu,), name=f"gpu-{gpu}", daemon=True)
-        for gpu in gpus
+        threading.Thread(target=grade_worker, args=(gpu,), name=f"gpu-{gpu}-{i}", daemon=True)
+        for i, gpu in enumerate(gpus)
     ]
     for worker in workers:
         worker.start()

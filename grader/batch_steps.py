@@ -6,7 +6,8 @@ student handed in, with its log kept in the student's report folder. With
 and test programs once, and each student's build compiles only their own files
 and links against those (cmake/LabPrebuilt.cmake).
 Grade: `python3 -m grader.batch_worker` in a child process whose only visible
-GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit.
+GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit, given
+that GPU's lock file (gpu_lock.py), which the workers sharing the GPU take.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from grader.build import configure_and_build, prebuilt_argument
 from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU, GraderUsageError
+from grader.gpu_lock import LOCK_ENV, lock_file
 from grader.process_mode import DEFAULT_PROCESS_MODE
 from grader.scoring import load_policy
 from grader.static_check import rejections
@@ -233,6 +235,7 @@ def grade_submission(
         **os.environ,
         "CUDA_VISIBLE_DEVICES": gpu,
         "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+        LOCK_ENV: str(lock_file(config.build_root, gpu)),
         "PYTHONPATH": os.pathsep.join(
             filter(None, [str(_PACKAGE_PARENT), os.environ.get("PYTHONPATH")])
         ),

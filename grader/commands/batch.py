@@ -35,6 +35,14 @@ from grader.commands.grade import (
 )
 from grader.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.gpu_slots import (
+    GpuSlots,
+    check_listed,
+    describe,
+    one_slot_each,
+    read_resource_spec,
+    worker_gpus,
+)
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
 from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
@@ -56,11 +64,18 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT",
         help="folder for one report folder per student, class.csv, class.md",
     )
-    parser.add_argument(
+    gpus = parser.add_mutually_exclusive_group()
+    gpus.add_argument(
         "--gpus",
-        default="auto",
         metavar="N|auto",
         help="grading workers, one per GPU (default: every GPU nvidia-smi -L lists)",
+    )
+    gpus.add_argument(
+        "--resource-spec",
+        type=Path,
+        metavar="FILE",
+        help="ctest's resource spec JSON (scripts/gpu-resource-spec.py): one grading worker "
+        "per slot of each of its gpus, so a GPU of 2 slots grades 2 students at once",
     )
     parser.add_argument(
         "--labs", metavar="LABS", help="comma-separated labs, e.g. lab1,lab3 (default: every lab)"
@@ -140,14 +155,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.build_jobs < 1:
         raise GraderUsageError("--build-jobs must be at least 1")
     report = writable_dir(args.report).resolve()
-    gpus = choose_gpus(args.gpus, list_gpus())
-    if not gpus:
+    slots = _gpu_slots(args)
+    if not slots:
         print(
             "grader: no GPU: nvidia-smi lists none (or is missing); nothing graded. "
             "Give --gpus N to use N GPUs anyway.",
             file=sys.stderr,
         )
         return EXIT_NO_GPU
+    gpus = [s.gpu for s in slots]
+    workers = worker_gpus(slots)
     config = BatchConfig(
         repo=repo,
         labs=labs,
@@ -170,7 +187,7 @@ def _run(args: argparse.Namespace) -> int:
     gradable = sum(1 for s in submissions if s.problem is None)
     print(
         f"grader: {len(submissions)} folders ({gradable} submissions), labs "
-        f"{','.join(labs)}, {len(gpus)} GPU worker(s) on GPU {','.join(gpus)}, "
+        f"{','.join(labs)}, {len(workers)} GPU worker(s) on {describe(slots)}, "
         f"{args.build_jobs} build(s) at once",
         flush=True,
     )
@@ -178,7 +195,7 @@ def _run(args: argparse.Namespace) -> int:
     with UsageLog(report / LOG_NAME, gpus) as usage_log:
         results = run_batch(
             submissions,
-            gpus,
+            workers,
             partial(build_submission, config),
             partial(grade_submission, config),
             build_jobs=args.build_jobs,
@@ -205,6 +222,15 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _gpu_slots(args: argparse.Namespace) -> list[GpuSlots]:
+    """The GPUs to grade on and their slots: the resource spec's, else --gpus's."""
+    if args.resource_spec is None:
+        return one_slot_each(choose_gpus(args.gpus or "auto", list_gpus()))
+    slots = read_resource_spec(args.resource_spec)
+    check_listed(slots, list_gpus())
+    return slots
+
+
 def _sandbox_workers(args: argparse.Namespace, report: Path) -> None:
     """Try the sandbox here (require fails before any build), then hand the mode and
     what to hide (every submission, the reports, the secret) to the workers, which
@@ -217,5 +243,8 @@ def _sandbox_workers(args: argparse.Namespace, report: Path) -> None:
 
 
 COMMAND = Command(
-    "batch", "grade every student's folder, one worker per GPU; class table", _add_arguments, _run
+    "batch",
+    "grade every student's folder, one worker per GPU (or GPU slot); class table",
+    _add_arguments,
+    _run,
 )

@@ -31,6 +31,8 @@ from grader.batch import (
 from grader.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
 from grader.class_table import result_from_report, write_class_table
 from grader.errors import GraderUsageError
+from grader.gpu_lock import LOCK_FOLDER
+from grader.gpu_slots import GpuSlots, worker_gpus
 from grader.tests.helpers import (
     gtest_spec,
     make_build,
@@ -237,6 +239,26 @@ def _built(sub: Submission) -> str:
     return f"built-{sub.name}"
 
 
+def test_a_gpu_of_two_slots_grades_two_students_at_once() -> None:
+    """The two workers of GPU 0 meet at a barrier: one worker alone would time out there."""
+    recorder = _Recorder()
+    barrier = threading.Barrier(2, timeout=10)
+    met: set[str] = set()
+
+    def grade(sub: Submission, built: str, gpu: str) -> StudentResult:
+        if gpu == "0" and threading.current_thread().name not in met:
+            met.add(threading.current_thread().name)
+            barrier.wait()
+        return recorder.grade(sub, built, gpu)
+
+    workers = worker_gpus([GpuSlots("0", 2), GpuSlots("1")])
+    assert sorted(workers) == ["0", "0", "1"]
+    results = run_batch(_subs(9), workers, _built, grade, progress=open(os.devnull, "w"))
+    assert all(r.status == "graded" for r in results), [r.reason for r in results]
+    assert len(met) == 2  # both of GPU 0's workers were grading at once
+    assert {r.gpu for r in results} == {"0", "1"}
+
+
 def test_no_gpu_is_a_usage_error() -> None:
     with pytest.raises(GraderUsageError, match="no GPU"):
         run_batch(_subs(1), [], _built, _Recorder().grade)
@@ -399,6 +421,8 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
     assert "lab3: not submitted" in result.failures
     assert (tmp_path / "out" / "ann" / "junit.xml").is_file()
     assert result.gpu == "1"
+    # The child took GPU 1's lock, which the batch's other workers on GPU 1 share.
+    assert (tmp_path / "b" / LOCK_FOLDER / "gpu-1.lock").is_file()
 
 
 @needs_ctest
@@ -444,6 +468,24 @@ def test_cli_bad_input(tmp_path: Path) -> None:
             ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r")),
             2,
             "cannot write reports",
+        ),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"))
+            + ("--resource-spec", str(tmp_path / "spec.json")),
+            2,
+            "spec.json: no such file",
+        ),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"))
+            + ("--resource-spec", str(tmp_path / "plain")),
+            2,
+            "plain: not JSON",
+        ),
+        (
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"))
+            + ("--gpus", "1", "--resource-spec", str(tmp_path / "plain")),
+            2,
+            "argument --resource-spec: not allowed with argument --gpus",
         ),
     ]
     for argv, status, message in cases:
