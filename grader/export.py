@@ -43,6 +43,7 @@ EXCLUDED_PREFIXES = (
     "grader/known_wrong.py",
     "grader/commands/known_wrong.py",
     "grader/batch.py",
+    "grader/gpu_slots.py",
     "grader/commands/batch.py",
     "grader/export.py",
     "grader/commands/export.py",
