@@ -6,6 +6,9 @@
 # Everything goes under LOGS (default build/class-batch). Takes about 13 minutes
 # for one GPU on an H100 or H200, so start it detached on a lent machine.
 # BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`).
+# A count GxS grades on G GPUs of S slots each (`batch --resource-spec`, the spec from
+# scripts/gpu_resource_spec.py): GPUS="1x2 1" compares one GPU grading two students at
+# once with one at a time.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/python-env.sh"
@@ -22,7 +25,14 @@ python3 submissions/sample_class.py make "$logs/class" || exit 1
 head -c 24 /dev/urandom | base64 >"$logs/secret"
 status=0
 for n in ${GPUS:-2 1}; do
-  python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" --gpus "$n" \
+  gpus=(--gpus "$n")
+  if [[ $n =~ ^([0-9]+)x([0-9]+)$ ]]; then
+    CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((BASH_REMATCH[1] - 1))) \
+      python3 scripts/gpu_resource_spec.py --slots "${BASH_REMATCH[2]}" "$logs/gpus-$n.json" ||
+      status=1
+    gpus=(--resource-spec "$logs/gpus-$n.json")
+  fi
+  python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
     ${BUILD_ONCE:+--build-once} "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
   python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
