@@ -7,7 +7,7 @@ and test programs once, and each student's build compiles only their own files
 and links against those (cmake/LabPrebuilt.cmake).
 Grade: `python3 -m grader.batch_worker` in a child process whose only visible
 GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit, given
-that GPU's lock file (gpu_lock.py), which the workers sharing the GPU take.
+the GPU's lock file (gpu_lock.py) where several workers share that GPU.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ class BatchConfig:
     process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
+    shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -235,11 +236,13 @@ def grade_submission(
         **os.environ,
         "CUDA_VISIBLE_DEVICES": gpu,
         "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
-        LOCK_ENV: str(lock_file(config.build_root, gpu)),
         "PYTHONPATH": os.pathsep.join(
             filter(None, [str(_PACKAGE_PARENT), os.environ.get("PYTHONPATH")])
         ),
     }
+    env.pop(LOCK_ENV, None)
+    if gpu in config.shared_gpus:
+        env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
     try:
         proc = subprocess.run(
             worker_command(config, built, report),

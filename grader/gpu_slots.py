@@ -1,7 +1,7 @@
 """GPU slots: how many students each GPU grades at once in a batch.
 
 `batch --resource-spec FILE` reads ctest's resource specification file (the one
-`ctest --resource-spec-file` takes; scripts/gpu-resource-spec.py writes it):
+`ctest --resource-spec-file` takes; scripts/gpu_resource_spec.py writes it):
 
     {"version": {"major": 1, "minor": 0},
      "local": [{"gpus": [{"id": "0", "slots": 2}, {"id": "1", "slots": 2}]}]}

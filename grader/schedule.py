@@ -127,7 +127,9 @@ class Scheduler:
         ran = self._run_units(todo)
         for test in todo:
             outcome = ran[test.name]
-            if self.jobs > 1 and crowded_out(outcome, self.runner.calibration is not None):
+            # Another worker on this GPU (its lock) is a neighbour too.
+            neighbours = self.jobs > 1 or self.gpu_lock is not None
+            if neighbours and crowded_out(outcome, self.runner.calibration is not None):
                 self.rerun_alone.append(test.name)
                 outcome = self._alone(self.runner.run, test)
             self._shared[test.name] = outcome

@@ -74,7 +74,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resource-spec",
         type=Path,
         metavar="FILE",
-        help="ctest's resource spec JSON (scripts/gpu-resource-spec.py): one grading worker "
+        help="ctest's resource spec JSON (scripts/gpu_resource_spec.py): one grading worker "
         "per slot of each of its gpus, so a GPU of 2 slots grades 2 students at once",
     )
     parser.add_argument(
@@ -179,6 +179,7 @@ def _run(args: argparse.Namespace) -> int:
         sanitize=args.sanitize is not False,
         process_mode=args.process_mode,
         calibration=args.calibration.resolve() if args.calibration else None,
+        shared_gpus=tuple(s.gpu for s in slots if s.slots > 1),
     )
     _sandbox_workers(args, report)
     if args.build_once:

@@ -406,6 +406,7 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
         build_root=tmp_path / "b",
         lab_max={"lab1": 5, "lab3": 7},
         sanitize=False,  # the fake build has no sanitize tests (test_sanitize_stage.py)
+        shared_gpus=("1",),
     )
     sub = Submission("ann", tmp_path, ("lab1",))
     (build / "datasets" / "lab1").mkdir(parents=True)
@@ -443,6 +444,7 @@ def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> 
         config, Submission("ann", tmp_path, ("lab1",)), BuiltTree(build, ("lab1",)), "0"
     )
     assert result.status == "broken" and "no GPU" in result.reason
+    assert not (tmp_path / "b" / LOCK_FOLDER).exists()  # GPU 0 has one worker: no lock
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

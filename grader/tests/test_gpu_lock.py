@@ -203,3 +203,14 @@ def test_without_a_lock_nothing_is_taken() -> None:
     runner = _Runner(lock, {})
     Scheduler(runner, jobs=2).run_all([_test("a"), _test("t", "timing")])  # type: ignore[arg-type]
     assert [mode for _, mode in runner.log] == [None, None]
+
+
+def test_with_a_lock_one_job_still_confirms_a_crowded_failure_alone() -> None:
+    """Other workers on the GPU are neighbours even when this one runs one test at a time."""
+    lock = _RecordingLock()
+    hung = Outcome(Status.FAILED, "timed out after 60 s: possible deadlock")
+    runner = _Runner(lock, {"lab1.hangs": [hung, Outcome(Status.PASSED)]})
+    scheduler = Scheduler(runner, jobs=1, gpu_lock=lock)  # type: ignore[arg-type]
+    assert scheduler.run_all([_test("hangs")])["lab1.hangs"].status is Status.PASSED
+    assert runner.log == [("lab1.hangs", "shared"), ("lab1.hangs", "exclusive")]
+    assert scheduler.rerun_alone == ["lab1.hangs"]
