@@ -240,7 +240,7 @@ def grade_submission(
             filter(None, [str(_PACKAGE_PARENT), os.environ.get("PYTHONPATH")])
         ),
     }
-    env.pop(LOCK_ENV, None)
+    env.pop(LOCK_ENV, None)  # a GPU of one slot: nobody to share it with, no lock
     if gpu in config.shared_gpus:
         env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
     try:

@@ -4,9 +4,10 @@ A batch may give one GPU several slots (gpu_slots.py): several worker processes
 then grade on it at once. Each takes the GPU's lock file (fcntl.flock) SHARED
 around every run that may share the GPU and EXCLUSIVE around every run that must
 be alone on it (a timed test, a crowded failure run again), so no other worker's
-kernels run meanwhile. The batch names the lock file in LOCK_ENV; without it
-(`grade`, `repeat`, ...) no lock is taken. A process that dies releases its locks
-with its files, and test processes never inherit them.
+kernels run meanwhile. The batch names the lock file in LOCK_ENV to the workers
+of a GPU of several slots; without it (one slot, `grade`, `repeat`, ...) no lock
+is taken. A process that dies releases its locks with its files, and test
+processes never inherit them.
 
 flock grants a shared lock whenever only shared locks are held, so workers that
 keep a GPU busy with untimed runs could hold a timed test off for as long as they
