@@ -11,8 +11,8 @@
 #   3. grades each submission, all labs, on hidden data with the sanitizer stage,
 #      in process mode MODE (default per-program);
 #   4. grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
-#      `grader batch --build-once` on one GPU (CLASS_SANITIZE=1 adds the stage),
-#      and checks every student's verdict;
+#      `grader batch --build-once` on one GPU of CLASS_SLOTS slots (default 2;
+#      CLASS_SANITIZE=1 adds the sanitizer stage), and checks every verdict;
 #   5. prints a table last (scripts/bench_summary.py): wall times, test processes
 #      started, and each figure against its bound.
 # Logs and reports go to OUT (default build/bench-grading); builds to build/bench.
@@ -87,7 +87,13 @@ class=$work/class
 python3 submissions/sample_class.py make "$class" >/dev/null
 sanitize=--no-sanitize
 [ "${CLASS_SANITIZE:-0}" = 1 ] && sanitize=--sanitize
-step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" --gpus 1 \
+# One GPU as CLASS_SLOTS slots (default 2): that many students graded at once,
+# their timed tests still alone on it (batch --resource-spec, grader/gpu_lock.py).
+slots=${CLASS_SLOTS:-2}
+echo '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": '"$slots"'}]}]}' \
+  >"$work/gpus.json"
+step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" \
+  --resource-spec "$work/gpus.json" \
   --build-root "$work/class-build" --build-jobs "$(nproc)" --build-once "$sanitize" \
   --process-mode "$mode" --calibration "$out/calibration/results.json" \
   --report "$out/class" "${gtest[@]/#/--cmake-arg=}"

@@ -163,6 +163,7 @@ def class_rows(out: Path, ran: dict[str, tuple[int, float]]) -> list[Row]:
         for name in ("class.log", "class-check.log")
     )
     folders = re.search(r"(\d+) folders \((\d+) submissions\)", log)
+    workers = re.search(r"(\d+) GPU worker\(s\) on (.*?), \d+ build", log)
     done = re.search(r"batch done in (\d+) s", log)
     if "class" not in ran or folders is None or done is None:
         return [Row("the sample class (lab1)", None, result="no result", within=False)]
@@ -179,7 +180,8 @@ def class_rows(out: Path, ran: dict[str, tuple[int, float]]) -> list[Row]:
     extrapolated = (wall - grading) + per_student * CLASS_SIZE
     return [
         Row(
-            f"the sample class: {count} lab1 folders, 1 GPU",
+            f"the sample class: {count} lab1 folders, "
+            + (f"{workers.group(1)} workers on {workers.group(2)}" if workers else "1 GPU"),
             wall,
             processes,
             verdicts,

@@ -55,7 +55,8 @@ def _bench(out: Path, *, hung_s: float = 70.0, class_done_s: int = 150) -> None:
     _report(out, "grade-skeletons", 30.0, {"lab1": (0, 10), "lab2": (0, 5)})
     _report(out, "grade-hung", hung_s, {"lab1": (6, 10), "lab2": (5, 5)})
     (out / "class.log").write_text(
-        f"grader: 22 folders (21 submissions), labs lab1\ngrader: batch done in {class_done_s} s\n",
+        "grader: 22 folders (21 submissions), labs lab1, 2 GPU worker(s) on GPU 0 (2 slots), "
+        f"16 build(s) at once\ngrader: batch done in {class_done_s} s\n",
         encoding="utf-8",
     )
     (out / "class-check.log").write_text("| a |\n\n22 of 22 as expected\n", encoding="utf-8")
@@ -86,6 +87,10 @@ def test_figures_within_their_bounds_exit_0(tmp_path: Path) -> None:
     # 50 s outside the batch's grading, plus 200 students at 150/22 s each.
     row = next(line for line in lines if line.startswith("  200 students"))
     assert f"{50 + 150 / 22 * 200:8.1f}" in row
+    assert any(
+        line.startswith("the sample class: 22 lab1 folders, 2 workers on GPU 0 (2 slots)")
+        for line in lines
+    )
 
 
 def test_a_hung_submission_costing_more_than_twice_a_correct_one_fails(tmp_path: Path) -> None:
