@@ -17,6 +17,7 @@ import pytest
 
 from grader.discovery import parse_lab_list
 from grader.errors import GraderUsageError
+from grader.release import NOT_RELEASED, Release
 from grader.reports import write_all
 from grader.scoring import Grade, number
 from grader.session import GradingSession
@@ -67,10 +68,14 @@ class GradingPlugin:
     """
 
     def __init__(
-        self, session: GradingSession | None = None, report_dir: Path | None = None
+        self,
+        session: GradingSession | None = None,
+        report_dir: Path | None = None,
+        release: Release = NOT_RELEASED,
     ) -> None:
         self.session = session
         self.report_dir = report_dir
+        self.release = release  # of hidden-data results (grader/release.py)
         self.grade: Grade | None = None
         self.report_paths: dict[str, Path] = {}
 
@@ -80,7 +85,7 @@ class GradingPlugin:
             return
         self.grade = self.session.grade()
         if self.report_dir is not None:
-            self.report_paths = write_all(self.report_dir, self.grade)
+            self.report_paths = write_all(self.report_dir, self.grade, self.release)
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """One line per lab, then where the reports are."""

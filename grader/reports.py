@@ -6,6 +6,10 @@
 
 A skipped test scores 0 and is never shown as passed. A run whose student code
 ran outside the sandbox says so first in each report.
+
+On hidden data, results wait for their release (grader/release.py): until then
+the reports students and exports see hold every hidden-data test back (listed,
+with no score, reason or figure), and `instructor/` holds the same reports whole.
 """
 
 from __future__ import annotations
@@ -18,55 +22,132 @@ from pathlib import Path
 from typing import Any
 
 from grader.commits import Checkout
-from grader.model import BUILD_KIND, OTHER_KIND, STAND_IN_KINDS, STATIC_KIND, Status, lab_number
+from grader.model import (
+    BUILD_KIND,
+    OTHER_KIND,
+    STAND_IN_KINDS,
+    STATIC_KIND,
+    Figure,
+    Status,
+    lab_number,
+)
+from grader.release import NOT_RELEASED, Release
 from grader.scoring import Grade, LabScore, ScoredTest, number
 
 JUNIT_NAME = "junit.xml"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.md"
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+# The reports whole, hidden-data results included: the instructor's, never handed out.
+INSTRUCTOR_DIR = "instructor"
 _OUTPUT_IN_RESULTS = 4000
 # Characters XML 1.0 cannot carry; student output may contain any byte.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def write_all(out_dir: Path, grade: Grade) -> dict[str, Path]:
-    """Write the three reports into `out_dir`; returns their paths by name."""
+def write_all(out_dir: Path, grade: Grade, release: Release = NOT_RELEASED) -> dict[str, Path]:
+    """Write the three reports into `out_dir`; returns their paths by name.
+
+    On hidden data they hold its results back unless `release` released them, and
+    `out_dir/instructor/` gets them whole, so nothing is lost.
+    """
+    hold = release.until() if grade.hidden_data and not release.released else None
+    paths = _write(out_dir, grade, hold)
+    if grade.hidden_data:
+        _write(out_dir / INSTRUCTOR_DIR, grade, None)
+    return paths
+
+
+def _write(out_dir: Path, grade: Grade, hold: str | None) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {name: out_dir / name for name in (JUNIT_NAME, RESULTS_NAME, SUMMARY_NAME)}
-    junit_tree(grade).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
+    junit_tree(grade, hold).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
     paths[RESULTS_NAME].write_text(
-        json.dumps(results_json(grade), indent=2) + "\n", encoding="utf-8"
+        json.dumps(results_json(grade, hold), indent=2) + "\n", encoding="utf-8"
     )
-    paths[SUMMARY_NAME].write_text(summary_markdown(grade), encoding="utf-8")
+    paths[SUMMARY_NAME].write_text(summary_markdown(grade, hold), encoding="utf-8")
     return paths
+
+
+# --- hidden-data results held back -------------------------------------------------------
+# `hold` below is None when everything may be shown, else what the held results wait
+# for ("until after the deadline (...)"), as each report says it.
+
+
+def on_hidden_data(hidden_data: bool, test: ScoredTest) -> bool:
+    """Whether `test` of a grading on hidden data (or not) ran on it. A stand-in (a
+    lab that did not build or the static check rejected) ran on no data: whether
+    the lab built is always the student's to see."""
+    return hidden_data and test.test.kind not in STAND_IN_KINDS
+
+
+def _shown(grade: Grade, tests: Sequence[ScoredTest], hold: str | None) -> list[ScoredTest]:
+    return [t for t in tests if hold is None or not on_hidden_data(grade.hidden_data, t)]
+
+
+def _held(grade: Grade, tests: Sequence[ScoredTest], hold: str | None) -> list[ScoredTest]:
+    return [t for t in tests if hold is not None and on_hidden_data(grade.hidden_data, t)]
+
+
+def _count(tests: Sequence[ScoredTest], status: Status) -> int:
+    return sum(1 for t in tests if t.outcome.status is status)
+
+
+def _failed_count(tests: Sequence[ScoredTest]) -> int:
+    return _count(tests, Status.FAILED) + _count(tests, Status.ERROR)
+
+
+def _points(tests: Sequence[ScoredTest]) -> tuple[float, float]:
+    return sum(t.points for t in tests), sum(t.max_points for t in tests)
+
+
+def _notes(grade: Grade, hold: str | None) -> list[str]:
+    run_notes = list(grade.run_notes) if hold is None else []
+    return list(grade.notes) + run_notes + [n for lab in grade.labs for n in lab.notes]
+
+
+def _held_sentence(held: Sequence[ScoredTest], hold: str) -> str:
+    worth = number(sum(t.max_points for t in held))
+    plural = "tests" if len(held) != 1 else "test"
+    return (
+        f"Hidden-data results are held {hold}: {len(held)} {plural} worth {worth} points, "
+        "whose scores and reasons are not shown; the scores here count the other tests only."
+    )
 
 
 # --- JUnit XML -------------------------------------------------------------------------
 
 
-def junit_tree(grade: Grade) -> ET.ElementTree:
-    """JUnit XML with one testsuite per lab."""
+def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
+    """JUnit XML with one testsuite per lab; held tests are left out, and a lab
+    with some says how many in its `held` property."""
     name = f"cuda-labs ({grade.unsandboxed})" if grade.unsandboxed else "cuda-labs"
     root = ET.Element(
         "testsuites",
-        {"name": _xml(name), "timestamp": grade.timestamp, **_junit_counts(grade.all_tests())},
+        {
+            "name": _xml(name),
+            "timestamp": grade.timestamp,
+            **_junit_counts(_shown(grade, grade.all_tests(), hold)),
+        },
     )
     for lab in grade.labs:
+        shown, held = _shown(grade, lab.tests, hold), _held(grade, lab.tests, hold)
         suite = ET.SubElement(
             root,
             "testsuite",
-            {"name": lab.lab, "timestamp": grade.timestamp, **_junit_counts(lab.tests)},
+            {"name": lab.lab, "timestamp": grade.timestamp, **_junit_counts(shown)},
         )
         props = ET.SubElement(suite, "properties")
+        score, max_score = _points(shown)
         for key, value in (
             ("title", lab.policy.title),
-            ("score", number(lab.score)),
-            ("max_score", number(lab.max_score)),
+            ("score", number(score)),
+            ("max_score", number(max_score)),
             ("gpu", grade.gpu.describe()),
+            *([("held", f"{len(held)} hidden-data tests held {hold}")] if held else []),
         ):
             ET.SubElement(props, "property", name=key, value=_xml(str(value)))
-        for test in lab.tests:
+        for test in shown:
             _junit_case(suite, test)
     ET.indent(root)
     return ET.ElementTree(root)
@@ -130,31 +211,45 @@ KIND_NUMBERS = {
 }
 
 
-def results_json(grade: Grade) -> dict[str, Any]:
-    """Gradescope's results format; a test's `status` is only ever passed or failed."""
+def results_json(grade: Grade, hold: str | None = None) -> dict[str, Any]:
+    """Gradescope's results format; a test's `status` is only ever passed or failed.
+
+    Held, every test stays in (Gradescope needs their scores for the final total,
+    and shows hidden-data ones only after the due date), but the top-level `score`
+    is left out: the spec makes it optional when every test has a score, and
+    Gradescope then totals the tests itself. The other fields students see before
+    the due date (`output`, `leaderboard`) cover public-data tests only;
+    `extra_data`, which Gradescope shows no one, stays whole.
+    """
+    held = _held(grade, grade.all_tests(), hold)
     doc: dict[str, Any] = {
-        "score": number(grade.score),
+        **({} if held else {"score": number(grade.score)}),
         "execution_time": round(grade.execution_s),
-        "output": _overview(grade),
+        "output": _overview(grade, hold),
         "output_format": TEXT_FORMAT,
         "test_output_format": TEXT_FORMAT,
         "test_name_format": TEXT_FORMAT,
         "visibility": VISIBLE,
         # The grader's stdout quotes failures on hidden data: instructors only.
         "stdout_visibility": "hidden",
-        "extra_data": _extra_data(grade),
+        "extra_data": _extra_data(grade, hold),
         "tests": [
             _result_test(t, number_, grade.hidden_data) for number_, t in numbered_tests(grade)
         ],
     }
-    board = leaderboard(grade)
+    board = leaderboard(grade, hold)
     if board:
         doc["leaderboard"] = board
     return doc
 
 
-def _extra_data(grade: Grade) -> dict[str, Any]:
-    """What the spec has no field for: stored with the result, shown to no one."""
+def _extra_data(grade: Grade, hold: str | None) -> dict[str, Any]:
+    """What the spec has no field for: stored with the result, shown to no one.
+
+    `hidden_results`: null on public data, else whether this copy holds them back
+    ("held") or shows them ("shown").
+    """
+    state = None if not grade.hidden_data else "held" if hold is not None else "shown"
     return {
         "max_score": number(grade.max_score),
         "gpu": grade.gpu.as_json(),
@@ -166,9 +261,10 @@ def _extra_data(grade: Grade) -> dict[str, Any]:
         "graded_commit": _commit(grade, "graded"),
         "harness_commit": _commit(grade, "harness"),
         "hidden_data": grade.hidden_data,
+        "hidden_results": state,
         "sandboxed": not grade.unsandboxed,
         "labs": [_result_lab(lab) for lab in grade.labs],
-        "notes": list(grade.notes) + [n for lab in grade.labs for n in lab.notes],
+        "notes": _notes(grade, None),
     }
 
 
@@ -204,8 +300,7 @@ def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str,
         text = f"{outcome.status.value.upper()}: {outcome.reason}"
     if outcome.status is not Status.PASSED and outcome.output:
         text += "\n\n--- last output ---\n" + outcome.output[-_OUTPUT_IN_RESULTS:]
-    # A stand-in ran on no data: whether the lab built is always the student's to see.
-    on_hidden = hidden_data and test.test.kind not in STAND_IN_KINDS
+    on_hidden = on_hidden_data(hidden_data, test)
     return {
         "score": number(test.points),
         "max_score": number(test.max_points),
@@ -233,9 +328,10 @@ def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str,
 LEADERBOARD_ORDER = "desc"
 
 
-def leaderboard(grade: Grade) -> list[dict[str, Any]]:
+def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
     """Each lab's measured performance: one entry per figure of a passed test, named
-    `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab.
+    `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab; held, the
+    figures of hidden-data tests are left out (Gradescope shows the board at once).
 
     The figures come from the XML report the harness's end marker vouches for, never
     from the output (verdict.recorded_figure). Student code runs in the same process,
@@ -248,7 +344,16 @@ def leaderboard(grade: Grade) -> list[dict[str, Any]]:
             "order": LEADERBOARD_ORDER,
         }
         for lab in _by_number(grade.labs)
-        for figure in lab.figures
+        for figure in _figures(grade, lab, hold)
+    ]
+
+
+def _figures(grade: Grade, lab: LabScore, hold: str | None) -> list[Figure]:
+    """The lab's figures (LabScore.figures), less those of held tests."""
+    return [
+        t.outcome.figure
+        for t in _shown(grade, lab.tests, hold)
+        if t.outcome.status is Status.PASSED and t.outcome.figure is not None
     ]
 
 
@@ -263,30 +368,33 @@ def _result_lab(lab: LabScore) -> dict[str, Any]:
         "score": number(lab.score),
         "max_score": number(lab.max_score),
         "passed": lab.count(Status.PASSED),
-        "failed": _failed(lab),
+        "failed": _failed_count(lab.tests),
         "skipped": lab.count(Status.SKIPPED),
         "notes": list(lab.notes),
     }
 
 
-def _failed(lab: LabScore | Grade) -> int:
-    return lab.count(Status.FAILED) + lab.count(Status.ERROR)
-
-
-def _overview(grade: Grade) -> str:
+def _overview(grade: Grade, hold: str | None) -> str:
     lines = [grade.unsandboxed] if grade.unsandboxed else []
-    lines += [
-        f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}" for lab in grade.labs
-    ]
-    skipped = _skip_sentence(grade)
+    for lab in grade.labs:
+        score, max_score = _points(_shown(grade, lab.tests, hold))
+        held = _held(grade, lab.tests, hold)
+        line = f"{lab.policy.label}: {number(score)}/{number(max_score)}"
+        lines.append(
+            line + (f" on public data, {len(held)} hidden-data tests held" if held else "")
+        )
+    held = _held(grade, grade.all_tests(), hold)
+    if held and hold is not None:
+        lines.append(_held_sentence(held, hold))
+    skipped = _skip_sentence(grade, _shown(grade, grade.all_tests(), hold))
     if skipped:
         lines.append(skipped)
     lines.append(f"GPU: {grade.gpu.describe()}")
     return "\n".join(lines)
 
 
-def _skip_sentence(grade: Grade) -> str:
-    skipped = grade.count(Status.SKIPPED)
+def _skip_sentence(grade: Grade, tests: Sequence[ScoredTest]) -> str:
+    skipped = _count(tests, Status.SKIPPED)
     if not skipped:
         return ""
     why = "no GPU was available" if not grade.gpu.present else "their setup was skipped"
@@ -301,39 +409,42 @@ def _skip_sentence(grade: Grade) -> str:
 # --- Markdown summary ------------------------------------------------------------------
 
 
-def summary_markdown(grade: Grade) -> str:
-    """A job summary: the score table, what failed and why, then the GPU."""
+def summary_markdown(grade: Grade, hold: str | None = None) -> str:
+    """A job summary: the score table, what failed and why, then the GPU. Held, the
+    table counts public-data tests, with a `held` column, and the held tests are
+    listed by name only."""
     heading = "## cuda-labs grading" + (
         f" ({_inline(grade.unsandboxed)})" if grade.unsandboxed else ""
     )
-    out = [
-        heading,
-        "",
-        "| lab | score | max | passed | failed | skipped |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    all_held = _held(grade, grade.all_tests(), hold)
+    out = [heading, ""]
+    if all_held and hold is not None:
+        out += [f"**{_held_sentence(all_held, hold)}**", ""]
+    held_head = (" held |", " ---: |") if all_held else ("", "")
+    out += [
+        "| lab | score | max | passed | failed | skipped |" + held_head[0],
+        "| --- | ---: | ---: | ---: | ---: | ---: |" + held_head[1],
     ]
     for lab in grade.labs:
-        out.append(
-            f"| {_cell(lab.policy.label)} | {number(lab.score)} | "
-            f"{number(lab.max_score)} | {lab.count(Status.PASSED)} | {_failed(lab)} | "
-            f"{lab.count(Status.SKIPPED)} |"
-        )
-    out.append(
-        f"| **total** | **{number(grade.score)}** | **{number(grade.max_score)}** | "
-        f"{grade.count(Status.PASSED)} | {_failed(grade)} | {grade.count(Status.SKIPPED)} |"
-    )
+        out.append(_summary_row(_cell(lab.policy.label), grade, lab.tests, hold, all_held))
+    out.append(_summary_row("**total**", grade, grade.all_tests(), hold, all_held, bold=True))
     out.append("")
-    skipped = _skip_sentence(grade)
+    shown = _shown(grade, grade.all_tests(), hold)
+    skipped = _skip_sentence(grade, shown)
     if skipped:
         out += [f"**{skipped}**", ""]
-    failed = [t for t in grade.all_tests() if t.outcome.status in (Status.FAILED, Status.ERROR)]
+    failed = [t for t in shown if t.outcome.status in (Status.FAILED, Status.ERROR)]
     if failed:
         out += ["### Failed tests", ""]
         for test in failed:
             out += _failed_item(test)
         out.append("")
-    out += _figures_table(grade)
-    notes = list(grade.notes) + [n for lab in grade.labs for n in lab.notes]
+    if all_held:
+        out += [f"### Held {_inline(hold or '')}", ""]
+        out += [f"- **{_inline(t.test.name)}** ({t.test.kind}): held" for t in all_held]
+        out.append("")
+    out += _figures_table(grade, hold)
+    notes = _notes(grade, hold)
     if notes:
         out += ["### Notes", ""] + [f"- {n}" for n in notes] + [""]
     out += [f"GPU: {grade.gpu.describe()}", "", f"Graded at {grade.timestamp}.", ""]
@@ -343,9 +454,31 @@ def summary_markdown(grade: Grade) -> str:
     return "\n".join(out)
 
 
-def _figures_table(grade: Grade) -> list[str]:
+def _summary_row(
+    label: str,
+    grade: Grade,
+    tests: Sequence[ScoredTest],
+    hold: str | None,
+    all_held: Sequence[ScoredTest],
+    *,
+    bold: bool = False,
+) -> str:
+    shown = _shown(grade, tests, hold)
+    score, max_score = (number(v) for v in _points(shown))
+    mark = "**" if bold else ""
+    row = (
+        f"| {label} | {mark}{score}{mark} | {mark}{max_score}{mark} | "
+        f"{_count(shown, Status.PASSED)} | {_failed_count(shown)} | "
+        f"{_count(shown, Status.SKIPPED)} |"
+    )
+    return row + (f" {len(_held(grade, tests, hold))} |" if all_held else "")
+
+
+def _figures_table(grade: Grade, hold: str | None) -> list[str]:
     """The leaderboard's figures with their bars, where students look."""
-    rows = [(lab.lab, figure) for lab in _by_number(grade.labs) for figure in lab.figures]
+    rows = [
+        (lab.lab, figure) for lab in _by_number(grade.labs) for figure in _figures(grade, lab, hold)
+    ]
     if not rows:
         return []
     out = [

@@ -146,6 +146,9 @@ class Grade:
     # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage).
     processes_started: int = 0
     phase_s: Mapping[str, float] = field(default_factory=dict)
+    # Notes on how tests ran (reruns after a shared run): they tell of outcomes, so
+    # reports hold them back with the hidden-data results.
+    run_notes: tuple[str, ...] = ()
 
     @property
     def score(self) -> float:

@@ -268,11 +268,11 @@ class GradingSession:
             outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
             by_lab[test.lab].append((test, outcome))
         labs = tuple(score_lab(self.policies[lab], results) for lab, results in by_lab.items())
-        notes = list(self.notes)
+        run_notes = []
         if self.scheduler.rerun_alone:
             names = ", ".join(self.scheduler.rerun_alone[:5])
             more = len(self.scheduler.rerun_alone) - 5
-            notes.append(
+            run_notes.append(
                 f"Timed out or out of GPU memory while sharing the GPU, so run again "
                 f"alone (the verdicts are the second run's): {names}"
                 + (f" and {more} more" if more > 0 else "")
@@ -280,7 +280,7 @@ class GradingSession:
         scheduler = self.scheduler
         if scheduler.group_processes:
             reruns = len(scheduler.group_reruns)
-            notes.append(
+            run_notes.append(
                 f"Process mode per-program: {scheduler.grouped} untimed tests ran in "
                 f"{scheduler.group_processes} shared process"
                 f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
@@ -292,7 +292,7 @@ class GradingSession:
             labs=labs,
             gpu=self.gpu,
             timestamp=_now(),
-            notes=tuple(notes),
+            notes=tuple(self.notes),
             unsandboxed=unsandboxed,
             hidden_data=self.hidden_data,
             execution_s=time.monotonic() - self._start,
@@ -300,6 +300,7 @@ class GradingSession:
             commits=self.commits,
             processes_started=self.runner.processes_started,
             phase_s=dict(self.phase_s),
+            run_notes=tuple(run_notes),
         )
 
 

@@ -1,5 +1,10 @@
 """`grade`: build (optionally), run the chosen labs' tests as a pytest session, report.
 
+With a secret (hidden data) the reports in --report hold the hidden-data results
+back until their release (grader/release.py: --deadline-policy, --release-hidden,
+--hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
+held and no instructor/ folder is written.
+
 Exit status: 0 every selected test passed; 1 any failed (a failed build
 included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
 --allow-skips).
@@ -27,7 +32,8 @@ from grader.discovery import (
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
-from grader.reports import SUMMARY_NAME, append_step_summary
+from grader.release import NOT_RELEASED, Release, add_release_arguments, release_from_args
+from grader.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
 from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
@@ -110,6 +116,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_process_mode_argument(parser)
     add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
+    add_release_arguments(parser)
 
 
 def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
@@ -176,6 +183,7 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
     labs = parse_lab_list(args.labs) if args.labs is not None else None
     repo = (args.repo or repo_root()).resolve()
+    release = release_from_args(args)
     report = writable_dir(args.report)
     build, failure = args.build, None
     secret = read_secret(args.secret_file)
@@ -227,11 +235,13 @@ def _run(args: argparse.Namespace) -> int:
         process_mode=args.process_mode,
         calibration=args.calibration,
     )
-    grade = _run_pytest(session, report)
+    grade = _run_pytest(session, report, release)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED
     print(f"grader: reports in {report}")
+    if grade.hidden_data:
+        print(release_line(release, report))
     # In GitHub Actions the job summary is the page students read; batch workers
     # grade many students in one job and do not come through here.
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
@@ -266,13 +276,27 @@ def submission_rejections(
     return rejected_labs(check_submission(repo, folder, labs, build=build))
 
 
-def _run_pytest(session: GradingSession, report: Path) -> Grade | None:
-    """The grading run is a pytest session over grading_suite.py."""
+def release_line(release: Release, report: Path) -> str:
+    """Where the reports of a grading on hidden data went, held or released."""
+    whole = report / INSTRUCTOR_DIR
+    if release.released:
+        return f"grader: hidden-data results {release.why}; the instructor's copy: {whole}"
+    return (
+        f"grader: hidden-data results {release.why}: the reports in {report} show "
+        f"public-data results only; the whole reports are in {whole}"
+    )
+
+
+def _run_pytest(
+    session: GradingSession, report: Path, release: Release = NOT_RELEASED
+) -> Grade | None:
+    """The grading run is a pytest session over grading_suite.py; `release` decides
+    whether its reports show hidden-data results."""
     import pytest
 
     from grader.plugin import GradingPlugin
 
-    plugin = GradingPlugin(session, report)
+    plugin = GradingPlugin(session, report, release)
     # Plugins installed on the runner (timeouts, xdist, ...) must not change the run.
     saved = os.environ.get(_NO_AUTOLOAD)
     os.environ[_NO_AUTOLOAD] = "1"

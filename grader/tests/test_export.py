@@ -358,6 +358,24 @@ def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     assert "is not empty" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_the_exported_grader_runs_without_the_instructors_modules(exported: Path) -> None:
+    """`grade` reports through grader/release.py, which reads a deadline policy only
+    with the instructor's grader/deadline.py; the export has neither that nor a secret."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for args in (["grade", "--help"], ["grade", "--build", "b", "--deadline-policy", "d.json"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "grader", *args],
+            cwd=exported,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2 and "in the instructor's repository" in result.stderr
+
+
 def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["cmake", *args], capture_output=True, text=True, timeout=900, check=False

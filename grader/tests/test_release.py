@@ -6,12 +6,18 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from grader.deadline import LatePolicy
 from grader.errors import GraderUsageError
+from grader.gpu import GpuInfo
+from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
 from grader.release import (
     HOLD,
     RELEASE,
@@ -19,6 +25,16 @@ from grader.release import (
     decide,
     release_from_args,
     release_time,
+)
+from grader.reports import write_all
+from grader.scoring import Grade, LabPolicy, score_lab
+from grader.tests.helpers import (
+    PACKAGE_PARENT,
+    gtest_spec,
+    make_build,
+    make_repo,
+    needs_ctest,
+    setup_spec,
 )
 
 UTC = dt.timezone.utc
@@ -91,7 +107,145 @@ def test_the_command_line_reads_the_policy_and_the_flags(tmp_path: Path) -> None
 # --- one student's reports ----------------------------------------------------------------
 
 
+def _grade(*, hidden_data: bool) -> Grade:
+    """lab1 ran on data (5 of 6 points, a figure); lab2 did not build (no data ran)."""
+    lab1 = score_lab(
+        LabPolicy("lab1", "Histogram", {"correctness": 1, "timing": 4}),
+        [
+            (LabTest("lab1.Hist.Uniform", "lab1", "correctness"), Outcome(Status.PASSED)),
+            (
+                LabTest("lab1.Hist.Skewed", "lab1", "correctness"),
+                Outcome(Status.FAILED, SECRET_REASON),
+            ),
+            (
+                LabTest("lab1.Hist.Fast", "lab1", "timing"),
+                Outcome(Status.PASSED, figure=Figure("shared / seed global atomics", 6.25, 5)),
+            ),
+        ],
+    )
+    lab2 = score_lab(
+        LabPolicy("lab2", "Divergence", {}, expected_max=10),
+        [
+            (
+                LabTest("lab2.build", "lab2", BUILD_KIND),
+                Outcome(Status.FAILED, "lab2 did not build: error: x"),
+            )
+        ],
+    )
+    return Grade(
+        (lab1, lab2),
+        GpuInfo("present", {"name": "H100"}),
+        "2026-12-01T10:00:00+00:00",
+        hidden_data=hidden_data,
+        run_notes=("Timed out while sharing the GPU, so run again alone: lab1.Hist.Skewed",),
+    )
+
+
+def _text(folder: Path) -> str:
+    return "".join(p.read_text() for p in sorted(folder.glob("*")) if p.is_file())
+
+
+def test_held_reports_show_no_hidden_score_reason_or_figure(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _grade(hidden_data=True), HELD)
+    summary = paths["summary.md"].read_text()
+    assert (
+        f"**Hidden-data results are held {UNTIL}: 3 tests worth 6 points, whose scores and "
+        "reasons are not shown" in summary
+    )
+    assert "| lab | score | max | passed | failed | skipped | held |" in summary
+    assert "| lab1 Histogram | 0 | 0 | 0 | 0 | 0 | 3 |" in summary
+    assert "| **total** | **0** | **10** | 0 | 1 | 0 | 3 |" in summary
+    assert f"### Held {UNTIL}" in summary
+    assert "- **lab1.Hist.Skewed** (correctness): held" in summary
+    assert "lab2 did not build: error: x" in summary  # no data ran: shown at once
+    doc = json.loads(paths["results.json"].read_text())
+    # What Gradescope shows before the due date: the top level and the leaderboard.
+    for report in (summary, doc["output"], paths["junit.xml"].read_text()):
+        assert SECRET_REASON not in report
+        assert "run again alone" not in report and "shared / seed" not in report
+    assert "score" not in doc and "leaderboard" not in doc
+    suites = {s.get("name"): s for s in ET.parse(paths["junit.xml"]).getroot().iter("testsuite")}
+    props = {p.get("name"): p.get("value") for p in suites["lab1"].iter("property")}
+    assert suites["lab1"].get("tests") == "0" and props["score"] == "0"
+    assert props["held"] == f"3 hidden-data tests held {UNTIL}"
+
+
+def test_the_instructor_copy_keeps_everything(tmp_path: Path) -> None:
+    write_all(tmp_path, _grade(hidden_data=True), HELD)
+    whole = tmp_path / "instructor"
+    summary = (whole / "summary.md").read_text()
+    assert "| lab1 Histogram | 5 | 6 | 2 | 1 | 0 |" in summary and "held" not in summary
+    assert SECRET_REASON in summary and "run again alone" in summary
+    assert "| lab1 | shared / seed global atomics | 6.25 | 5 |" in summary
+    doc = json.loads((whole / "results.json").read_text())
+    assert doc["score"] == 5 and doc["leaderboard"][0]["value"] == 6.25
+    assert SECRET_REASON in (whole / "junit.xml").read_text()
+
+
+def test_released_reports_show_everything(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _grade(hidden_data=True), RELEASED)
+    assert _text(tmp_path) == _text(tmp_path / "instructor")
+    summary = paths["summary.md"].read_text()
+    assert SECRET_REASON in summary and "held" not in summary
+
+
+def test_public_data_is_never_held_and_gets_no_instructor_copy(tmp_path: Path) -> None:
+    paths = write_all(tmp_path, _grade(hidden_data=False))  # no decision: a student's own run
+    summary = paths["summary.md"].read_text()
+    assert SECRET_REASON in summary and "held" not in summary
+    assert json.loads(paths["results.json"].read_text())["score"] == 5
+    assert not (tmp_path / "instructor").exists()
+
+
 # --- the class table, the gradebook and the leaderboard -------------------------------------
 
 
 # --- the commands -----------------------------------------------------------------------
+
+
+@needs_ctest
+def test_grade_with_a_secret_releases_after_the_last_due_time(tmp_path: Path) -> None:
+    build = make_build(
+        tmp_path,
+        [
+            setup_spec("lab1", "ok", tmp_path / "count"),
+            gtest_spec("lab1", "timing", "pass_with_figure", "Hist.Fast"),
+            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
+        ],
+    )
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "points": {"timing": 4}}})
+    (tmp_path / "secret").write_text("s3cret\n")
+    policy = tmp_path / "deadline.json"
+    policy.write_text(json.dumps({"due": "2020-01-01T00:00:00+00:00", "extensions": {"a": 2}}))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "grade",
+            "--build",
+            str(build),
+            "--repo",
+            str(repo),
+            "--report",
+            str(tmp_path / "out"),
+            "--secret-file",
+            str(tmp_path / "secret"),
+            "--no-sanitize",
+            "--deadline-policy",
+            str(policy),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "hidden-data results released: the class's last due time, 2020-01-03" in proc.stdout
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert (
+        doc["score"] == 4 and doc["leaderboard"] and doc["extra_data"]["hidden_results"] == "shown"
+    )
+    assert (tmp_path / "out" / "instructor" / "results.json").is_file()
