@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
@@ -67,6 +67,10 @@ class StudentResult:
     gpu: str = ""
     duration_s: float = 0.0
     report: Path | None = None
+    # Graded on hidden data: the same result without the hidden-data tests, for
+    # tables shown before their release (None: nothing ran on hidden data).
+    public: StudentResult | None = None
+    held_tests: int = 0  # in `public`: the hidden-data tests left out
 
     @property
     def score(self) -> float:
@@ -268,13 +272,5 @@ def run_batch(
 
 
 def _with_duration(result: StudentResult, seconds: float) -> StudentResult:
-    return StudentResult(
-        result.name,
-        result.status,
-        result.labs,
-        result.failures,
-        result.reason,
-        result.gpu,
-        seconds,
-        result.report,
-    )
+    public = _with_duration(result.public, seconds) if result.public else None
+    return replace(result, duration_s=seconds, public=public)

@@ -28,6 +28,8 @@ from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU, GraderUsageError
 from grader.gpu_lock import LOCK_ENV, lock_file
 from grader.process_mode import DEFAULT_PROCESS_MODE
+from grader.release import NOT_RELEASED, Release, decision_argv
+from grader.reports import INSTRUCTOR_DIR
 from grader.scoring import load_policy
 from grader.static_check import rejections
 from grader.submission_check import object_findings
@@ -69,6 +71,7 @@ class BatchConfig:
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
+    release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -167,6 +170,7 @@ def apply_static(
     """
     if not static:
         return result
+    public = apply_static(result.public, static, lab_max, order) if result.public else None
     graded = {lab.lab: lab for lab in result.labs if lab.lab not in static}
     rejected = {lab: LabResult(lab, 0.0, float(lab_max.get(lab, 0.0))) for lab in static}
     merged = {**graded, **rejected}
@@ -177,16 +181,7 @@ def apply_static(
         f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
         for lab, items in static.items()
     ) + tuple(f for f in result.failures if f.split(":", 1)[0] not in static)
-    return StudentResult(
-        result.name,
-        result.status,
-        labs,
-        failures,
-        result.reason,
-        result.gpu,
-        result.duration_s,
-        result.report,
-    )
+    return replace(result, labs=labs, failures=failures, public=public)
 
 
 def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
@@ -218,7 +213,7 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv += ["--process-mode", config.process_mode]
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
-    return argv
+    return argv + decision_argv(config.release)
 
 
 def grade_submission(
@@ -263,7 +258,10 @@ def grade_submission(
             reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
             report=report,
         )
-    (report / "grade.log").write_text(proc.stdout, encoding="utf-8")
+    # The grader's output quotes every failure: on hidden data, the instructor's only.
+    log_dir = report / INSTRUCTOR_DIR if config.secret_file is not None else report
+    log_dir.mkdir(parents=True, exist_ok=True)
+    (log_dir / "grade.log").write_text(proc.stdout, encoding="utf-8")
     # The generated cases (about 390 MB per student for lab1, hidden ones with a
     # secret) are the same for every student and made again on demand: kept, a
     # class of 200 would fill the disk.

@@ -21,6 +21,7 @@ from grader.commands.grade import _run_pytest, exit_status, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.release import add_decision_arguments, decision_from_args
 from grader.session import GradingSession
 
 
@@ -39,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sanitize", action="store_true")
     parser.add_argument("--process-mode", choices=PROCESS_MODES, default=DEFAULT_PROCESS_MODE)
     parser.add_argument("--calibration", type=Path)
+    add_decision_arguments(parser)
     args = parser.parse_args(argv)
     failure = None
     if args.build_stage:
@@ -60,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    grade = _run_pytest(session, args.report)
+    grade = _run_pytest(session, args.report, decision_from_args(args))
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED

@@ -8,9 +8,10 @@
 skeleton, the 8 lab1 known-wrong submissions (race, tail, out-of-bounds write,
 hang, slow, CUB, hard-coded public answers, host answer), one that does not
 compile and one folder holding only notes; and OUTDIR/expected.json, what each
-must get. `check` compares REPORT/class.csv with it: one row per student, exit 1
-on a mismatch. The hard-coded submission is only caught on hidden data, so grade
-with --secret-file.
+must get. `check` compares the batch's whole class table with it (REPORT/instructor/
+class.csv: on hidden data REPORT/class.csv holds those results back until the
+deadline), one row per student, exit 1 on a mismatch. The hard-coded submission is
+only caught on hidden data, so grade with --secret-file.
 """
 
 from __future__ import annotations
@@ -102,7 +103,10 @@ def verdict(expect: str, row: dict[str, str] | None) -> tuple[str, bool]:
 def check(out: Path, report: Path) -> int:
     """The table student | expected | got | ok; 1 when a row is not as expected."""
     expected = json.loads((out / EXPECTED_FILE).read_text())
-    with open(report / "class.csv", newline="", encoding="utf-8") as f:
+    whole = report / "instructor" / "class.csv"
+    with open(
+        whole if whole.is_file() else report / "class.csv", newline="", encoding="utf-8"
+    ) as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
     print("| student | expected | class table | as expected |\n| --- | --- | --- | --- |")
     bad = 0

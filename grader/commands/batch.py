@@ -1,5 +1,9 @@
 """`batch SUBMISSIONS_DIR --report OUT`: grade every student's folder over the GPUs.
 
+With --secret-file, whether the reports and the class table show hidden-data
+results is decided once, before grading (grader/release.py); whole copies go to
+OUT/instructor/ and OUT/<student>/instructor/ either way.
+
 Exit status: 0 the batch ran and the class table is written (students' own
 failures included); 2 usage error (not a folder, empty, unknown lab,
 unwritable report folder); 3 no GPU.
@@ -23,7 +27,7 @@ from grader.batch_steps import (
     lab_maxima,
 )
 from grader.build import print_progress
-from grader.class_table import write_class_table
+from grader.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
 from grader.cli import Command
 from grader.commands.grade import (
     add_calibration_argument,
@@ -45,6 +49,8 @@ from grader.gpu_slots import (
 )
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
+from grader.release import add_release_arguments, release_from_args
+from grader.reports import INSTRUCTOR_DIR
 from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
 from grader.schedule import check_jobs
 from grader.written_answers import summary
@@ -132,6 +138,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_calibration_argument(parser)
     add_argument(parser)
     add_sanitize_argument(parser, "default: on")
+    add_release_arguments(parser)
 
 
 def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
@@ -154,6 +161,7 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--secret-file {args.secret_file}: no such file")
     if args.build_jobs < 1:
         raise GraderUsageError("--build-jobs must be at least 1")
+    release = release_from_args(args)
     report = writable_dir(args.report).resolve()
     slots = _gpu_slots(args)
     if not slots:
@@ -180,7 +188,10 @@ def _run(args: argparse.Namespace) -> int:
         process_mode=args.process_mode,
         calibration=args.calibration.resolve() if args.calibration else None,
         shared_gpus=tuple(s.gpu for s in slots if s.slots > 1),
+        release=release,
     )
+    if args.secret_file is not None:
+        print(f"grader: hidden-data results {release.why}", flush=True)
     _sandbox_workers(args, report)
     if args.build_once:
         print(f"grader: building the fixed parts once in {config.build_root}", flush=True)
@@ -202,7 +213,6 @@ def _run(args: argparse.Namespace) -> int:
             build_jobs=args.build_jobs,
         )
     written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
-    csv_path, md_path = write_class_table(results, report, written)
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
     done = f"Batch done in {elapsed:.0f} s; graded per GPU: " + ", ".join(
@@ -213,13 +223,17 @@ def _run(args: argparse.Namespace) -> int:
         if usage_log.usage
         else "GPU use: not recorded (no nvidia-smi samples)"
     )
-    with open(md_path, "a", encoding="utf-8") as md:
-        md.write(f"\n{done}.\n\n{use}.\n")
+    csv_path, md_path = write_class_table(
+        results, report, written, release=release, footer=(f"{done}.", f"{use}.")
+    )
     print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}")
     print(
         f"grader: class table {csv_path} and {md_path}; one report folder per student in "
         f"{report}{os.sep}"
     )
+    if any(r.public is not None for r in results):
+        held = "" if release.released else f" ({CSV_NAME} and {MARKDOWN_NAME} hold them back)"
+        print(f"grader: the whole class table is in {report / INSTRUCTOR_DIR}{os.sep}{held}")
     return EXIT_OK
 
 

@@ -4,6 +4,7 @@ injected clock, then every output, held and released, on small made-up grades.""
 from __future__ import annotations
 
 import argparse
+import csv
 import datetime as dt
 import json
 import os
@@ -14,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.batch import LabResult, StudentResult
+from grader.batch_steps import BatchConfig, BuiltTree, apply_static, worker_command
+from grader.class_table import result_from_report, write_class_table
 from grader.deadline import LatePolicy
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
@@ -21,8 +25,12 @@ from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
 from grader.release import (
     HOLD,
     RELEASE,
+    Release,
+    add_decision_arguments,
     add_release_arguments,
     decide,
+    decision_argv,
+    decision_from_args,
     release_from_args,
     release_time,
 )
@@ -34,6 +42,7 @@ from grader.tests.helpers import (
     make_build,
     make_repo,
     needs_ctest,
+    run_grader,
     setup_spec,
 )
 
@@ -102,6 +111,17 @@ def test_the_command_line_reads_the_policy_and_the_flags(tmp_path: Path) -> None
     policy.write_text(json.dumps({"due": "2026-12-01T23:59:00"}))
     with pytest.raises(GraderUsageError, match="needs a UTC offset"):
         release_from_args(_parse("--deadline-policy", str(policy)))
+
+
+def test_a_batch_hands_its_one_decision_to_every_worker(tmp_path: Path) -> None:
+    for release in (HELD, RELEASED, decide(None, DUE)):
+        parser = argparse.ArgumentParser()
+        add_decision_arguments(parser)
+        again = decision_from_args(parser.parse_args(decision_argv(release)))
+        assert (again.released, again.at) == (release.released, release.at)
+    config = BatchConfig(tmp_path, ("lab1",), tmp_path, tmp_path, {}, release=RELEASED)
+    argv = worker_command(config, BuiltTree(tmp_path / "b", ("lab1",)), tmp_path / "r")
+    assert argv[-4:] == ["--hidden-results", "released", "--release-at", LAST.isoformat()]
 
 
 # --- one student's reports ----------------------------------------------------------------
@@ -200,7 +220,77 @@ def test_public_data_is_never_held_and_gets_no_instructor_copy(tmp_path: Path) -
 # --- the class table, the gradebook and the leaderboard -------------------------------------
 
 
+def _class_report(root: Path, release: Release) -> tuple[Path, list[StudentResult]]:
+    """ann graded on hidden data, cid on public data, bob broken; the class table."""
+    report = root / "report"
+    write_all(report / "ann", _grade(hidden_data=True), release)
+    write_all(report / "cid", _grade(hidden_data=False), release)
+    results = [
+        result_from_report(
+            name, report / name, gpu="0", expected_labs=["lab1", "lab2"], missing_max={}
+        )
+        for name in ("ann", "cid")
+    ]
+    graded = [r for r in results if r is not None]
+    graded.append(StudentResult("bob", "broken", reason="grading did not finish in 10 s"))
+    write_class_table(graded, report, release=release, footer=("Batch done in 1 s.",))
+    return report, graded
+
+
+def _rows(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(newline="") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def test_a_held_class_table_has_public_scores_and_says_so(tmp_path: Path) -> None:
+    report, _ = _class_report(tmp_path, HELD)
+    rows = _rows(report / "class.csv")
+    ann = rows["ann"]
+    assert (ann["lab1"], ann["lab2"], ann["total"], ann["max"]) == ("0", "0", "0", "10")
+    assert "lab2.build" in ann["failures"] and "Hist.Skewed" not in ann["failures"]
+    assert ann["hidden_results"] == f"held {UNTIL}"
+    assert (rows["cid"]["lab1"], rows["cid"]["hidden_results"]) == ("5", "")
+    assert rows["bob"]["hidden_results"] == ""
+    md = (report / "class.md").read_text()
+    assert f"**Hidden-data results are held {UNTIL}: the scores count public-data" in md
+    assert "| ann | graded | 0 | 0 | 0/10 | - |" in md and md.endswith("Batch done in 1 s.\n")
+    assert "| failures | held tests |" in md and "| 3 |" in md
+    whole = _rows(report / "instructor" / "class.csv")["ann"]
+    assert (whole["lab1"], whole["total"], whole["max"]) == ("5", "5", "16")
+    assert SECRET_REASON in whole["failures"] and whole["hidden_results"] == "included"
+
+
+def test_a_released_class_table_is_the_whole_one(tmp_path: Path) -> None:
+    report, _ = _class_report(tmp_path, RELEASED)
+    assert (report / "class.csv").read_text() == (report / "instructor" / "class.csv").read_text()
+    assert _rows(report / "class.csv")["ann"]["lab1"] == "5"
+    assert "Hidden-data results included." in (report / "class.md").read_text()
+
+
+def test_a_static_rejection_is_shown_while_held() -> None:
+    """A lab the static check rejected ran on no data: held or not, it scores 0."""
+    whole = StudentResult("ann", "graded", (LabResult("lab1", 5, 6),), ("lab1.X: why",))
+    held = StudentResult("ann", "graded", (LabResult("lab1", 0, 0),), (), held_tests=3)
+    result = apply_static(
+        StudentResult("ann", "graded", whole.labs, whole.failures, public=held),
+        {"lab3": ("k.cu:1: library-include: cub",)},
+        {"lab1": 6, "lab3": 50},
+        ("lab1", "lab3"),
+    )
+    assert result.public is not None and result.public.held_tests == 3
+    for view in (result, result.public):
+        assert view.labs[-1] == LabResult("lab3", 0, 50)
+        assert view.failures[0].startswith("lab3: rejected by the static check")
+
+
 # --- the commands -----------------------------------------------------------------------
+
+
+def test_batch_reads_its_deadline_policy_before_anything_else(tmp_path: Path) -> None:
+    (tmp_path / "subs" / "ann" / "lab1_histogram").mkdir(parents=True)
+    args = ["batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r")]
+    proc = run_grader(*args, "--deadline-policy", str(tmp_path / "none.json"), cwd=tmp_path)
+    assert proc.returncode == 2 and "not a readable JSON file" in proc.stderr
 
 
 @needs_ctest
