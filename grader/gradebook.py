@@ -3,6 +3,11 @@ table's per-lab scores, the days late from `collect` and the late penalty applie
 
 The roster is a CSV with the columns `folder` (the student's folder or repository
 name), `student_id` and, optionally, `name`.
+
+On hidden data the gradebook shows what the class table it reads shows: the whole
+one (instructor/class.csv) once hidden-data results are released, else the held
+one, whose public-data scores it keeps and whose `hidden_results` column it
+carries over, so the CSV an LMS imports says which it is.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.class_table import CSV_NAME, HIDDEN_COLUMN, INCLUDED
 from grader.errors import GraderUsageError
+from grader.release import Release
+from grader.reports import INSTRUCTOR_DIR
 
 GRADEBOOK_NAME = "gradebook.csv"
 
@@ -60,6 +68,26 @@ def read_class_table(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
     return fields[fields.index("status") + 1 : fields.index("total")], rows
 
 
+def class_table_path(report: Path, release: Release) -> Path:
+    """The class table of a batch report that a class command reads: the whole one
+    (instructor/) when hidden-data results are released, else the one batch wrote
+    for everyone (held, or on public data)."""
+    whole = report / INSTRUCTOR_DIR / CSV_NAME
+    return whole if release.released and whole.is_file() else report / CSV_NAME
+
+
+def check_held(path: Path, table: Mapping[str, Mapping[str, str]], release: Release) -> None:
+    """Refuse to work from a table that includes hidden-data results while they are
+    held: it has no public-data scores to fall back on."""
+    if release.released or not any(row.get(HIDDEN_COLUMN) == INCLUDED for row in table.values()):
+        return
+    raise GraderUsageError(
+        f"{path} includes hidden-data results (batch released them), which are "
+        f"{release.why}: give --release-hidden, a --deadline-policy whose last due time "
+        "has passed, or the report of a batch that held them"
+    )
+
+
 def read_collected(path: Path | None) -> tuple[dict[str, dict[str, Any]], float]:
     """`collect`'s students by folder, and the late penalty per day it applied."""
     if path is None:
@@ -78,8 +106,9 @@ def gradebook_rows(
     collected: Mapping[str, Mapping[str, Any]],
     penalty_per_day: float,
 ) -> list[list[str]]:
+    hidden = any(HIDDEN_COLUMN in row for row in table.values())
     header = ["student_id", "name", "folder", *labs, "total", "max", "days_late", "final", "note"]
-    rows = [header]
+    rows = [header + ([HIDDEN_COLUMN] if hidden else [])]
     for entry in roster:
         row = table.get(entry.folder)
         got = collected.get(entry.folder, {})
@@ -97,6 +126,7 @@ def gradebook_rows(
                     str(days),
                     "0",
                     note,
+                    *([""] if hidden else []),
                 ]
             )
             continue
@@ -114,6 +144,7 @@ def gradebook_rows(
                 str(days),
                 _num(final),
                 note,
+                *([row.get(HIDDEN_COLUMN, "")] if hidden else []),
             ]
         )
     return rows

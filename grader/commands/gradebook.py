@@ -3,8 +3,11 @@
 REPORT is a `batch` report folder (its class.csv). With `--collected`
 (CLASS_DIR/collected.json from `collect`), each student's days late cost
 `penalty_per_day` of the total each. Writes REPORT/gradebook.csv (or --out).
-Exit status: 0 written; 2 usage error (a missing or malformed file, an output
-file that already exists).
+Hidden-data results are in it only once released (grader/release.py): before,
+it has the public-data scores of the held class table and says so in its
+`hidden_results` column. Exit status: 0 written; 2 usage error (a missing or
+malformed file, an output file that already exists, a table that includes
+hidden-data results while they are held).
 """
 
 from __future__ import annotations
@@ -14,17 +17,20 @@ import csv
 import sys
 from pathlib import Path
 
-from grader.class_table import CSV_NAME
+from grader.class_table import HIDDEN_COLUMN
 from grader.cli import Command
 from grader.errors import EXIT_OK, GraderUsageError
 from grader.gradebook import (
     GRADEBOOK_NAME,
+    check_held,
+    class_table_path,
     gradebook_rows,
     read_class_table,
     read_collected,
     read_roster,
     unrostered,
 )
+from grader.release import add_release_arguments, release_from_args
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,11 +46,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=Path, metavar="CSV", help="default: REPORT/gradebook.csv (never overwritten)"
     )
+    add_release_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
+    release = release_from_args(args)
     roster = read_roster(args.roster)
-    labs, table = read_class_table(args.class_report / CSV_NAME)
+    source = class_table_path(args.class_report, release)
+    labs, table = read_class_table(source)
+    check_held(source, table, release)
     collected, penalty = read_collected(args.collected)
     out = args.out or args.class_report / GRADEBOOK_NAME
     if out.exists():
@@ -55,6 +65,9 @@ def _run(args: argparse.Namespace) -> int:
     for folder in unrostered(roster, table):
         print(f"grader: warning: {folder} was graded but is not on the roster", file=sys.stderr)
     print(f"grader: gradebook of {len(rows) - 1} students in {out}")
+    if HIDDEN_COLUMN in rows[0]:
+        shown = "with" if release.released else "without (public-data scores only)"
+        print(f"grader: {shown} hidden-data results, which are {release.why}; from {source}")
     return EXIT_OK
 
 

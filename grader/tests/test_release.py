@@ -283,6 +283,57 @@ def test_a_static_rejection_is_shown_while_held() -> None:
         assert view.failures[0].startswith("lab3: rejected by the static check")
 
 
+def _roster(root: Path) -> Path:
+    roster = root / "roster.csv"
+    roster.write_text("folder,student_id\nann,1001\nbob,1002\n")
+    return roster
+
+
+def test_the_gradebook_holds_what_the_class_table_holds(tmp_path: Path) -> None:
+    report, _ = _class_report(tmp_path, HELD)
+    base = ["gradebook", "--class-report", str(report), "--roster", str(_roster(tmp_path))]
+    held = run_grader(*base, cwd=tmp_path)
+    assert held.returncode == 0, held.stderr
+    assert "without (public-data scores only) hidden-data results" in held.stdout
+    lines = (report / "gradebook.csv").read_text().splitlines()
+    assert lines[0].endswith(",note,hidden_results")
+    assert lines[1] == f"1001,,ann,0,0,0,10,0,0,,held {UNTIL}"
+    released = run_grader(*base, "--release-hidden", "--out", str(tmp_path / "g.csv"), cwd=tmp_path)
+    assert released.returncode == 0, released.stderr
+    assert (tmp_path / "g.csv").read_text().splitlines()[1] == "1001,,ann,5,0,5,16,0,5,,included"
+    policy = tmp_path / "deadline.json"
+    policy.write_text(json.dumps({"due": "2020-01-01T00:00:00+00:00"}))  # long past
+    args = [*base, "--deadline-policy", str(policy), "--out", str(tmp_path / "p.csv")]
+    assert run_grader(*args, cwd=tmp_path).returncode == 0
+    assert (tmp_path / "p.csv").read_text() == (tmp_path / "g.csv").read_text()
+
+
+def test_the_gradebook_refuses_to_hold_from_a_table_that_includes_them(tmp_path: Path) -> None:
+    report, _ = _class_report(tmp_path, RELEASED)
+    args = ["gradebook", "--class-report", str(report), "--roster", str(_roster(tmp_path))]
+    proc = run_grader(*args, "--hold-hidden", cwd=tmp_path)
+    assert proc.returncode == 2 and "includes hidden-data results" in proc.stderr
+    assert not (report / "gradebook.csv").exists()
+
+
+def test_the_leaderboard_ranks_hidden_data_figures_only_once_released(tmp_path: Path) -> None:
+    report, _ = _class_report(tmp_path, HELD)
+    figure = "lab1 shared / seed global atomics"
+    held = run_grader("leaderboard", "--class-report", str(report), cwd=tmp_path)
+    assert held.returncode == 0, held.stderr
+    board = json.loads((report / "leaderboard.json").read_text())
+    assert [r["student"] for r in board[figure]] == ["cid"]  # public data only
+    # No policy given: held, with no date to name.
+    assert (
+        "held until after the deadline: only public-data" in (report / "leaderboard.md").read_text()
+    )
+    args = ["leaderboard", "--class-report", str(report), "--release-hidden"]
+    assert run_grader(*args, cwd=tmp_path).returncode == 0
+    board = json.loads((report / "leaderboard.json").read_text())
+    assert sorted(r["student"] for r in board[figure]) == ["ann", "cid"]
+    assert "held" not in (report / "leaderboard.md").read_text()
+
+
 # --- the commands -----------------------------------------------------------------------
 
 
