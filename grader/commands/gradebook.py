@@ -66,7 +66,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"grader: warning: {folder} was graded but is not on the roster", file=sys.stderr)
     print(f"grader: gradebook of {len(rows) - 1} students in {out}")
     if HIDDEN_COLUMN in rows[0]:
-        shown = "with" if release.released else "without (public-data scores only)"
+        # What the table read says, which a report without instructor/ may not match.
+        held = any((row.get(HIDDEN_COLUMN) or "").startswith("held") for row in table.values())
+        shown = "without (public-data scores only)" if held else "with"
         print(f"grader: {shown} hidden-data results, which are {release.why}; from {source}")
     return EXIT_OK
 
