@@ -15,8 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import LabResult, StudentResult
-from grader.batch_steps import BatchConfig, BuiltTree, apply_static, worker_command
+from grader.batch import LabResult, StudentResult, Submission
+from grader.batch_steps import (
+    BatchConfig,
+    BuiltTree,
+    apply_static,
+    grade_submission,
+    worker_command,
+)
 from grader.class_table import result_from_report, write_class_table
 from grader.deadline import LatePolicy
 from grader.errors import GraderUsageError
@@ -390,3 +396,40 @@ def test_grade_with_a_secret_releases_after_the_last_due_time(tmp_path: Path) ->
         doc["score"] == 4 and doc["leaderboard"] and doc["extra_data"]["hidden_results"] == "shown"
     )
     assert (tmp_path / "out" / "instructor" / "results.json").is_file()
+
+
+@needs_ctest
+@pytest.mark.parametrize("release", [HELD, RELEASED], ids=["held", "released"])
+def test_a_batch_worker_writes_what_the_batch_decided(tmp_path: Path, release: Release) -> None:
+    """The worker's reports follow the batch's one decision; its output, which quotes
+    every failure, is the instructor's either way."""
+    build = make_build(
+        tmp_path,
+        [
+            setup_spec("lab1", "ok", tmp_path / "count"),
+            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
+        ],
+    )
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "points": {"correctness": 1}}})
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "secret").write_text("s3cret\n")
+    config = BatchConfig(
+        repo=repo,
+        labs=("lab1",),
+        report_root=tmp_path / "out",
+        build_root=tmp_path / "b",
+        lab_max={"lab1": 1},
+        secret_file=tmp_path / "keys" / "secret",
+        sanitize=False,
+        release=release,
+    )
+    result = grade_submission(
+        config, Submission("ann", tmp_path, ("lab1",)), BuiltTree(build, ("lab1",)), "0"
+    )
+    assert result.status == "graded", result.reason
+    assert result.public is not None and result.public.held_tests == 1
+    report = tmp_path / "out" / "ann"
+    assert (report / "instructor" / "grade.log").is_file() and not (report / "grade.log").exists()
+    summary = (report / "summary.md").read_text()
+    assert ("Hist.Uniform** (correctness): held" in summary) is not release.released
+    assert ("score" in json.loads((report / "results.json").read_text())) is release.released
