@@ -201,17 +201,23 @@ class Runner:
 
     def timeout_for(self, test: LabTest) -> float:
         """The flat timeout, or less where a calibration sizes it (watchdog.py)."""
-        flat = self.flat_timeout(test)
-        return flat if self.calibration is None else self.calibration.process_timeout([test], flat)
+        return self._sized_timeout([test], self.flat_timeout(test))
 
-    def kernel_env(self, tests: Sequence[LabTest]) -> dict[str, str]:
-        """LAB_KERNEL_TIMEOUT_S for a process running `tests`, where a calibration sizes it."""
+    def _sized_timeout(self, tests: Sequence[LabTest], flat_s: float) -> float:
+        """A process running `tests`: `flat_s`, or less where a calibration sizes it."""
         if self.calibration is None:
-            return {}
-        env = {**os.environ, **tests[0].env, **self.extra_env}
+            return flat_s
+        return self.calibration.process_timeout(tests, flat_s)
+
+    def size_kernel_watchdog(self, env: dict[str, str], tests: Sequence[LabTest]) -> None:
+        """Lower LAB_KERNEL_TIMEOUT_S in `env`, the environment of a process running
+        `tests`, where a calibration sizes it."""
+        if self.calibration is None:
+            return
         flat = flat_kernel_timeout(env)
         seconds = self.calibration.kernel_timeout(tests, flat)
-        return {} if seconds >= flat else {KERNEL_TIMEOUT_ENV: f"{seconds:.3g}"}
+        if seconds < flat:
+            env[KERNEL_TIMEOUT_ENV] = f"{seconds:.3g}"
 
     def run(self, test: LabTest) -> Outcome:
         """Run `test` after the setup tests it needs; a failed setup fails it."""
@@ -231,12 +237,11 @@ class Runner:
         group = first.with_filter(
             [t.gtest_filter or "" for t in tests], f"{first.name} and {len(tests) - 1} more"
         )
-        timeout_s = process_mode.group_timeout(
-            [self.flat_timeout(t) for t in tests], self.timeout_scale
+        timeout_s = self._sized_timeout(
+            tests,
+            process_mode.group_timeout([self.flat_timeout(t) for t in tests], self.timeout_scale),
         )
-        if self.calibration is not None:
-            timeout_s = self.calibration.process_timeout(tests, timeout_s)
-        result, cases, provenance, _ = self._execute(group, timeout_s, self.kernel_env(tests))
+        result, cases, provenance, _ = self._execute(group, timeout_s, tests)
         outcomes: dict[str, Outcome] = {}
         for test, case in process_mode.settled(tests, result, cases, provenance):
             outcome = self._settled(test, case, result, provenance)
@@ -259,9 +264,7 @@ class Runner:
 
     def execute(self, test: LabTest) -> Outcome:
         """Run `test` alone, ignoring fixtures, and judge it."""
-        result, cases, provenance, around = self._execute(
-            test, self.timeout_for(test), self.kernel_env([test])
-        )
+        result, cases, provenance, around = self._execute(test, self.timeout_for(test), [test])
         status, reason = classify(test, result, cases, self.gpu_present, provenance)
         return Outcome(
             status,
@@ -274,7 +277,7 @@ class Runner:
         )
 
     def _execute(
-        self, test: LabTest, timeout_s: float, more_env: Mapping[str, str]
+        self, test: LabTest, timeout_s: float, covers: Sequence[LabTest]
     ) -> tuple[ProcessResult, list[GtestCase] | None, Provenance | None, dict[str, str]]:
         """Run `test`'s command: how it ended, its report's cases, their provenance and
         (a timed test) the clocks around it.
@@ -283,7 +286,7 @@ class Runner:
         it is also the sandbox's scratch folder.
         """
         argv, env = self.command_and_env(test)
-        env.update(more_env)
+        self.size_kernel_watchdog(env, covers)  # `covers`: the tests this process runs
         with tempfile.TemporaryDirectory(prefix="grader-") as tmp:
             files = RunFiles.fresh(Path(tmp))
             preexisting = False
