@@ -28,6 +28,7 @@ from grader.model import (
     STAND_IN_KINDS,
     STATIC_KIND,
     Figure,
+    LabTest,
     Status,
     lab_number,
 )
@@ -211,6 +212,18 @@ KIND_NUMBERS = {
 }
 
 
+def result_name(test: LabTest) -> str:
+    """A test's name in results.json: its ctest name, then its kind."""
+    return f"{test.name} ({test.kind})"
+
+
+def lab_test_name(row: Mapping[str, Any]) -> str | None:
+    """The ctest name of a results.json test (result_name read back), if it is one."""
+    kind = (row.get("extra_data") or {}).get("kind")
+    name, suffix = str(row.get("name", "")), f" ({kind})"
+    return name[: -len(suffix)] if kind and name.endswith(suffix) else None
+
+
 def results_json(grade: Grade, hold: str | None = None) -> dict[str, Any]:
     """Gradescope's results format; a test's `status` is only ever passed or failed.
 
@@ -305,7 +318,7 @@ def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str,
         "score": number(test.points),
         "max_score": number(test.max_points),
         "status": "passed" if outcome.status is Status.PASSED else "failed",
-        "name": f"{test.test.name} ({test.test.kind})",
+        "name": result_name(test.test),
         "name_format": TEXT_FORMAT,
         "number": number_,
         "output": text,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from grader.errors import GraderUsageError
 from grader.model import LabTest
+from grader.reports import lab_test_name
 
 FACTOR = 10.0
 # Below these, crowding (up to MAX_JOBS processes starting at once) and a slow
@@ -55,13 +56,11 @@ class Calibration:
             ) from None
         seconds: dict[str, float] = {}
         for row in rows:
-            extra = row.get("extra_data") or {}
-            suffix = f" ({extra.get('kind')})"
-            name = str(row.get("name", ""))
-            duration = extra.get("duration_s")
-            if row.get("status") == "passed" and name.endswith(suffix):
+            name = lab_test_name(row)
+            duration = (row.get("extra_data") or {}).get("duration_s")
+            if row.get("status") == "passed" and name is not None:
                 if isinstance(duration, (int, float)) and duration > 0:
-                    seconds[name[: -len(suffix)]] = float(duration)
+                    seconds[name] = float(duration)
         if not seconds:
             raise GraderUsageError(f"--calibration {path}: no passed test with a duration")
         return cls(gpu, seconds, file)
