@@ -131,7 +131,12 @@ def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.
         return []
     if proc.returncode != 0:
         return []
-    return [m.group(1) for m in (_GPU_LINE.match(line) for line in proc.stdout.splitlines()) if m]
+    return gpu_indices(proc.stdout)
+
+
+def gpu_indices(listing: str) -> list[str]:
+    """The GPU indices in the output of `nvidia-smi -L`."""
+    return [m.group(1) for m in map(_GPU_LINE.match, listing.splitlines()) if m]
 
 
 def choose_gpus(request: str, available: Sequence[str]) -> list[str]:

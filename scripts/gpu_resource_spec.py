@@ -16,13 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-_GPU_LINE = re.compile(r"^GPU (\d+):")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from grader.batch import gpu_indices  # noqa: E402
+from grader.gpu_slots import SPEC_VERSION  # noqa: E402
+
 EXIT_USAGE = 2
 EXIT_NO_GPU = 3
 
@@ -30,7 +33,7 @@ EXIT_NO_GPU = 3
 def spec_text(gpus: list[str], slots: int) -> str:
     """The spec, as this script writes it (and recognises it)."""
     doc = {
-        "version": {"major": 1, "minor": 0},
+        "version": SPEC_VERSION,
         "local": [{"gpus": [{"id": gpu, "slots": slots} for gpu in gpus]}],
     }
     return json.dumps(doc, indent=2) + "\n"
@@ -66,7 +69,7 @@ def listed_gpus() -> list[str]:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
         reason = detail[-1] if detail else f"exit status {proc.returncode}"
         sys.exit(_fail(f"nvidia-smi -L failed: {reason}", EXIT_NO_GPU))
-    gpus = [m.group(1) for m in map(_GPU_LINE.match, proc.stdout.splitlines()) if m]
+    gpus = gpu_indices(proc.stdout)
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     if visible is not None:
         allowed = {entry.strip() for entry in visible.split(",")}
