@@ -40,6 +40,14 @@ class LatePolicy:
     def due_for(self, student: str) -> dt.datetime:
         return self.due + self.extensions.get(student, 0) * _DAY
 
+    def accepts_until(self, student: str) -> dt.datetime:
+        """The last moment a commit of `student` still counts (late ones included)."""
+        return self.due_for(student) + self.late_days * _DAY
+
+    def last_accepted(self) -> dt.datetime:
+        """The last moment any student may still hand in: the longest extension's."""
+        return self.due + (max(self.extensions.values(), default=0) + self.late_days) * _DAY
+
     def days_late(self, student: str, when: dt.datetime) -> int:
         """Started days past the student's due time (0 when on time)."""
         late = (when - self.due_for(student)) / _DAY
@@ -117,7 +125,7 @@ def collect_one(student: str, repo: Path, policy: LatePolicy, out: Path, path: s
     """Write `path` of the student's graded commit into `out/student`."""
     if not (repo / ".git").exists():
         return Collected(student, problem="not a git repository")
-    limit = policy.due_for(student) + policy.late_days * _DAY
+    limit = policy.accepts_until(student)
     found = last_commit(repo, limit)
     if found is None:
         return Collected(student, problem=f"no commit before {limit.isoformat()}")

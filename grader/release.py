@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 RELEASE = "release"
 HOLD = "hold"
-_DAY = dt.timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -56,8 +55,7 @@ NOT_RELEASED = Release(False, "held: not released")
 
 def release_time(policy: LatePolicy) -> dt.datetime:
     """The last moment any student may still hand in."""
-    longest = max(policy.extensions.values(), default=0)
-    return policy.due + (longest + policy.late_days) * _DAY
+    return policy.last_accepted()
 
 
 def decide(policy: LatePolicy | None, now: dt.datetime, forced: str | None = None) -> Release:
