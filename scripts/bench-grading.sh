@@ -89,9 +89,8 @@ sanitize=--no-sanitize
 [ "${CLASS_SANITIZE:-0}" = 1 ] && sanitize=--sanitize
 # One GPU as CLASS_SLOTS slots (default 2): that many students graded at once,
 # their timed tests still alone on it (batch --resource-spec, grader/gpu_lock.py).
-slots=${CLASS_SLOTS:-2}
-echo '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": '"$slots"'}]}]}' \
-  >"$work/gpus.json"
+CUDA_VISIBLE_DEVICES=0 step class-spec python3 scripts/gpu_resource_spec.py \
+  --slots "${CLASS_SLOTS:-2}" "$work/gpus.json"
 step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" \
   --resource-spec "$work/gpus.json" \
   --build-root "$work/class-build" --build-jobs "$(nproc)" --build-once "$sanitize" \
