@@ -15,7 +15,6 @@ find_package(Python3 REQUIRED COMPONENTS Interpreter)
 # that library, the one its test objects were compiled against, with the threads
 # googletest's own CMakeLists links.
 if(LAB_PREBUILT AND DEFINED LAB_PREBUILT_GTest__gtest)
-  find_package(Threads REQUIRED)
   lab_fixed_library(GTest::gtest LINK Threads::Threads)
 else()
   find_package(GTest QUIET)

@@ -4,9 +4,9 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
-#include <thread>
 
 #include "labs/dataset.hpp"
+#include "labs/parallel.hpp"
 
 namespace lab3 {
 
@@ -59,22 +59,15 @@ std::vector<int> load_values(const std::string& path, long long expected_count) 
 std::vector<int> random_values(long long n, unsigned long long seed) {
   std::vector<int> values(static_cast<std::size_t>(n));
   // splitmix64 of (seed, index): the same values whatever the number of threads.
-  auto fill = [&](long long begin, long long end) {
-    for (long long i = begin; i < end; ++i) {
+  harness::for_ranges(values.size(), 1 << 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
       std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i);
       z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
       z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
       z ^= z >> 31;
       values[i] = static_cast<int>(z >> 61);  // 0..7
     }
-  };
-  const int workers =
-      static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
-  std::vector<std::thread> pool;
-  for (int w = 0; w < workers; ++w) {
-    pool.emplace_back(fill, n * w / workers, n * (w + 1) / workers);
-  }
-  for (std::thread& t : pool) t.join();
+  });
   return values;
 }
 

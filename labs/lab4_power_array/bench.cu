@@ -30,13 +30,27 @@ std::string PowerBench::finish_power(int k, bool from_symbol) {
   } else {
     last_ = d_out_.download();
   }
-  return describe_power_mismatches(x_, power_cpu(x_, k), last_, k);
+  return describe_power_mismatches(x_, expected_power(k), last_, k);
 }
 
 std::string PowerBench::finish_window(int radius) {
   harness::synchronize_or_die();
   last_ = d_out_.download();
-  return describe_window_mismatches(window_cpu(x_, radius), last_, radius);
+  return describe_window_mismatches(expected_window(radius), last_, radius);
+}
+
+const std::vector<double>& PowerBench::expected_power(int k) {
+  auto found = power_by_k_.find(k);
+  if (found == power_by_k_.end()) found = power_by_k_.emplace(k, power_cpu(x_, k)).first;
+  return found->second;
+}
+
+const WindowReference& PowerBench::expected_window(int radius) {
+  auto found = window_by_radius_.find(radius);
+  if (found == window_by_radius_.end()) {
+    found = window_by_radius_.emplace(radius, window_cpu(x_, radius)).first;
+  }
+  return found->second;
 }
 
 std::string PowerBench::check(const PowerVariant& v, int k, Launch launch) {
@@ -78,6 +92,8 @@ void PowerBench::redraw() {
   if (x_.size() < 2) return;
   const std::size_t offset = 1 + harness::fresh_seed() % (x_.size() - 1);
   std::rotate(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(offset), x_.end());
+  power_by_k_.clear();
+  window_by_radius_.clear();
   d_in_.upload(x_);
 }
 

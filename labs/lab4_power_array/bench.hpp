@@ -1,9 +1,11 @@
 // Runs, checks and times lab4 variants on one array: used by the lab program and
 // by the tests, so both judge a variant the same way.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
+#include "cpu_reference.hpp"
 #include "labs/device_buffer.hpp"
 #include "labs/timing.hpp"
 #include "power_array.cuh"
@@ -48,8 +50,13 @@ class PowerBench {
   std::string finish_power(int k, bool from_symbol);
   std::string finish_window(int radius);
   void redraw();
+  // The CPU references of x_, computed at their first use after each draw.
+  const std::vector<double>& expected_power(int k);
+  const WindowReference& expected_window(int radius);
   int size() const { return static_cast<int>(x_.size()); }
   std::vector<float> x_;
+  std::map<int, std::vector<double>> power_by_k_;
+  std::map<int, WindowReference> window_by_radius_;
   std::vector<float> last_;
   harness::DeviceBuffer<float> d_in_;
   harness::DeviceBuffer<float> d_out_;

@@ -25,7 +25,11 @@ void MatmulBench::draw(std::uint64_t seed) {
   b_ = random_matrix(d_b_.size(), seed + 1000003);
   d_a_.upload(a_);
   d_b_.upload(b_);
-  if (exact_check()) expected_ = matmul_cpu(a_, b_, n_, k_, m_);
+  if (exact_check()) {
+    expected_ = matmul_cpu(a_, b_, n_, k_, m_);
+  } else {
+    probe_ = FreivaldsProbe(a_, b_, n_, k_, m_, kFreivaldsVectors, kFreivaldsSeed);
+  }
 }
 
 harness::TimingOptions MatmulBench::least(const harness::TimingOptions& options) const {
@@ -38,7 +42,7 @@ std::string MatmulBench::compare() {
   if (exact_check()) {
     return harness::describe_float_mismatches(expected_, got, kElementTolerance, "element");
   }
-  return freivalds_mismatches(a_, b_, got, n_, k_, m_, kFreivaldsVectors, 77, kFreivaldsTolerance);
+  return probe_.mismatches(got, kFreivaldsTolerance);
 }
 
 std::string MatmulBench::check(Launcher run, Launch launch) {
@@ -93,7 +97,18 @@ MqdbBench::MqdbBench(int n, int k, std::uint64_t seed)
       d_offsets_(offsets_),
       d_a_(pair_.a.elem),
       d_b_(pair_.b.elem),
-      d_c_(pair_.a.elem.size()) {}
+      d_c_(pair_.a.elem.size()) {
+  probe();
+}
+
+bool MqdbBench::exact_check() const { return mqdb_flops(pair_.a.block_size) <= 2 * kExactLimit; }
+
+void MqdbBench::probe() {
+  if (!exact_check()) {
+    probe_ = FreivaldsProbe(pair_.a.elem, pair_.b.elem, n(), n(), n(), kFreivaldsVectors,
+                            kFreivaldsSeed);
+  }
+}
 
 MqdbDevice MqdbBench::view(harness::DeviceBuffer<float>& elem) {
   return MqdbDevice{n(),
@@ -109,12 +124,11 @@ std::string MqdbBench::compare() {
   const std::vector<float> got = d_c_.download();
   std::string wrong = mqdb_structure_mismatches(pair_.a, got);
   if (!wrong.empty()) return wrong;
-  if (mqdb_flops(pair_.a.block_size) <= 2 * kExactLimit) {
+  if (exact_check()) {
     return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got,
                                               kElementTolerance, "element");
   }
-  return freivalds_mismatches(pair_.a.elem, pair_.b.elem, got, n(), n(), n(), kFreivaldsVectors, 77,
-                              kFreivaldsTolerance);
+  return probe_.mismatches(got, kFreivaldsTolerance);
 }
 
 std::string MqdbBench::check(bool naive, Launch launch) {
@@ -153,6 +167,7 @@ harness::TimingStats MqdbBench::time_fresh(const std::function<void()>& launch,
                                 Rng rng(harness::fresh_seed());
                                 fill_blocks(pair_.a, rng);
                                 fill_blocks(pair_.b, rng);
+                                probe();
                                 d_a_.upload(pair_.a.elem);
                                 d_b_.upload(pair_.b.elem);
                               }});

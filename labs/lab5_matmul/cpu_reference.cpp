@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "labs/parallel.hpp"
+
 namespace lab5 {
 namespace {
 
@@ -35,55 +37,108 @@ std::vector<float> random_matrix(std::size_t count, std::uint64_t seed) {
 std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<float>& B, int n,
                                int k, int m) {
   std::vector<double> C(static_cast<std::size_t>(n) * m, 0.0);
-  for (int i = 0; i < n; ++i) {
-    double* c = &C[static_cast<std::size_t>(i) * m];
-    for (int l = 0; l < k; ++l) {
-      const double a = A[static_cast<std::size_t>(i) * k + l];
-      const float* b = &B[static_cast<std::size_t>(l) * m];
-      for (int j = 0; j < m; ++j) c[j] += a * b[j];
+  harness::for_ranges(n, 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      double* c = &C[i * m];
+      for (int l = 0; l < k; ++l) {
+        const double a = A[i * k + l];
+        const float* b = &B[static_cast<std::size_t>(l) * m];
+        for (int j = 0; j < m; ++j) c[j] += a * b[j];
+      }
     }
-  }
+  });
   return C;
 }
 
-std::string freivalds_mismatches(const std::vector<float>& A, const std::vector<float>& B,
-                                 const std::vector<float>& C, int n, int k, int m, int vectors,
-                                 std::uint64_t seed, double tolerance) {
+FreivaldsProbe::FreivaldsProbe(const std::vector<float>& A, const std::vector<float>& B, int n,
+                               int k, int m, int vectors, std::uint64_t seed)
+    : n_(n),
+      m_(m),
+      vectors_(vectors),
+      x_(static_cast<std::size_t>(vectors) * m),
+      abx_(static_cast<std::size_t>(vectors) * n),
+      scale_(static_cast<std::size_t>(vectors) * n) {
   Rng rng(seed);
-  std::vector<double> x(m), bx(k);
-  std::ostringstream first;
-  long long bad_rows = 0;
-  double worst = 0;
+  for (double& e : x_) e = rng.uniform();
+  std::vector<double> bx(k);
   for (int v = 0; v < vectors; ++v) {
-    for (double& e : x) e = rng.uniform();
-    for (int l = 0; l < k; ++l) bx[l] = dot(&B[static_cast<std::size_t>(l) * m], x.data(), m);
-    for (int i = 0; i < n; ++i) {
-      const float* a = &A[static_cast<std::size_t>(i) * k];
-      const float* c = &C[static_cast<std::size_t>(i) * m];
-      double abx = 0, scale = 0;
-      for (int l = 0; l < k; ++l) {
-        const double t = a[l] * bx[l];
-        abx += t;
-        scale += t * t;
-      }
-      const double cx = dot(c, x.data(), m);
-      const double allowed = tolerance * std::sqrt(scale);
-      const double off = std::fabs(cx - abx);
-      if (std::isfinite(cx) && allowed > 0) worst = std::max(worst, off / std::sqrt(scale));
-      if (!std::isfinite(cx) || !(off <= allowed)) {
-        if (bad_rows++ < 5) {
-          first << "\n  vector " << v << ", row " << i << ": (C x)_i = " << cx
-                << ", (A (B x))_i = " << abx << ", off by " << off << " (allowed " << allowed << ")"
-                << (std::isnan(cx) ? ": NaN, an element of this row was never written?" : "");
+    const double* x = &x_[static_cast<std::size_t>(v) * m];
+    harness::for_ranges(k, 256, [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t l = begin; l < end; ++l) bx[l] = dot(&B[l * m], x, m);
+    });
+    harness::for_ranges(n, 256, [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const float* a = &A[i * k];
+        double abx = 0, scale = 0;
+        for (int l = 0; l < k; ++l) {
+          const double t = a[l] * bx[l];
+          abx += t;
+          scale += t * t;
         }
+        abx_[static_cast<std::size_t>(v) * n + i] = abx;
+        scale_[static_cast<std::size_t>(v) * n + i] = std::sqrt(scale);
       }
-    }
+    });
+  }
+}
+
+namespace {
+
+// A row of C x that differs from A (B x).
+struct BadRow {
+  int vector;
+  std::size_t row;
+  double cx, abx, off, allowed;
+};
+
+// The failing rows of one range: how many, and the first `shown` of each vector.
+struct BadRows {
+  long long count = 0;
+  std::vector<BadRow> first;
+};
+
+}  // namespace
+
+std::string FreivaldsProbe::mismatches(const std::vector<float>& C, double tolerance) const {
+  constexpr int kShown = 5;
+  const std::vector<BadRows> ranges =
+      harness::map_ranges<BadRows>(n_, 256, [&](std::size_t begin, std::size_t end) {
+        BadRows bad;
+        std::vector<int> shown(vectors_, 0);
+        for (std::size_t i = begin; i < end; ++i) {
+          const float* c = &C[i * m_];
+          for (int v = 0; v < vectors_; ++v) {
+            const std::size_t at = static_cast<std::size_t>(v) * n_ + i;
+            const double cx = dot(c, &x_[static_cast<std::size_t>(v) * m_], m_);
+            const double allowed = tolerance * scale_[at];
+            const double off = std::fabs(cx - abx_[at]);
+            if (std::isfinite(cx) && off <= allowed) continue;
+            ++bad.count;
+            if (shown[v]++ < kShown) bad.first.push_back({v, i, cx, abx_[at], off, allowed});
+          }
+        }
+        return bad;
+      });
+  long long bad_rows = 0;
+  std::vector<BadRow> first;
+  for (const BadRows& r : ranges) {
+    bad_rows += r.count;
+    first.insert(first.end(), r.first.begin(), r.first.end());
   }
   if (bad_rows == 0) return "";
+  // Vector by vector, row by row, as a reader goes through C x.
+  std::stable_sort(first.begin(), first.end(),
+                   [](const BadRow& a, const BadRow& b) { return a.vector < b.vector; });
   std::ostringstream o;
-  o << "Freivalds check: " << bad_rows << " of " << static_cast<long long>(n) * vectors
-    << " rows of C x (over " << vectors << " random vectors) differ from A (B x) by more than "
-    << tolerance << " relative; first:" << first.str();
+  o << "Freivalds check: " << bad_rows << " of " << static_cast<long long>(n_) * vectors_
+    << " rows of C x (over " << vectors_ << " random vectors) differ from A (B x) by more than "
+    << tolerance << " relative; first:";
+  for (std::size_t j = 0; j < first.size() && j < kShown; ++j) {
+    const BadRow& b = first[j];
+    o << "\n  vector " << b.vector << ", row " << b.row << ": (C x)_i = " << b.cx
+      << ", (A (B x))_i = " << b.abx << ", off by " << b.off << " (allowed " << b.allowed << ")"
+      << (std::isnan(b.cx) ? ": NaN, an element of this row was never written?" : "");
+  }
   return o.str();
 }
 

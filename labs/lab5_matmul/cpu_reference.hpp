@@ -35,13 +35,25 @@ std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<fl
 // Freivalds' check of C = A B with `vectors` random vectors x (entries uniform in
 // [-1, 1), from Rng(seed)): row i passes when
 //   |(C x)_i - (A (B x))_i| <= tolerance * sqrt(sum_l (A_il (B x)_l)^2),
-// all in float64, O(nk + km + nm) per vector. The scale is the size of the terms
-// summed in row i: float32 rounding puts the left side near 1e-6 of it for
-// k = 10000; a missing tile, a wrong element of 1% or TF32 inputs (1e-3) do not
-// pass. Returns "" or the first failing rows.
-std::string freivalds_mismatches(const std::vector<float>& A, const std::vector<float>& B,
-                                 const std::vector<float>& C, int n, int k, int m, int vectors,
-                                 std::uint64_t seed, double tolerance);
+// all in float64. The scale is the size of the terms summed in row i: float32
+// rounding puts the left side near 1e-6 of it for k = 10000; a missing tile, a
+// wrong element of 1% or TF32 inputs (1e-3) do not pass. The probe holds x and
+// A (B x), O(nk + km) per vector, made once per pair of inputs: each product
+// checked then costs one pass over C, O(nm) per vector, split across the cores.
+class FreivaldsProbe {
+ public:
+  FreivaldsProbe() = default;
+  FreivaldsProbe(const std::vector<float>& A, const std::vector<float>& B, int n, int k, int m,
+                 int vectors, std::uint64_t seed);
+  // "" when every row passes, else how many fail and the first ones.
+  std::string mismatches(const std::vector<float>& C, double tolerance) const;
+
+ private:
+  int n_ = 0, m_ = 0, vectors_ = 0;
+  std::vector<double> x_;      // vector v at [v m, (v + 1) m)
+  std::vector<double> abx_;    // (A (B x_v))_i at [v n + i]
+  std::vector<double> scale_;  // sqrt(sum_l (A_il (B x_v)_l)^2) at [v n + i]
+};
 
 // ---- MQDB ------------------------------------------------------------------------
 // The seed's `mqdb` structure on the host: a description, the block sizes

@@ -3,6 +3,7 @@
 
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
+#include "labs/phases.hpp"
 #include "labs/sync.hpp"
 
 namespace harness {
@@ -26,6 +27,11 @@ void poison_sparse(const Output& out, std::uint64_t phase) {
   const std::size_t rows = (out.bytes - offset - 4) / stride + 1;
   LAB_CUDA_CHECK(
       cudaMemset2DAsync(static_cast<char*>(out.ptr) + offset, stride, out.poison, 4, rows));
+}
+
+std::string checked(const FreshChecks& fresh) {
+  const PhaseTimer checking(Phase::Check);
+  return fresh.check();
 }
 
 }  // namespace
@@ -56,20 +62,23 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
   };
   const TimingStats stats = time_gpu(launch, options);
   synchronize_or_die();
-  std::string wrong = fresh.check();
+  std::string wrong = checked(fresh);
   if (!wrong.empty()) {
     throw UntrustedTiming(
         "the output of the last timed run is wrong: the timed runs did not write the answer "
         "(the output is poisoned before each):\n  " +
         wrong);
   }
-  fresh.redraw();
+  {
+    const PhaseTimer redrawing(Phase::Redraw);
+    fresh.redraw();
+  }
   if (restore) restore();
   for (const Output& out : fresh.outputs) poison_all(out);
   launch();
   LAB_CHECK_LAUNCH();
   synchronize_or_die();
-  wrong = fresh.check();
+  wrong = checked(fresh);
   if (!wrong.empty()) {
     throw UntrustedTiming(
         "the output after timing is wrong: results cached between repetitions? (inputs drawn "

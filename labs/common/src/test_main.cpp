@@ -17,6 +17,7 @@
 
 #include "labs/ctest_gpu.hpp"
 #include "labs/gpu_info.hpp"
+#include "labs/phases.hpp"
 #include "labs/program.hpp"
 
 namespace {
@@ -53,6 +54,11 @@ void write_end_marker(const EndMarker& marker, int result) {
   std::fclose(out);
 }
 
+// Each test's phase line (labs/phases.hpp) counts from its own start.
+class PhaseReset : public testing::EmptyTestEventListener {
+  void OnTestStart(const testing::TestInfo&) override { harness::reset_phases(); }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +76,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::printf("cuda-labs: device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+  testing::UnitTest::GetInstance()->listeners().Append(new PhaseReset);
   const int result = RUN_ALL_TESTS();
   std::fflush(stdout);
   write_end_marker(marker, result);

@@ -7,6 +7,7 @@
 #include "labs/bandwidth.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
+#include "labs/phases.hpp"
 #include "labs/sync.hpp"
 #include "labs/timing.hpp"
 
@@ -68,6 +69,7 @@ TimingStats not_timed() {
 namespace detail {
 
 TimingStats time_repetitions(const std::function<void()>& launch, const TimingOptions& options) {
+  const PhaseTimer timing(Phase::Timed);
   std::unique_ptr<L2Flusher> flusher;
   if (options.flush_l2) flusher = std::make_unique<L2Flusher>();
   for (int i = 0; i < options.warmup; ++i) {

@@ -4,10 +4,13 @@
 
 #include <cstdio>
 
+#include "labs/phases.hpp"
+
 namespace harness {
 
 void report_timing(const std::string& figure, const RatioVerdict& verdict) {
   std::printf("cuda-labs: timing: %s: %s\n", figure.c_str(), verdict.message().c_str());
+  std::printf("cuda-labs: phases: %s\n", phase_summary().c_str());
   std::fflush(stdout);
   char value[32], needed[32];
   std::snprintf(value, sizeof value, "%.6g", verdict.ratio.value);
