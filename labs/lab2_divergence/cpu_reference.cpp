@@ -1,33 +1,20 @@
 #include "cpu_reference.hpp"
 
+#include "labs/random.hpp"
+
 namespace lab2 {
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
-  std::vector<float> v(n);
-  std::uint64_t state = seed;
-  for (float& x : v) {
-    const float unit = static_cast<float>(splitmix64(state) >> 40) * (1.0f / 16777216.0f);
-    x = lo + (hi - lo) * unit;
-  }
-  return v;
+  return harness::random_values<float>(n, seed, [&](std::uint64_t r) {
+    return lo + (hi - lo) * (static_cast<float>(r >> 40) * (1.0f / 16777216.0f));
+  });
 }
 
 std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi) {
-  std::vector<int> v(n);
-  std::uint64_t state = seed;
   const std::uint64_t span = static_cast<std::uint64_t>(static_cast<long long>(hi) - lo + 1);
-  for (int& x : v) x = static_cast<int>(lo + static_cast<long long>(splitmix64(state) % span));
-  return v;
+  return harness::random_values<int>(n, seed, [&](std::uint64_t r) {
+    return static_cast<int>(lo + static_cast<long long>(r % span));
+  });
 }
 
 std::vector<float> expected_cpu(Family family, const std::vector<float>& in) {

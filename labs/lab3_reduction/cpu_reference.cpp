@@ -7,6 +7,7 @@
 
 #include "labs/dataset.hpp"
 #include "labs/parallel.hpp"
+#include "labs/random.hpp"
 
 namespace lab3 {
 
@@ -61,10 +62,7 @@ std::vector<int> random_values(long long n, unsigned long long seed) {
   // splitmix64 of (seed, index): the same values whatever the number of threads.
   harness::for_ranges(values.size(), 1 << 16, [&](std::size_t, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      z ^= z >> 31;
+      const std::uint64_t z = harness::splitmix64_mix(seed * harness::kSplitMixGamma + i);
       values[i] = static_cast<int>(z >> 61);  // 0..7
     }
   });

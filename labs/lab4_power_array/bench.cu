@@ -92,8 +92,11 @@ void PowerBench::redraw() {
   if (x_.size() < 2) return;
   const std::size_t offset = 1 + harness::fresh_seed() % (x_.size() - 1);
   std::rotate(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(offset), x_.end());
-  power_by_k_.clear();
-  window_by_radius_.clear();
+  for (auto& [k, expected] : power_by_k_) {  // x^k moves with x
+    std::rotate(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(offset),
+                expected.end());
+  }
+  window_by_radius_.clear();  // a window across the seam is new
   d_in_.upload(x_);
 }
 

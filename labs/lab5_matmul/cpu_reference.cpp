@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "labs/parallel.hpp"
+#include "labs/random.hpp"
 
 namespace lab5 {
 namespace {
@@ -28,10 +29,7 @@ double dot(const float* a, const double* x, int count) {
 }  // namespace
 
 std::vector<float> random_matrix(std::size_t count, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<float> v(count);
-  for (float& x : v) x = rng.uniform();
-  return v;
+  return harness::random_values<float>(count, seed, Rng::uniform_of);
 }
 
 std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<float>& B, int n,

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "labs/random.hpp"
+
 namespace lab5 {
 
 // SplitMix64: the one generator every lab5 input comes from, so a seed names the
@@ -12,14 +14,12 @@ namespace lab5 {
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return harness::splitmix64_mix(state_ += harness::kSplitMixGamma); }
   // Uniform in [-1, 1): a 24-bit integer scaled, so exact in float.
-  float uniform() { return static_cast<float>(next() >> 40) * (2.0f / 16777216.0f) - 1.0f; }
+  float uniform() { return uniform_of(next()); }
+  static float uniform_of(std::uint64_t r) {
+    return static_cast<float>(r >> 40) * (2.0f / 16777216.0f) - 1.0f;
+  }
 
  private:
   std::uint64_t state_;

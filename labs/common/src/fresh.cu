@@ -4,6 +4,7 @@
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
 #include "labs/phases.hpp"
+#include "labs/random.hpp"
 #include "labs/sync.hpp"
 
 namespace harness {
@@ -39,10 +40,7 @@ std::string checked(const FreshChecks& fresh) {
 std::uint64_t fresh_seed() {
   static std::uint64_t state =
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);  // SplitMix64
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64_mix(state += kSplitMixGamma);
 }
 
 TimingStats time_fresh(const std::function<void()>& launch, TimingOptions options,
