@@ -4,13 +4,14 @@
 #include <cstdlib>
 #include <memory>
 #include <numeric>
-#include <random>
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
+#include "labs/parallel.hpp"
+#include "labs/random.hpp"
 #include "labs/sync.hpp"
 #include "yardsticks.hpp"
 
@@ -85,15 +86,20 @@ std::string ReductionBench::check_cub() {
 void ReductionBench::redraw() {
   const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
   const long long mirror = static_cast<long long>(*lo) + *hi;
-  std::mt19937_64 random(harness::fresh_seed());
-  std::uint64_t bits = 0;
+  const std::uint64_t seed = harness::fresh_seed();
   std::vector<int> fresh(values_.size());
-  long long magnitude = 0;
-  for (std::size_t i = 0; i < values_.size(); ++i) {
-    if (i % 64 == 0) bits = random();
-    fresh[i] = (bits >> (i % 64)) & 1 ? static_cast<int>(mirror - values_[i]) : values_[i];
-    magnitude += std::llabs(fresh[i]);
-  }
+  const std::vector<long long> magnitudes = harness::map_ranges<long long>(
+      values_.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+        long long magnitude = 0;
+        std::uint64_t bits = harness::splitmix64_at(seed, begin / 64);
+        for (std::size_t i = begin; i < end; ++i) {
+          if (i % 64 == 0) bits = harness::splitmix64_at(seed, i / 64);
+          fresh[i] = (bits >> (i % 64)) & 1 ? static_cast<int>(mirror - values_[i]) : values_[i];
+          magnitude += std::llabs(fresh[i]);
+        }
+        return magnitude;
+      });
+  const long long magnitude = std::accumulate(magnitudes.begin(), magnitudes.end(), 0LL);
   if (magnitude > INT_MAX) {
     for (std::size_t i = 0; i < values_.size(); ++i) {
       fresh[i] = fresh[i] == values_[i] ? values_[i] : -values_[i];

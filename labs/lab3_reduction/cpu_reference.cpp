@@ -30,9 +30,15 @@ int reduce_cpu(const std::vector<int>& values) {
 }
 
 std::vector<int> block_sums_cpu(const std::vector<int>& values, long long chunk) {
-  const long long n = static_cast<long long>(values.size());
-  std::vector<int> sums((n + chunk - 1) / chunk, 0);
-  for (long long i = 0; i < n; ++i) sums[i / chunk] += values[i];
+  const std::size_t n = values.size(), size = static_cast<std::size_t>(chunk);
+  std::vector<int> sums((n + size - 1) / size, 0);
+  const std::size_t grain = std::max<std::size_t>(1, (1 << 16) / size);
+  harness::for_ranges(sums.size(), grain, [&](std::size_t, std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const std::size_t end = std::min(n, (b + 1) * size);
+      for (std::size_t i = b * size; i < end; ++i) sums[b] += values[i];
+    }
+  });
   return sums;
 }
 

@@ -38,11 +38,11 @@ harness::TimingOptions MatmulBench::least(const harness::TimingOptions& options)
 
 std::string MatmulBench::compare() {
   harness::synchronize_or_die();
-  const std::vector<float> got = d_c_.download();
+  d_c_.download(got_);
   if (exact_check()) {
-    return harness::describe_float_mismatches(expected_, got, kElementTolerance, "element");
+    return harness::describe_float_mismatches(expected_, got_, kElementTolerance, "element");
   }
-  return probe_.mismatches(got, kFreivaldsTolerance);
+  return probe_.mismatches(got_, kFreivaldsTolerance);
 }
 
 std::string MatmulBench::check(Launcher run, Launch launch) {
@@ -121,14 +121,14 @@ MqdbDevice MqdbBench::view(harness::DeviceBuffer<float>& elem) {
 
 std::string MqdbBench::compare() {
   harness::synchronize_or_die();
-  const std::vector<float> got = d_c_.download();
-  std::string wrong = mqdb_structure_mismatches(pair_.a, got);
+  d_c_.download(got_);
+  std::string wrong = mqdb_structure_mismatches(pair_.a, got_);
   if (!wrong.empty()) return wrong;
   if (exact_check()) {
-    return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got,
+    return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got_,
                                               kElementTolerance, "element");
   }
-  return probe_.mismatches(got, kFreivaldsTolerance);
+  return probe_.mismatches(got_, kFreivaldsTolerance);
 }
 
 std::string MqdbBench::check(bool naive, Launch launch) {

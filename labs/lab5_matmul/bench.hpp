@@ -62,6 +62,7 @@ class MatmulBench {
   std::vector<float> a_, b_;
   std::vector<double> expected_;  // for exact checks
   FreivaldsProbe probe_;          // for the others
+  std::vector<float> got_;        // the last product downloaded
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
   std::shared_ptr<void> cublas_;
 };
@@ -105,6 +106,7 @@ class MqdbBench {
   harness::DeviceBuffer<int> d_offsets_;
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
   FreivaldsProbe probe_;
+  std::vector<float> got_;
 };
 
 }  // namespace lab5

@@ -36,9 +36,15 @@ class DeviceBuffer {
     LAB_CUDA_CHECK(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
-    std::vector<T> host(count_);
-    LAB_CUDA_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    std::vector<T> host;
+    download(host);
     return host;
+  }
+  // Into `host`, resized: a vector kept between checks of a large output is not
+  // allocated and paged in again each time.
+  void download(std::vector<T>& host) const {
+    host.resize(count_);
+    LAB_CUDA_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
   }
   void fill_bytes(unsigned char byte) { LAB_CUDA_CHECK(cudaMemset(ptr_, byte, bytes())); }
   void poison() {
