@@ -27,6 +27,7 @@ from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU, GraderUsageError
 from grader.gpu_lock import LOCK_ENV, lock_file
+from grader.outcome_cache import tree_digest
 from grader.process_mode import DEFAULT_PROCESS_MODE
 from grader.release import NOT_RELEASED, Release, decision_argv
 from grader.reports import INSTRUCTOR_DIR
@@ -72,6 +73,7 @@ class BatchConfig:
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
     release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
+    outcome_cache: Path | None = None  # verdicts shared by identical submissions (outcome_cache.py)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -184,8 +186,10 @@ def apply_static(
     return replace(result, labs=labs, failures=failures, public=public)
 
 
-def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
-    """The child's argv: grade the built tree into `report`."""
+def worker_command(
+    config: BatchConfig, built: BuiltTree, report: Path, sub: Submission | None = None
+) -> list[str]:
+    """The child's argv: grade the built tree (of `sub`) into `report`."""
     argv = [
         sys.executable,
         "-m",
@@ -213,6 +217,9 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
         argv += ["--process-mode", config.process_mode]
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
+    if config.outcome_cache is not None and sub is not None:
+        argv += ["--outcome-cache", str(config.outcome_cache)]
+        argv += ["--submission-digest", tree_digest(sub.path)]
     return argv + decision_argv(config.release)
 
 
@@ -240,7 +247,7 @@ def grade_submission(
         env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
     try:
         proc = subprocess.run(
-            worker_command(config, built, report),
+            worker_command(config, built, report, sub),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -20,6 +20,7 @@ from grader.build import BuildFailure
 from grader.commands.grade import _run_pytest, exit_status, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
+from grader.outcome_cache import OutcomeCache
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.release import add_decision_arguments, decision_from_args
 from grader.session import GradingSession
@@ -40,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sanitize", action="store_true")
     parser.add_argument("--process-mode", choices=PROCESS_MODES, default=DEFAULT_PROCESS_MODE)
     parser.add_argument("--calibration", type=Path)
+    # The batch's folder of shared verdicts and this submission's digest (outcome_cache.py).
+    parser.add_argument("--outcome-cache", type=Path)
+    parser.add_argument("--submission-digest")
     add_decision_arguments(parser)
     args = parser.parse_args(argv)
     failure = None
@@ -58,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sanitize=args.sanitize,
             process_mode=args.process_mode,
             calibration=args.calibration,
+            outcome_cache=(
+                OutcomeCache(args.outcome_cache, args.submission_digest)
+                if args.outcome_cache and args.submission_digest
+                else None
+            ),
         )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)

@@ -27,6 +27,7 @@ from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.gpu_lock import GpuLock
 from grader.model import LabTest, Outcome, Status
+from grader.outcome_cache import OutcomeCache
 from grader.process_mode import DEFAULT_PROCESS_MODE, PER_PROGRAM, PROCESS_MODES, plan
 from grader.runner import Runner
 from grader.verdict import WATCHDOG_EXIT
@@ -103,8 +104,11 @@ class Scheduler:
         jobs: int,
         process_mode: str | None = None,
         gpu_lock: GpuLock | None = None,
+        cache: OutcomeCache | None = None,
     ) -> None:
         self.runner = runner
+        self.cache = cache  # verdicts of identical submissions (outcome_cache.py)
+        self.reused: list[str] = []  # tests whose verdict came from the cache
         self.jobs = max(1, jobs)
         self.process_mode = check_process_mode(process_mode)
         self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
@@ -122,6 +126,13 @@ class Scheduler:
     def prepare(self, tests: Iterable[LabTest]) -> None:
         """Run the shareable tests among `tests` now, `jobs` at a time."""
         todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
+        if self.cache is not None:
+            for test in todo:
+                cached = self.cache.get(test)
+                if cached is not None:
+                    self._shared[test.name] = cached
+                    self.reused.append(test.name)
+            todo = [t for t in todo if t.name not in self._shared]
         if not todo:
             return
         ran = self._run_units(todo)
@@ -133,6 +144,8 @@ class Scheduler:
                 self.rerun_alone.append(test.name)
                 outcome = self._alone(self.runner.run, test)
             self._shared[test.name] = outcome
+            if self.cache is not None:
+                self.cache.put(test, outcome)
 
     def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
         """Each test's outcome, by name: alone, or from its group's process and then,

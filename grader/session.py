@@ -26,6 +26,7 @@ from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo, probe
 from grader.gpu_lock import GpuLock
 from grader.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
+from grader.outcome_cache import OutcomeCache
 from grader.runner import Runner
 from grader.sandbox import Decision, decide, warn
 from grader.sanitize import SANITIZE_KIND, sanitize_tests
@@ -65,6 +66,7 @@ class GradingSession:
         sanitize_runs: Sequence[LabTest] | None = None,
         process_mode: str | None = None,
         gpu_lock: GpuLock | None = None,
+        outcome_cache: OutcomeCache | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -85,7 +87,7 @@ class GradingSession:
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
-        self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock)
+        self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock, outcome_cache)
         self._planned = False
         self.build_failure = build_failure
         self.notes = list(notes)
@@ -111,6 +113,7 @@ class GradingSession:
         sanitize: bool = False,
         process_mode: str | None = None,
         calibration: Path | None = None,
+        outcome_cache: OutcomeCache | None = None,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
@@ -123,7 +126,8 @@ class GradingSession:
         with -DLAB_SANITIZE=ON. `process_mode`: per-test or per-program (None:
         the default; process_mode.py). `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
-        timeouts (watchdog.py). A batch worker takes its GPU's lock from its
+        timeouts (watchdog.py). `outcome_cache`: verdicts of identical submissions
+        in this batch (outcome_cache.py). A batch worker takes its GPU's lock from its
         environment (gpu_lock.py). Raises GraderUsageError for what the caller got wrong
         (--sandbox require included).
         """
@@ -203,6 +207,7 @@ class GradingSession:
             sanitize_runs=runs,
             process_mode=process_mode,
             gpu_lock=GpuLock.from_environment(),
+            outcome_cache=outcome_cache,
         )
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
@@ -286,6 +291,11 @@ class GradingSession:
                 f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
                 "that did not pass there and every case after it) ran again alone, and "
                 "those runs' verdicts count."
+            )
+        if scheduler.reused:
+            run_notes.append(
+                f"{len(scheduler.reused)} untimed tests took the verdicts that an identical "
+                "submission (every file the same) got in this batch, instead of running again."
             )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
         return Grade(

@@ -14,11 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from grader.batch import choose_gpus, find_submissions, list_gpus, run_batch
+from grader.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
 from grader.batch_steps import (
     BatchConfig,
     build_fixed_parts,
@@ -171,8 +174,6 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_NO_GPU
-    gpus = [s.gpu for s in slots]
-    workers = worker_gpus(slots)
     config = BatchConfig(
         repo=repo,
         labs=labs,
@@ -192,14 +193,30 @@ def _run(args: argparse.Namespace) -> int:
     )
     if args.secret_file is not None:
         print(f"grader: hidden-data results {release.why}", flush=True)
-    _sandbox_workers(args, report)
+    # Removed after the batch: a shared verdict never outlives its secret or harness.
+    with tempfile.TemporaryDirectory(prefix="cuda-labs-verdicts-") as verdicts:
+        if _sandbox_workers(args, report, Path(verdicts)):
+            config = replace(config, outcome_cache=Path(verdicts))
+        return _grade_class(args, config, submissions, slots)
+
+
+def _grade_class(
+    args: argparse.Namespace,
+    config: BatchConfig,
+    submissions: Sequence[Submission],
+    slots: Sequence[GpuSlots],
+) -> int:
+    """Build and grade every submission; write the class table."""
+    repo, report, release = config.repo, config.report_root, config.release
+    gpus = [s.gpu for s in slots]
+    workers = worker_gpus(slots)
     if args.build_once:
         print(f"grader: building the fixed parts once in {config.build_root}", flush=True)
         config = build_fixed_parts(config, print_progress)
     gradable = sum(1 for s in submissions if s.problem is None)
     print(
         f"grader: {len(submissions)} folders ({gradable} submissions), labs "
-        f"{','.join(labs)}, {len(workers)} GPU worker(s) on {describe(slots)}, "
+        f"{','.join(config.labs)}, {len(workers)} GPU worker(s) on {describe(slots)}, "
         f"{args.build_jobs} build(s) at once",
         flush=True,
     )
@@ -246,15 +263,19 @@ def _gpu_slots(args: argparse.Namespace) -> list[GpuSlots]:
     return slots
 
 
-def _sandbox_workers(args: argparse.Namespace, report: Path) -> None:
+def _sandbox_workers(args: argparse.Namespace, report: Path, verdicts: Path) -> bool:
     """Try the sandbox here (require fails before any build), then hand the mode and
-    what to hide (every submission, the reports, the secret) to the workers, which
-    take it from their environment."""
-    hidden = [args.submissions, report, *([args.secret_file] if args.secret_file else [])]
+    what to hide (every submission, the reports, the secret, the shared verdicts) to
+    the workers, which take it from their environment. True when sandboxed: only
+    then do identical submissions share verdicts (outcome_cache.py), which student
+    code must not be able to write."""
+    hidden = [args.submissions, report, verdicts]
+    hidden += [args.secret_file] if args.secret_file else []
     decision = decide(args.sandbox, hidden=hidden)
     warn(decision)
     os.environ[MODE_ENV] = decision.mode
     os.environ[HIDE_ENV] = os.pathsep.join(hide_targets(hidden))
+    return decision.sandbox is not None
 
 
 COMMAND = Command(
