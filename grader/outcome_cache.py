@@ -21,6 +21,8 @@ import hashlib
 import json
 import os
 import tempfile
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from grader.model import LabTest, Outcome, Status
@@ -44,6 +46,26 @@ def tree_digest(folder: Path) -> str:
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def grading_order(digests: Sequence[str | None]) -> list[int]:
+    """Indices of the submissions in the order to grade them: the first of each set
+    of copies, those with the most copies first, then every later copy, so that a
+    copy is graded after its original has finished and takes its verdicts instead
+    of racing it. None (not gradable) counts as no copy."""
+    copies = Counter(d for d in digests if d is not None)
+    seen: set[str] = set()
+    first: list[int] = []
+    later: list[int] = []
+    for index, digest in enumerate(digests):
+        if digest is not None and digest in seen:
+            later.append(index)
+        else:
+            first.append(index)
+            if digest is not None:
+                seen.add(digest)
+    first.sort(key=lambda i: -copies[d] if (d := digests[i]) is not None else -1)
+    return first + later
 
 
 def shareable(test: LabTest) -> bool:

@@ -52,6 +52,7 @@ from grader.gpu_slots import (
 )
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
+from grader.outcome_cache import grading_order, tree_digest
 from grader.release import add_release_arguments, release_from_args
 from grader.reports import INSTRUCTOR_DIR
 from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
@@ -221,14 +222,21 @@ def _grade_class(
         flush=True,
     )
     start = time.monotonic()
+    order = list(range(len(submissions)))
+    if config.outcome_cache is not None:  # copies after their originals (outcome_cache.py)
+        order = grading_order(
+            [tree_digest(s.path) if s.problem is None else None for s in submissions]
+        )
     with UsageLog(report / LOG_NAME, gpus) as usage_log:
-        results = run_batch(
-            submissions,
+        graded = run_batch(
+            [submissions[i] for i in order],
             workers,
             partial(build_submission, config),
             partial(grade_submission, config),
             build_jobs=args.build_jobs,
         )
+    by_name = {r.name: r for r in graded}
+    results = [by_name[s.name] for s in submissions]
     written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}

@@ -8,7 +8,7 @@ from pathlib import Path
 from grader.batch import Submission
 from grader.batch_steps import BatchConfig, BuiltTree, worker_command
 from grader.model import LabTest, Outcome, Status
-from grader.outcome_cache import OutcomeCache, tree_digest
+from grader.outcome_cache import OutcomeCache, grading_order, tree_digest
 from grader.process_mode import PER_TEST
 from grader.schedule import Scheduler
 from grader.tests.test_schedule import RecordingRunner
@@ -119,3 +119,12 @@ def test_the_batch_hands_each_worker_the_shared_folder_and_its_digest(tmp_path: 
         lab_max={},
     )
     assert "--outcome-cache" not in worker_command(without, built, tmp_path / "r", sub)
+
+
+def test_copies_are_graded_after_their_original_the_most_copied_first() -> None:
+    digests = ["a", "s", None, "r", "s", "r", "s", "b", "r", "r"]
+    order = grading_order(digests)
+    assert sorted(order) == list(range(len(digests)))
+    first, later = order[:5], order[5:]
+    assert first == [3, 1, 0, 2, 7]  # r (4 copies), s (3), then a, None, b in their order
+    assert later == [4, 5, 6, 8, 9]
