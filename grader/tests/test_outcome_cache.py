@@ -97,28 +97,19 @@ def test_an_identical_submission_runs_only_its_timed_tests(tmp_path: Path) -> No
     assert sorted(name for name, _ in other.log) == ["c1", "c2", "t1"]
 
 
+def _config(tmp_path: Path, verdicts: Path | None = None) -> BatchConfig:
+    return BatchConfig(
+        tmp_path, ("lab1",), tmp_path / "out", tmp_path / "b", {}, outcome_cache=verdicts
+    )
+
+
 def test_the_batch_hands_each_worker_the_shared_folder_and_its_digest(tmp_path: Path) -> None:
     sub = Submission("ann", _tree(tmp_path / "ann"), ("lab1",))
     built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
-    config = BatchConfig(
-        repo=tmp_path,
-        labs=("lab1",),
-        report_root=tmp_path / "out",
-        build_root=tmp_path / "b",
-        lab_max={},
-        outcome_cache=tmp_path / "verdicts",
-    )
-    argv = worker_command(config, built, tmp_path / "r", sub)
+    argv = worker_command(_config(tmp_path, tmp_path / "verdicts"), built, tmp_path / "r", sub)
     assert argv[argv.index("--outcome-cache") + 1] == str(tmp_path / "verdicts")
     assert argv[argv.index("--submission-digest") + 1] == tree_digest(sub.path)
-    without = BatchConfig(
-        repo=tmp_path,
-        labs=("lab1",),
-        report_root=tmp_path / "out",
-        build_root=tmp_path / "b",
-        lab_max={},
-    )
-    assert "--outcome-cache" not in worker_command(without, built, tmp_path / "r", sub)
+    assert "--outcome-cache" not in worker_command(_config(tmp_path), built, tmp_path / "r", sub)
 
 
 def test_copies_are_graded_after_their_original_the_most_copied_first() -> None:
