@@ -74,6 +74,7 @@ class BatchConfig:
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
     release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
     outcome_cache: Path | None = None  # verdicts shared by identical submissions (outcome_cache.py)
+    data_root: Path | None = None  # the datasets, written once for the class (runner.py)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -220,6 +221,8 @@ def worker_command(
     if config.outcome_cache is not None and sub is not None:
         argv += ["--outcome-cache", str(config.outcome_cache)]
         argv += ["--submission-digest", tree_digest(sub.path)]
+    if config.data_root is not None:
+        argv += ["--data-root", str(config.data_root)]
     return argv + decision_argv(config.release)
 
 

@@ -44,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The batch's folder of shared verdicts and this submission's digest (outcome_cache.py).
     parser.add_argument("--outcome-cache", type=Path)
     parser.add_argument("--submission-digest")
+    parser.add_argument("--data-root", type=Path)  # the class's datasets, written once
     add_decision_arguments(parser)
     args = parser.parse_args(argv)
     failure = None
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.outcome_cache and args.submission_digest
                 else None
             ),
+            data_root=args.data_root,
         )
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)

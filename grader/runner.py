@@ -178,8 +178,11 @@ class Runner:
         extra_env: Mapping[str, str] | None = None,
         sandbox: Sandbox | None = None,
         calibration: Calibration | None = None,
+        data_root: Path | None = None,
     ) -> None:
         self.gpu_present = gpu_present
+        # A batch's one folder of datasets, written once for every student (see _data_folder).
+        self.data_root = data_root
         self.calibration = calibration
         self.sandbox = sandbox
         self.secret = secret
@@ -359,7 +362,7 @@ class Runner:
         """What the sandbox shows a test: the folders of the files its command names
         (the program, a dataset) and its lab's dataset folder."""
         paths = [os.path.dirname(arg) for arg in argv if os.path.isabs(arg) and os.path.isfile(arg)]
-        data = env.get(DATA_DIR_ENV) or self._data_dir(test, hidden=False)
+        data = env.get(DATA_DIR_ENV) or self._data_dir(test, graded=False)
         return paths + ([data] if data else [])
 
     def command_and_env(self, test: LabTest) -> tuple[list[str], dict[str, str]]:
@@ -372,30 +375,37 @@ class Runner:
         env = {**os.environ, **test.env, **self.extra_env}
         env.pop(SECRET_ENV, None)
         argv = list(test.command)
-        if self.secret is None:
+        if self.secret is None and self.data_root is None:
             return argv, env
         if test.is_setup:
             out = _out_argument(argv)
             if out is not None:
-                env[SECRET_ENV] = self.secret
-                argv[out] = hidden_dir(argv[out])
+                if self.secret is not None:
+                    env[SECRET_ENV] = self.secret
+                argv[out] = self._data_folder(argv[out])
         else:
-            data = self._hidden_data_dir(test)
+            data = self._data_dir(test, graded=True)
             if data is not None:
                 env[DATA_DIR_ENV] = data
         return argv, env
 
-    def _hidden_data_dir(self, test: LabTest) -> str | None:
-        return self._data_dir(test, hidden=True)
+    def _data_folder(self, built: str) -> str:
+        """Where the datasets of the build's folder `built` are written and read:
+        `built-hidden` with a secret, and in a batch's data root, under the folder's
+        name, when it has one (the same secret gives every student the same bytes;
+        datasets.generate keeps a file already written for the same entry)."""
+        folder = hidden_dir(built) if self.secret is not None else built
+        return str(self.data_root / Path(folder).name) if self.data_root else folder
 
-    def _data_dir(self, test: LabTest, *, hidden: bool) -> str | None:
-        """The folder the dataset setup of `test` writes (`DIR-hidden` with a secret)."""
+    def _data_dir(self, test: LabTest, *, graded: bool) -> str | None:
+        """The folder the dataset setup of `test` writes: as built, or (`graded`) the
+        one this grading writes and reads (_data_folder)."""
         for fixture in test.fixtures_required:
             for setup in self.setups.get(fixture, ()):
                 out = _out_argument(list(setup.command))
                 if out is not None:
                     folder = setup.command[out]
-                    return hidden_dir(folder) if hidden else folder
+                    return self._data_folder(folder) if graded else folder
         return None
 
     def _ensure_fixtures(self, test: LabTest) -> Outcome | None:

@@ -114,6 +114,7 @@ class GradingSession:
         process_mode: str | None = None,
         calibration: Path | None = None,
         outcome_cache: OutcomeCache | None = None,
+        data_root: Path | None = None,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
 
@@ -127,9 +128,10 @@ class GradingSession:
         the default; process_mode.py). `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
         timeouts (watchdog.py). `outcome_cache`: verdicts of identical submissions
-        in this batch (outcome_cache.py). A batch worker takes its GPU's lock from its
-        environment (gpu_lock.py). Raises GraderUsageError for what the caller got wrong
-        (--sandbox require included).
+        in this batch (outcome_cache.py). `data_root`: the batch's one folder of
+        datasets, written once for the class (runner.py). A batch worker takes its
+        GPU's lock from its environment (gpu_lock.py). Raises GraderUsageError for what
+        the caller got wrong (--sandbox require included).
         """
         check_jobs(jobs)
         check_process_mode(process_mode)
@@ -188,6 +190,7 @@ class GradingSession:
             extra_env=extra_env,
             sandbox=sandbox.sandbox,
             calibration=sized,
+            data_root=data_root,
         )
         return cls(
             tests=tests,

@@ -194,10 +194,16 @@ def _run(args: argparse.Namespace) -> int:
     )
     if args.secret_file is not None:
         print(f"grader: hidden-data results {release.why}", flush=True)
-    # Removed after the batch: a shared verdict never outlives its secret or harness.
-    with tempfile.TemporaryDirectory(prefix="cuda-labs-verdicts-") as verdicts:
+    # Removed after the batch: a shared verdict or dataset never outlives its secret
+    # or harness. Shared only in the sandbox, where student code can write neither.
+    config.build_root.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="cuda-labs-verdicts-") as verdicts,
+        tempfile.TemporaryDirectory(prefix=".datasets-", dir=config.build_root) as data,
+    ):
+        os.chmod(data, 0o755)  # read by the sandbox's user
         if _sandbox_workers(args, report, Path(verdicts)):
-            config = replace(config, outcome_cache=Path(verdicts))
+            config = replace(config, outcome_cache=Path(verdicts), data_root=Path(data))
         return _grade_class(args, config, submissions, slots)
 
 

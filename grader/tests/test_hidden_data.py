@@ -133,6 +133,21 @@ def test_the_runner_gives_the_secret_to_the_setup_only(
     assert argv == ["prog"]
 
 
+def test_a_batch_data_root_holds_every_students_datasets_once(tmp_path: Path) -> None:
+    ann, _ = _setup_and_test(tmp_path / "ann")
+    bob, bob_test = _setup_and_test(tmp_path / "bob")
+    root = tmp_path / "class-data"
+    for secret, folder in ((SECRET, "lab1-hidden"), (None, "lab1")):
+        runners = [
+            Runner(gpu_present=True, setups={"lab1_data": [s]}, secret=secret, data_root=root)
+            for s in (ann, bob)
+        ]
+        assert runners[0].command_and_env(ann)[0][-1] == str(root / folder)
+        assert runners[1].command_and_env(bob)[0][-1] == str(root / folder)  # the same folder
+        argv, env = runners[1].command_and_env(bob_test)
+        assert env[DATA_DIR_ENV] == str(root / folder) and SECRET_ENV not in env
+
+
 def test_without_a_secret_nothing_changes_and_nothing_leaks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
