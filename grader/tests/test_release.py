@@ -7,9 +7,6 @@ import argparse
 import csv
 import datetime as dt
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -43,7 +40,6 @@ from grader.release import (
 from grader.reports import write_all
 from grader.scoring import Grade, LabPolicy, score_lab
 from grader.tests.helpers import (
-    PACKAGE_PARENT,
     gtest_spec,
     make_build,
     make_repo,
@@ -364,30 +360,20 @@ def test_grade_with_a_secret_releases_after_the_last_due_time(tmp_path: Path) ->
     (tmp_path / "secret").write_text("s3cret\n")
     policy = tmp_path / "deadline.json"
     policy.write_text(json.dumps({"due": "2020-01-01T00:00:00+00:00", "extensions": {"a": 2}}))
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "grade",
-            "--build",
-            str(build),
-            "--repo",
-            str(repo),
-            "--report",
-            str(tmp_path / "out"),
-            "--secret-file",
-            str(tmp_path / "secret"),
-            "--no-sanitize",
-            "--deadline-policy",
-            str(policy),
-        ],
+    proc = run_grader(
+        "grade",
+        "--build",
+        str(build),
+        "--repo",
+        str(repo),
+        "--report",
+        str(tmp_path / "out"),
+        "--secret-file",
+        str(tmp_path / "secret"),
+        "--no-sanitize",
+        "--deadline-policy",
+        str(policy),
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "hidden-data results released: the class's last due time, 2020-01-03" in proc.stdout
