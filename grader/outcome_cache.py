@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.model import LabTest, Outcome, Status
-from grader.sanitize import SANITIZE_KIND
+from grader.process_mode import untimed_check
 
 _SHARED = (Status.PASSED, Status.FAILED)  # an ERROR is the grader's, not the code's
 
@@ -68,11 +68,6 @@ def grading_order(digests: Sequence[str | None]) -> list[int]:
     return first + later
 
 
-def shareable(test: LabTest) -> bool:
-    """An untimed test of the student's code (not a setup, not a sanitizer run)."""
-    return not test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
-
-
 class OutcomeCache:
     """The verdicts recorded in `folder` for submissions of digest `digest`."""
 
@@ -86,7 +81,7 @@ class OutcomeCache:
 
     def get(self, test: LabTest) -> Outcome | None:
         """The verdict an identical submission got for `test`, if one was recorded."""
-        if not shareable(test):
+        if not untimed_check(test):
             return None
         try:
             doc = json.loads(self._file(test).read_text(encoding="utf-8"))
@@ -102,7 +97,7 @@ class OutcomeCache:
 
     def put(self, test: LabTest, outcome: Outcome) -> None:
         """Record the final verdict on `test` (one written whole, never in part)."""
-        if not shareable(test) or outcome.status not in _SHARED:
+        if not untimed_check(test) or outcome.status not in _SHARED:
             return
         doc = {
             "status": outcome.status.value,

@@ -46,17 +46,17 @@ _EXACT_NAME = re.compile(r"[^*?:\-\s]+")
 ProgramKey = tuple[object, ...]
 
 
+def untimed_check(test: LabTest) -> bool:
+    """A check of the student's code with no figure to measure: not timed, not a
+    dataset setup, not a sanitizer run. Such a test may share a process
+    (`groupable`) and an identical submission's verdict (outcome_cache.py)."""
+    return not test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
+
+
 def groupable(test: LabTest) -> bool:
-    """An untimed GoogleTest case selected by its exact name, and not a setup or
-    sanitizer run."""
+    """An untimed check selected by its exact GoogleTest name."""
     name = test.gtest_filter
-    return (
-        name is not None
-        and _EXACT_NAME.fullmatch(name) is not None
-        and not test.is_timed
-        and not test.is_setup
-        and test.kind != SANITIZE_KIND
-    )
+    return name is not None and _EXACT_NAME.fullmatch(name) is not None and untimed_check(test)
 
 
 def program_key(test: LabTest) -> ProgramKey:
