@@ -27,7 +27,6 @@ from grader.class_table import result_from_report
 from grader.discovery import lab_dirs
 from grader.errors import EXIT_NO_GPU, GraderUsageError
 from grader.gpu_lock import LOCK_ENV, lock_file
-from grader.outcome_cache import tree_digest
 from grader.process_mode import DEFAULT_PROCESS_MODE
 from grader.release import NOT_RELEASED, Release, decision_argv
 from grader.reports import INSTRUCTOR_DIR
@@ -188,9 +187,9 @@ def apply_static(
 
 
 def worker_command(
-    config: BatchConfig, built: BuiltTree, report: Path, sub: Submission | None = None
+    config: BatchConfig, built: BuiltTree, report: Path, digest: str | None = None
 ) -> list[str]:
-    """The child's argv: grade the built tree (of `sub`) into `report`."""
+    """The child's argv: grade the built tree (of a folder of digest `digest`) into `report`."""
     argv = [
         sys.executable,
         "-m",
@@ -218,9 +217,8 @@ def worker_command(
         argv += ["--process-mode", config.process_mode]
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
-    if config.outcome_cache is not None and sub is not None:
-        argv += ["--outcome-cache", str(config.outcome_cache)]
-        argv += ["--submission-digest", tree_digest(sub.path)]
+    if config.outcome_cache is not None and digest is not None:
+        argv += ["--outcome-cache", str(config.outcome_cache), "--submission-digest", digest]
     if config.data_root is not None:
         argv += ["--data-root", str(config.data_root)]
     return argv + decision_argv(config.release)
@@ -250,7 +248,7 @@ def grade_submission(
         env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
     try:
         proc = subprocess.run(
-            worker_command(config, built, report, sub),
+            worker_command(config, built, report, sub.digest),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

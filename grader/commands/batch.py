@@ -230,9 +230,10 @@ def _grade_class(
     start = time.monotonic()
     order = list(range(len(submissions)))
     if config.outcome_cache is not None:  # copies after their originals (outcome_cache.py)
-        order = grading_order(
-            [tree_digest(s.path) if s.problem is None else None for s in submissions]
-        )
+        submissions = [
+            replace(s, digest=tree_digest(s.path)) if s.problem is None else s for s in submissions
+        ]
+        order = grading_order([s.digest for s in submissions])
     with UsageLog(report / LOG_NAME, gpus) as usage_log:
         graded = run_batch(
             [submissions[i] for i in order],

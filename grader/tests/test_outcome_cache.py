@@ -106,10 +106,11 @@ def _config(tmp_path: Path, verdicts: Path | None = None) -> BatchConfig:
 def test_the_batch_hands_each_worker_the_shared_folder_and_its_digest(tmp_path: Path) -> None:
     sub = Submission("ann", _tree(tmp_path / "ann"), ("lab1",))
     built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
-    argv = worker_command(_config(tmp_path, tmp_path / "verdicts"), built, tmp_path / "r", sub)
+    digest = tree_digest(sub.path)
+    argv = worker_command(_config(tmp_path, tmp_path / "verdicts"), built, tmp_path / "r", digest)
     assert argv[argv.index("--outcome-cache") + 1] == str(tmp_path / "verdicts")
-    assert argv[argv.index("--submission-digest") + 1] == tree_digest(sub.path)
-    assert "--outcome-cache" not in worker_command(_config(tmp_path), built, tmp_path / "r", sub)
+    assert argv[argv.index("--submission-digest") + 1] == digest
+    assert "--outcome-cache" not in worker_command(_config(tmp_path), built, tmp_path / "r", digest)
 
 
 def test_copies_are_graded_after_their_original_the_most_copied_first() -> None:
