@@ -28,14 +28,14 @@ std::string PowerBench::finish_power(int k, bool from_symbol) {
     LAB_CUDA_CHECK(symbol_download(last_.data(), size()));
     LAB_CUDA_CHECK(cudaGetLastError());
   } else {
-    last_ = d_out_.download();
+    d_out_.download(last_);
   }
   return describe_power_mismatches(x_, expected_power(k), last_, k);
 }
 
 std::string PowerBench::finish_window(int radius) {
   harness::synchronize_or_die();
-  last_ = d_out_.download();
+  d_out_.download(last_);
   return describe_window_mismatches(expected_window(radius), last_, radius);
 }
 

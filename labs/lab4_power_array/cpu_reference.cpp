@@ -5,12 +5,14 @@
 #include <sstream>
 
 #include "labs/dataset.hpp"
+#include "labs/parallel.hpp"
 
 namespace lab4 {
 namespace {
 
 template <class Bad>
 std::string describe(std::size_t size, const char* tolerance_text, Bad bad, int shown = 5) {
+  if (!harness::any_index(size, [&](std::size_t i) { return bad(i, nullptr); })) return "";
   std::size_t wrong = 0;
   std::ostringstream first;
   first.precision(9);

@@ -1,5 +1,6 @@
 // Failure messages that name the first mismatches (index, expected, got).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "labs/device_buffer.hpp"
+#include "labs/parallel.hpp"
 
 namespace harness {
 
@@ -20,6 +22,9 @@ std::string describe_mismatches(const std::vector<T>& expected, const std::vecto
   if (expected.size() != got.size()) {
     o << "size differs: expected " << expected.size() << ", got " << got.size();
     return o.str();
+  }
+  if (!any_index(expected.size(), [&](std::size_t i) { return !(expected[i] == got[i]); })) {
+    return "";
   }
   std::size_t wrong = 0;
   std::ostringstream first;
@@ -62,13 +67,17 @@ template <class T>
 std::string describe_float_mismatches(const std::vector<double>& ref, const std::vector<T>& got,
                                       double tolerance, const char* what = "element",
                                       int shown = 5) {
+  const auto bad_at = [&](std::size_t i) {
+    const double g = static_cast<double>(got[i]);
+    return !std::isfinite(g) ||
+           std::fabs(g - ref[i]) > tolerance * std::fmax(std::fabs(ref[i]), 1.0);
+  };
+  if (!any_index(std::min(ref.size(), got.size()), bad_at)) return "";
   std::ostringstream o;
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < ref.size() && i < got.size(); ++i) {
     const double g = static_cast<double>(got[i]);
-    const bool bad =
-        !std::isfinite(g) || std::fabs(g - ref[i]) > tolerance * std::fmax(std::fabs(ref[i]), 1.0);
-    if (bad && wrong++ < static_cast<std::size_t>(shown)) {
+    if (bad_at(i) && wrong++ < static_cast<std::size_t>(shown)) {
       o << "\n  " << what << " " << i << ": expected " << ref[i] << ", got " << g
         << (std::isnan(g) ? " (NaN: never written?)" : "");
     }

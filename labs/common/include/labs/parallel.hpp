@@ -2,6 +2,7 @@
 // 10000 x 10000 output on one core costs more than the kernels it judges, and a
 // timed test runs alone on its GPU with the host's cores idle.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -25,6 +26,20 @@ std::vector<Result> map_ranges(std::size_t count, std::size_t grain, Body body) 
     out[index] = body(begin, end);
   });
   return out;
+}
+
+// Whether pred(i) holds for some i in [0, count): the pass over a correct output
+// that a check makes before it spends time describing mismatches.
+template <class Pred>
+bool any_index(std::size_t count, Pred pred) {
+  const std::vector<char> found =
+      map_ranges<char>(count, 1 << 16, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          if (pred(i)) return char{1};
+        }
+        return char{0};
+      });
+  return std::find(found.begin(), found.end(), char{1}) != found.end();
 }
 
 }  // namespace harness
