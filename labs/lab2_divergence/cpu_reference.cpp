@@ -1,5 +1,6 @@
 #include "cpu_reference.hpp"
 
+#include "labs/parallel.hpp"
 #include "labs/random.hpp"
 
 namespace lab2 {
@@ -42,7 +43,9 @@ std::vector<int> simple_divergence_cpu(std::vector<int> data) {
 
 std::vector<float> sum_matrix_cpu(const std::vector<float>& a, const std::vector<float>& b) {
   std::vector<float> c(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) c[i] = a[i] + b[i];
+  harness::for_ranges(a.size(), 1 << 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+  });
   return c;
 }
 
