@@ -1,8 +1,9 @@
-"""Process mode `per-program`: the untimed tests of one test program share a process.
+"""Process mode `per-program`: the tests of one test program share a process.
 
 Starting a CUDA process costs more than most correctness tests do, so in this
 mode a test program runs a bounded group of its untimed tests in one process
-(`--gtest_filter=A.x:A.y:...`). The shared process settles only what it cannot
+(`--gtest_filter=A.x:A.y:...`), and its timed tests in one more, which has the
+GPU to itself as a timed test alone would. The shared process settles only what it cannot
 get wrong: a test whose own case passed, in a report the harness's end marker
 vouches for (provenance.py), before any case that did not pass. Everything else
 runs again alone in a fresh process, as in mode `per-test`, and that run's
@@ -16,7 +17,7 @@ verdict counts, so a verdict never depends on a neighbour:
   later CUDA call), or when its output matches a skip pattern (that claim is
   judged per test).
 
-Timed tests, dataset setups and sanitizer runs always run alone.
+Dataset setups and sanitizer runs always run alone.
 """
 
 from __future__ import annotations
@@ -53,10 +54,30 @@ def untimed_check(test: LabTest) -> bool:
     return not test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
 
 
+def _exact(test: LabTest) -> bool:
+    name = test.gtest_filter
+    return name is not None and _EXACT_NAME.fullmatch(name) is not None
+
+
 def groupable(test: LabTest) -> bool:
     """An untimed check selected by its exact GoogleTest name."""
-    name = test.gtest_filter
-    return name is not None and _EXACT_NAME.fullmatch(name) is not None and untimed_check(test)
+    return _exact(test) and untimed_check(test)
+
+
+def timed_groupable(test: LabTest) -> bool:
+    """A timed test selected by its exact GoogleTest name: it may share a process
+    with its program's other timed tests, never the GPU."""
+    return _exact(test) and test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
+
+
+def timed_groups(tests: Sequence[LabTest]) -> list[list[LabTest]]:
+    """The timed tests among `tests`, one group per program, in their order;
+    a program with a single timed test has no group."""
+    by_key: dict[ProgramKey, list[LabTest]] = {}
+    for test in tests:
+        if timed_groupable(test):
+            by_key.setdefault(program_key(test), []).append(test)
+    return [group for group in by_key.values() if len(group) > 1]
 
 
 def program_key(test: LabTest) -> ProgramKey:

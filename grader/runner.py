@@ -230,9 +230,10 @@ class Runner:
         return self.execute(test)
 
     def run_group(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
-        """Run `tests`, one program's untimed cases (process_mode.plan), in one process
-        after their fixtures: the outcomes of those the process settles, by name. The
-        caller runs the others alone."""
+        """Run `tests`, one program's untimed cases (process_mode.plan) or its timed
+        ones (process_mode.timed_groups), in one process after their fixtures: the
+        outcomes of those the process settles, by name. The caller runs the others
+        alone."""
         blocked = self._ensure_fixtures(tests[0])  # one program key: the same fixtures
         if blocked is not None:
             return {test.name: blocked for test in tests}
@@ -244,17 +245,22 @@ class Runner:
             tests,
             process_mode.group_timeout([self.flat_timeout(t) for t in tests], self.timeout_scale),
         )
-        result, cases, provenance, _ = self._execute(group, timeout_s, tests)
+        result, cases, provenance, around = self._execute(group, timeout_s, tests)
         outcomes: dict[str, Outcome] = {}
         for test, case in process_mode.settled(tests, result, cases, provenance):
-            outcome = self._settled(test, case, result, provenance)
+            outcome = self._settled(test, case, result, provenance, around)
             if outcome.status is not Status.PASSED:
                 break  # only a pass is taken from a shared process
             outcomes[test.name] = outcome
         return outcomes
 
     def _settled(
-        self, test: LabTest, case: GtestCase, group: ProcessResult, provenance: Provenance | None
+        self,
+        test: LabTest,
+        case: GtestCase,
+        group: ProcessResult,
+        provenance: Provenance | None,
+        around: dict[str, str],
     ) -> Outcome:
         """A test the group's process settles, judged as a run of its case alone: the
         process's provenance was checked, and its case passed."""
@@ -263,7 +269,7 @@ class Runner:
         )
         status, reason = classify(test, own, [case], self.gpu_present)
         figure = recorded_figure(test, group, [case], provenance)
-        return Outcome(status, reason, own.output, case.time_s, 0, figure=figure)
+        return Outcome(status, reason, own.output, case.time_s, 0, around, figure)
 
     def execute(self, test: LabTest) -> Outcome:
         """Run `test` alone, ignoring fixtures, and judge it."""

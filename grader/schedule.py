@@ -8,7 +8,8 @@ counts: a student's hung kernel must not fail the student's other tests.
 
 In process mode `per-program` (process_mode.py) the shareable tests of one
 program run in groups, one process per group, and only a test the group cannot
-settle is run alone, as above.
+settle is run alone, as above. A program's timed tests run in one process of
+their own, with the GPU to itself, when the first of them is asked for.
 
 Where a batch puts several workers on one GPU (gpu_slots.py), "alone" also means
 alone on the GPU: every run here holds the GPU's lock (gpu_lock.py), shared when
@@ -28,7 +29,13 @@ from grader.gpu import GpuInfo
 from grader.gpu_lock import GpuLock
 from grader.model import LabTest, Outcome, Status
 from grader.outcome_cache import OutcomeCache
-from grader.process_mode import DEFAULT_PROCESS_MODE, PER_PROGRAM, PROCESS_MODES, plan
+from grader.process_mode import (
+    DEFAULT_PROCESS_MODE,
+    PER_PROGRAM,
+    PROCESS_MODES,
+    plan,
+    timed_groups,
+)
 from grader.runner import Runner
 from grader.verdict import WATCHDOG_EXIT
 
@@ -117,6 +124,8 @@ class Scheduler:
         self.group_processes = 0
         self.group_reruns: list[str] = []  # tests a group did not settle, so run alone
         self._shared: dict[str, Outcome] = {}
+        self._timed_group: dict[str, list[LabTest]] = {}  # a timed test's group, by name
+        self._timed: dict[str, Outcome] = {}  # outcomes a timed group settled
 
     def run_all(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
         """Every test's outcome, by name, in the order given."""
@@ -124,7 +133,12 @@ class Scheduler:
         return {test.name: self.run(test) for test in tests}
 
     def prepare(self, tests: Iterable[LabTest]) -> None:
-        """Run the shareable tests among `tests` now, `jobs` at a time."""
+        """Run the shareable tests among `tests` now, `jobs` at a time; note the
+        timed ones' groups (per-program), which run when first asked for."""
+        tests = list(tests)
+        if self.process_mode == PER_PROGRAM:
+            for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
+                self._timed_group.update((t.name, group) for t in group)
         todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
         if self.cache is not None:
             for test in todo:
@@ -195,6 +209,19 @@ class Scheduler:
         return dict(self._shared)
 
     def run(self, test: LabTest) -> Outcome:
-        """The outcome of `test`: from the shared phase when it ran there, else run alone now."""
+        """The outcome of `test`: from the shared phase when it ran there, else from
+        its timed group, else run alone now."""
         outcome = self._shared.get(test.name)
+        if outcome is not None:
+            return outcome
+        group = self._timed_group.pop(test.name, None)
+        if group is not None:
+            for other in group:
+                self._timed_group.pop(other.name, None)
+            settled = self._alone(self.runner.run_group, group)
+            self._timed.update(settled)
+            self.grouped += len(group)
+            self.group_processes += 1
+            self.group_reruns += [t.name for t in group if t.name not in settled]
+        outcome = self._timed.pop(test.name, None)
         return outcome if outcome is not None else self._alone(self.runner.run, test)

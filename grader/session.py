@@ -289,7 +289,7 @@ class GradingSession:
         if scheduler.group_processes:
             reruns = len(scheduler.group_reruns)
             run_notes.append(
-                f"Process mode per-program: {scheduler.grouped} untimed tests ran in "
+                f"Process mode per-program: {scheduler.grouped} tests ran in "
                 f"{scheduler.group_processes} shared process"
                 f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
                 "that did not pass there and every case after it) ran again alone, and "

@@ -443,5 +443,5 @@ def test_grade_per_program_runs_untimed_tests_together_and_says_so(tmp_path: Pat
     proc = _grade(tmp_path, specs, "--process-mode", "per-program", "--jobs", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     summary = (tmp_path / "out" / "summary.md").read_text()
-    assert "Process mode per-program: 2 untimed tests ran in 1 shared process;" in summary
+    assert "Process mode per-program: 2 tests ran in 1 shared process;" in summary
     assert _grader("grade", "--process-mode", "per-lab", cwd=tmp_path).returncode == 2

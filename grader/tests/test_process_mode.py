@@ -22,6 +22,7 @@ from grader.process_mode import (
     groupable,
     plan,
     settled,
+    timed_groups,
 )
 from grader.provenance import Provenance
 from grader.schedule import check_process_mode
@@ -50,6 +51,7 @@ PROGRAMS = {
     "unreported": ["pass", "wrong_test_xml", "pass"],
     "watchdog": ["pass", "watchdog", "pass"],
 }
+TIMED = ["pass", "fail", "pass", "pass"]
 TIMEOUT_S = 1.5  # each test's; a hang costs this alone, the group's sum together
 GRADING: dict[str, dict[str, Any] | None] = {
     "lab1_histogram": {"points": {"correctness": 1, "timing": 4}}
@@ -71,8 +73,9 @@ def _specs(count_file: Path) -> list[FakeSpec]:
     specs = [setup_spec("lab1", "ok", count_file)]
     for program, modes in PROGRAMS.items():
         specs += [_spec(program, f"{program}.{mode}__{i}") for i, mode in enumerate(modes)]
-    # Timed tests keep the GPU to themselves in both modes.
-    specs += [_spec("clean", f"timed.pass__{i}", kind="timing") for i in range(2)]
+    # Timed tests keep the GPU to themselves in both modes (per-program: in one
+    # process of their own).
+    specs += [_spec("timed", f"timed.{mode}__{i}", kind="timing") for i, mode in enumerate(TIMED)]
     return specs
 
 
@@ -103,16 +106,18 @@ def test_both_process_modes_give_every_test_the_same_verdict(tmp_path: Path, pro
         assert per_test["lab1.skips.gtest_skip__1"][0] is Status.SKIPPED
     # Per test: the setup, every test, and the watchdog's and the hang's crowded
     # failures confirmed alone.
-    tests = sum(len(modes) for modes in PROGRAMS.values()) + 2
+    tests = sum(len(modes) for modes in PROGRAMS.values()) + len(TIMED)
     assert alone == 1 + tests + 2
-    # Per program: the setup, one process per program, the two timed tests, and alone
-    # what a group did not settle: the case that did not pass and every case after it,
-    # or the whole group where its process cannot vouch for any case (a crash, hang,
-    # early exit, forged marker, CUDA error, watchdog); then the same crowded re-runs.
+    # Per program: the setup, one process per program and one for the timed tests,
+    # and alone what a group did not settle: the case that did not pass and every
+    # case after it, or the whole group where its process cannot vouch for any case
+    # (a crash, hang, early exit, forged marker, CUDA error, watchdog); then the same
+    # crowded re-runs.
     after_first = {"fails": 3, "skips": 2, "unreported": 2}
     whole = ("crashes", "hangs", "exits", "forges", "sticky", "watchdog")
     reruns = sum(after_first.values()) + sum(len(PROGRAMS[p]) for p in whole)
-    assert shared == 1 + len(PROGRAMS) + 2 + reruns + 2
+    timed_reruns = len(TIMED) - TIMED.index("fail")
+    assert shared == 1 + len(PROGRAMS) + 1 + reruns + timed_reruns + 2
     assert shared < alone
     print(f"processes started ({probe}): per-test {alone}, per-program {shared}")
 
@@ -131,6 +136,23 @@ def test_only_untimed_exact_gtest_cases_are_grouped() -> None:
     assert not groupable(_test("A.b", kind="sanitize"))
     assert not groupable(_test("A.b", fixtures_setup=("data",)))
     assert not groupable(LabTest(name="x", lab="lab1", kind="correctness", command=("prog",)))
+
+
+def test_a_programs_timed_tests_form_one_group_and_a_lone_one_none() -> None:
+    tests = [
+        _test("T.a", kind="timing"),
+        _test("C.a"),
+        _test("T.b", kind="timing"),
+        _test("T.c", program="q", kind="timing"),
+        _test("T.*", kind="timing"),
+        _test("R.a", kind="reference", run_serial=True),
+        _test("R.b", kind="reference", run_serial=True),
+    ]
+    groups = timed_groups(tests)
+    assert [[t.name for t in g] for g in groups] == [
+        ["lab1.T.a", "lab1.T.b"],
+        ["lab1.R.a", "lab1.R.b"],
+    ]
 
 
 def test_groups_are_bounded_and_spread_over_the_jobs() -> None:
