@@ -167,7 +167,10 @@ class Scheduler:
         if self.process_mode != PER_PROGRAM:
             return dict(zip((t.name for t in todo), self._map(self.runner.run, todo)))
         units = plan(todo, self.jobs)
-        groups = [unit for unit in units if len(unit) > 1]
+        # Longest first, so that no long group starts last and runs alone at the end.
+        groups = sorted(
+            (unit for unit in units if len(unit) > 1), key=self._expected_s, reverse=True
+        )
         ran: dict[str, Outcome] = {}
         for settled in self._map(self.runner.run_group, groups):
             ran.update(settled)
@@ -178,6 +181,13 @@ class Scheduler:
         self.group_reruns += [t.name for t in alone if t.name in in_group]
         ran.update(zip((t.name for t in alone), self._map(self.runner.run, alone)))
         return ran
+
+    def _expected_s(self, tests: Sequence[LabTest]) -> float:
+        """How long `tests` should take in one process: the calibration's time for
+        them, else their count (a group's tests are one program's, of like cost)."""
+        calibration = self.runner.calibration
+        known = calibration.reference_s(tests) if calibration is not None else None
+        return known if known is not None else float(len(tests))
 
     def _map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`work` over `items`, `jobs` at a time, results in order, each run holding

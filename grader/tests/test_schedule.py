@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.model import LabTest, Outcome, Status
-from grader.process_mode import PER_TEST
+from grader.process_mode import PER_PROGRAM, PER_TEST
 from grader.runner import Runner
 from grader.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
 from grader.tests.helpers import FAKE_SETUP, fake_test
@@ -155,3 +156,56 @@ def test_a_setup_needed_by_tests_running_together_runs_once(tmp_path: Path) -> N
     outcomes = Scheduler(runner, jobs=6).run_all(tests)
     assert all(o.status is Status.PASSED for o in outcomes.values())
     assert count.read_text().count("ran") == 1
+
+
+class GroupRecordingRunner(RecordingRunner):
+    """Also runs groups (mode per-program): records each group's tests, in start order."""
+
+    def __init__(self, calibration: object = None) -> None:
+        super().__init__(calibration=calibration)
+        self.groups: list[list[str]] = []
+
+    def run_group(self, tests: list[LabTest]) -> dict[str, Outcome]:
+        with self.lock:
+            self.groups.append([t.name for t in tests])
+        return {t.name: Outcome(Status.PASSED) for t in tests}
+
+
+def _gtest(name: str, program: str, kind: str = "correctness") -> LabTest:
+    command = ("prog", program, f"--gtest_filter={name}")
+    return LabTest(name=f"lab1.{name}", lab="lab1", kind=kind, command=command)
+
+
+@dataclass(frozen=True)
+class _Seconds:
+    seconds: dict[str, float]
+
+    def reference_s(self, tests: list[LabTest]) -> float | None:
+        times = [self.seconds.get(t.name) for t in tests]
+        return None if None in times else sum(t for t in times if t is not None)
+
+
+def test_the_longest_groups_start_first_by_the_calibration_else_by_size() -> None:
+    small = [_gtest(f"S.c{i}", "small") for i in range(2)]
+    big = [_gtest(f"B.c{i}", "big") for i in range(3)]
+    slow = [_gtest(f"L.c{i}", "slow") for i in range(2)]
+    tests = small + big + slow
+    runner = GroupRecordingRunner()
+    Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    assert [g[0] for g in runner.groups] == ["lab1.B.c0", "lab1.S.c0", "lab1.L.c0"]
+    seconds = {t.name: 1.0 for t in tests} | {t.name: 9.0 for t in slow}
+    runner = GroupRecordingRunner(calibration=_Seconds(seconds))
+    Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    assert [g[0] for g in runner.groups] == ["lab1.L.c0", "lab1.B.c0", "lab1.S.c0"]
+
+
+def test_a_programs_timed_tests_share_one_process_after_the_untimed_ones() -> None:
+    timed = [_gtest(f"T.t{i}", "p", kind="timing") for i in range(3)]
+    untimed = [_gtest(f"C.c{i}", "p") for i in range(2)]
+    lone = _gtest("U.t0", "q", kind="timing")
+    runner = GroupRecordingRunner()
+    tests = [timed[0], *untimed, timed[1], lone, timed[2]]
+    outcomes = Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    assert all(o.status is Status.PASSED for o in outcomes.values())
+    assert runner.groups == [[t.name for t in untimed], [t.name for t in timed]]
+    assert [name for name, _ in runner.log] == [lone.name]  # a lone timed test runs alone
