@@ -9,7 +9,8 @@
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
 #      grade (one grading, reports in grade/), modes (each tree and each
 #      known-wrong submission graded in both --process-mode values: identical
-#      verdicts, scripts/check-modes.sh), sanitize (compute-sanitizer),
+#      verdicts, scripts/check-modes.sh; MODES="solutions" or "known-wrong" runs
+#      a part), sanitize (compute-sanitizer),
 #      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
 #      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason),
@@ -127,7 +128,8 @@ for check in $checks; do
                 --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
     # Each tree and every known-wrong submission graded in both process modes
     # with one secret: the verdicts must be equal (scripts/check-modes.sh).
-    modes) cmd=(bash "$root/scripts/check-modes.sh" "$out" "$lab_list" ${TREES:-solutions skeletons}) ;;
+    modes) cmd=(bash "$root/scripts/check-modes.sh" "$out" "$lab_list"
+                ${MODES:-${TREES:-solutions skeletons} known-wrong}) ;;
     sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
                    --report "$out/$check.md") ;;
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
