@@ -41,6 +41,7 @@ set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
 # once, each on the GPU ctest gives it (labs/common/include/labs/ctest_gpu.hpp). Timed
 # tests stay RUN_SERIAL: they still have the machine to themselves.
 set(LAB_GPU_RESOURCE_GROUPS "gpus:1")
+include(${CMAKE_CURRENT_LIST_DIR}/LabPolicy.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
 
@@ -98,17 +99,28 @@ function(lab_add_gtest target)
   endif()
 endfunction()
 
-# lab_add_tests(<lab> SANITIZE_FILTER <f> [DATASETS] [REFERENCE_TEST]
-#               [REFERENCE_TIMEOUT s]): a lab's test programs, from its tests/ folder,
-# linked with <lab>_harness: <lab>_correctness_test (60 s a case; <f>: the cases run
-# under compute-sanitizer), <lab>_timing_test (120 s) and, with REFERENCE_TEST and
-# only when LAB_IMPL is the reference, <lab>_reference_test (REFERENCE_TIMEOUT,
-# default 120 s). DATASETS: the lab reads dataset files (lab_add_datasets), and its
-# correctness test gets the case table (lab_case_header).
+# lab_add_tests(<lab> [DATASETS] [REFERENCE_TEST]): a lab's test programs, from its
+# tests/ folder, linked with <lab>_harness: <lab>_correctness_test,
+# <lab>_timing_test and, with REFERENCE_TEST and only when LAB_IMPL is the
+# reference, <lab>_reference_test. From the lab's lab.json: "timeouts_s" (a test's
+# timeout by kind, default 60 s for correctness and 120 s for the others) and
+# "sanitize" "filter" (the correctness cases run under compute-sanitizer).
+# DATASETS: the lab reads dataset files (lab_add_datasets), and its correctness
+# test gets the case table (lab_case_header).
 function(lab_add_tests lab)
-  cmake_parse_arguments(A "DATASETS;REFERENCE_TEST" "SANITIZE_FILTER;REFERENCE_TIMEOUT" "" ${ARGN})
-  if(NOT A_REFERENCE_TIMEOUT)
-    set(A_REFERENCE_TIMEOUT 120)
+  cmake_parse_arguments(A "DATASETS;REFERENCE_TEST" "" "" ${ARGN})
+  set(default_correctness 60)
+  set(default_timing 120)
+  set(default_reference 120)
+  foreach(kind correctness timing reference)
+    lab_policy_get(timeout_${kind} timeouts_s ${kind})
+    if(NOT timeout_${kind})
+      set(timeout_${kind} ${default_${kind}})
+    endif()
+  endforeach()
+  lab_policy_get(sanitize_filter sanitize filter)
+  if(NOT sanitize_filter)
+    set(sanitize_filter "")
   endif()
   if(A_DATASETS)
     lab_add_datasets(${lab})
@@ -117,13 +129,13 @@ function(lab_add_tests lab)
   if(A_DATASETS)
     lab_case_header(${lab} cases)
   endif()
-  lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness TIMEOUT 60
-                SOURCES tests/correctness_test.cu LIBRARIES ${lab}_harness INCLUDE ${cases}
-                SANITIZE_FILTER "${A_SANITIZE_FILTER}")
-  lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT 120
+  lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness
+                TIMEOUT ${timeout_correctness} SOURCES tests/correctness_test.cu
+                LIBRARIES ${lab}_harness INCLUDE ${cases} SANITIZE_FILTER "${sanitize_filter}")
+  lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT ${timeout_timing}
                 SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness)
   if(A_REFERENCE_TEST AND LAB_IMPL_IS_REFERENCE)
-    lab_add_gtest(${lab}_reference_test LAB ${lab} KIND reference TIMEOUT ${A_REFERENCE_TIMEOUT}
+    lab_add_gtest(${lab}_reference_test LAB ${lab} KIND reference TIMEOUT ${timeout_reference}
                   SOURCES tests/reference_test.cu LIBRARIES ${lab}_harness)
   endif()
 endfunction()

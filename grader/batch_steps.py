@@ -318,6 +318,6 @@ def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:
 
 
 def lab_maxima(repo: Path, labs: Sequence[str]) -> dict[str, float]:
-    """Each lab's full mark from its grading.json `max_score` (0 when it has none)."""
+    """Each lab's full mark: the points of its lab.json's groups."""
     dirs = lab_dirs(repo)
-    return {lab: load_policy(lab, dirs.get(lab)).expected_max or 0.0 for lab in labs}
+    return {lab: load_policy(lab, dirs.get(lab)).max_score for lab in labs}

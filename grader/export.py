@@ -35,7 +35,6 @@ EXCLUDED_PREFIXES = (
     "scripts/suite_summary.py",
     "scripts/class-batch.sh",
     "scripts/seed-sweeps.sh",
-    "scripts/check_max_scores.py",
     "scripts/provision-runner.sh",
     "scripts/lock.sh",
     # Students install requirements.lock: the dependencies without the maintainers' checks.

@@ -10,7 +10,6 @@ dependency log for the include check), no GPU.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import object_rules as rules
+from grader.lab_file import read_lab_file
 from grader.object_facts import ElfSymbol, ObjectFacts, ToolError, read_object
 from grader.static_check import SOURCE_SUFFIXES, Finding, strip_comments
 
@@ -44,13 +44,13 @@ _STUB = "__device_stub_"
 
 @dataclass(frozen=True)
 class ObjectPolicy:
-    """One lab's rules: its contract and what its `grading.json` adds."""
+    """One lab's rules: its contract and what its `lab.json` adds."""
 
     lab: str
     contract: frozenset[str]  # qualified names (`lab3::reduce_shuffle`)
     contract_header: str
     imports: tuple[str, ...] = ()  # extra allowed imports (mangled names, regexes)
-    # symbol -> the only functions that may refer to it (`only_in` in grading.json)
+    # symbol -> the only functions that may refer to it (`only_in` in lab.json)
     only_in: dict[str, tuple[str, ...]] = field(default_factory=dict)
     student_files: tuple[str, ...] = ()  # basenames: whose anonymous namespaces are the student's
 
@@ -74,15 +74,12 @@ def contract_names(header_text: str) -> set[str]:
 
 
 def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = ()) -> ObjectPolicy:
-    """The lab's contract header (`labs/labN_*/*.cuh`) and its `grading.json` "objects"."""
+    """The lab's contract header (`labs/labN_*/*.cuh`) and its `lab.json` "objects"."""
     headers = sorted(lab_dir.glob("*.cuh"))
     if not headers:
         raise FileNotFoundError(f"no contract header {lab_dir}/*.cuh")
     contract = frozenset(contract_names(headers[0].read_text(encoding="utf-8", errors="replace")))
-    extra: dict[str, Any] = {}
-    policy_file = lab_dir / "grading.json"
-    if policy_file.is_file():
-        extra = json.loads(policy_file.read_text(encoding="utf-8")).get("objects", {})
+    extra: dict[str, Any] = (read_lab_file(lab_dir) or {}).get("objects", {})
     only_in = {str(k): tuple(str(f) for f in v) for k, v in extra.get("only_in", {}).items()}
     return ObjectPolicy(
         lab,
@@ -197,7 +194,7 @@ def check_imports(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
         what, fix = (
             "is not among the calls this lab allows",
             (
-                f"use only the runtime calls the contract allows (labs/{policy.lab}_*/grading.json "
+                f"use only the runtime calls the contract allows (labs/{policy.lab}_*/lab.json "
                 "and grader/object_rules.py list them)"
             ),
         )

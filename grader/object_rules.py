@@ -1,5 +1,5 @@
 """What a student's compiled object may import, for every lab: the object check's
-allowlist. A lab's contract can allow more in its `grading.json` ("objects").
+allowlist. A lab's contract can allow more in its `lab.json` ("objects").
 
 Everything not listed here is refused. The names are what the linker sees
 (mangled for C++), matched whole.

@@ -56,7 +56,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--repo",
         dest="grader_repo",
         metavar="REPO",
-        help="repository holding labs/*/grading.json (default: this grader's)",
+        help="repository holding labs/*/lab.json (default: this grader's)",
     )
 
 

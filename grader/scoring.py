@@ -1,12 +1,14 @@
-"""Points per lab from `labs/<labdir>/grading.json` and the tests' outcomes.
+"""Points per lab from the groups of `labs/<labdir>/lab.json` and the tests' outcomes.
 
-Each test is worth the points of its kind; every point lost carries the reason
-of the test that lost it. Reference bars and dataset setups are worth nothing.
+A lab's `score` gives each group of tests (by kind: correctness, timing) its
+points, split evenly among the group's tests, so adding a case changes no total.
+Every point lost carries the reason of the test that lost it. Reference bars,
+dataset setups and sanitizer runs are worth nothing.
 """
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,11 +16,12 @@ from pathlib import Path
 from grader.commits import Checkout
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
+from grader.lab_file import LAB_FILE, read_lab_file
 from grader.model import OTHER_KIND, STAND_IN_KINDS, Figure, LabTest, Outcome, Status
 from grader.sanitize import SANITIZE_KIND
 
-DEFAULT_POINTS: Mapping[str, float] = {"correctness": 1, "timing": 2}
-# Worth nothing whatever grading.json says: bars only the reference must meet,
+DEFAULT_GROUPS: Mapping[str, float] = {"correctness": 60, "timing": 40}
+# Worth nothing whatever lab.json says: bars only the reference must meet,
 # kinds the grader invents for a lab that did not build or a test with no kind, and
 # sanitizer runs (what they find costs the correctness tests of the variant at fault).
 _UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND, SANITIZE_KIND)
@@ -26,13 +29,11 @@ _UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND, SANITIZE_KIND)
 
 @dataclass(frozen=True)
 class LabPolicy:
-    """How one lab is scored. `expected_max` (optional `max_score` in grading.json)
-    lets a lab that failed to build still show its full maximum."""
+    """How one lab is scored: each group's points, by test kind."""
 
     lab: str
     title: str
-    points: Mapping[str, float]
-    expected_max: float | None = None
+    groups: Mapping[str, float]
     notes: tuple[str, ...] = ()
 
     @property
@@ -40,36 +41,41 @@ class LabPolicy:
         """`lab1 Histogram`, or just `lab1` when the lab has no title."""
         return f"{self.lab} {self.title}" if self.title else self.lab
 
-    def points_for(self, kind: str) -> float:
-        """Points one test of `kind` is worth."""
-        return 0 if kind in _UNSCORED else self.points.get(kind, 0)
+    @property
+    def max_score(self) -> float:
+        """The lab's full mark: every group's points."""
+        return sum(self.groups.values())
+
+    def scored(self, kind: str) -> bool:
+        """Whether tests of `kind` share a group's points."""
+        return kind not in _UNSCORED and kind in self.groups
 
 
 def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
-    """Read the lab's grading.json; a lab without one gets the default weights."""
+    """Read the lab's lab.json; a lab without one gets the default groups."""
     default_title = lab_dir.name.split("_", 1)[-1].replace("_", " ") if lab_dir else ""
-    path = lab_dir / "grading.json" if lab_dir else None
-    if path is None or not path.is_file():
-        where = f"labs/{lab_dir.name}/grading.json" if lab_dir else f"labs/{lab}_* folder"
-        weights = ", ".join(f"{k} {number(v)}" for k, v in DEFAULT_POINTS.items())
+    doc = read_lab_file(lab_dir) if lab_dir else None
+    if doc is None:
+        where = f"labs/{lab_dir.name}/{LAB_FILE}" if lab_dir else f"labs/{lab}_* folder"
+        defaults = ", ".join(f"{k} {number(v)}" for k, v in DEFAULT_GROUPS.items())
         return LabPolicy(
             lab,
             default_title,
-            DEFAULT_POINTS,
-            notes=(f"{lab} has no {where}: default weights used ({weights}).",),
+            DEFAULT_GROUPS,
+            notes=(f"{lab} has no {where}: default groups used ({defaults}).",),
         )
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        points = {str(k): float(v) for k, v in doc.get("points", {}).items()}
-        expected = doc.get("max_score")
-        return LabPolicy(
-            lab,
-            str(doc.get("title") or default_title),
-            points,
-            float(expected) if expected is not None else None,
+        groups = {str(k): float(v) for k, v in doc.get("score", {}).items()}
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise GraderUsageError(
+            f"{lab_dir}/{LAB_FILE}: not a valid {LAB_FILE} (score: {exc})"
+        ) from exc
+    if not groups or any(v < 0 for v in groups.values()):
+        raise GraderUsageError(
+            f"{lab_dir}/{LAB_FILE}: not a valid {LAB_FILE} (score must give each group, "
+            'by test kind, its points, e.g. {"correctness": 60, "timing": 40})'
         )
-    except (OSError, ValueError, TypeError, AttributeError) as exc:
-        raise GraderUsageError(f"{path}: not a valid grading.json ({exc})") from exc
+    return LabPolicy(lab, str(doc.get("title") or default_title), groups)
 
 
 @dataclass(frozen=True)
@@ -168,12 +174,14 @@ class Grade:
 
 
 def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> LabScore:
-    """Give each test its points; a stand-in (a lab that did not build or that the
-    static check rejected) carries the lab's expected maximum."""
-    scores = []
+    """Give each test its share of its group's points; a stand-in (a lab that did
+    not build or that the static check rejected) carries what the lab's tests that
+    ran do not: the lab's full mark when none ran."""
     notes = list(policy.notes)
+    sizes = Counter(test.kind for test, _ in results if policy.scored(test.kind))
+    scores = []
     for test, outcome in results:
-        worth = policy.points_for(test.kind)
+        worth = policy.groups[test.kind] / sizes[test.kind] if policy.scored(test.kind) else 0.0
         if test.kind == OTHER_KIND:
             notes.append(
                 f"{test.name} has no {policy.lab}.correctness/timing/reference label: "
@@ -181,25 +189,15 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
             )
         gained = worth if outcome.status is Status.PASSED else 0
         scores.append(ScoredTest(test, outcome, gained, worth))
-    built_max = sum(s.max_points for s in scores)
     stand_ins = [i for i, s in enumerate(scores) if s.test.kind in STAND_IN_KINDS]
-    if policy.expected_max is not None and stand_ins:
+    if stand_ins:
         first = stand_ins[0]
-        missing = max(0.0, policy.expected_max - built_max)
+        missing = max(0.0, policy.max_score - sum(s.max_points for s in scores))
         scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
-    elif stand_ins:
-        notes.append(
-            f"{policy.lab} was not graded test by test: its maximum is unknown "
-            "(a max_score in its grading.json would give it)."
-        )
-    elif policy.expected_max is not None and policy.expected_max != built_max:
-        notes.append(
-            f"{policy.lab}: grading.json expects max_score {number(policy.expected_max)}"
-            f" but the build's tests are worth {number(built_max)}."
-        )
     return LabScore(policy, tuple(scores), tuple(notes))
 
 
 def number(value: float) -> int | float:
-    """3.0 -> 3 so notes and reports read like the grading.json they came from."""
-    return int(value) if float(value).is_integer() else round(value, 4)
+    """3.0 -> 3, 59.99999999 -> 60, 1/3 -> 0.3333: points as people write them."""
+    rounded = round(float(value), 4)
+    return int(rounded) if rounded.is_integer() else rounded

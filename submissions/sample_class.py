@@ -31,7 +31,7 @@ from grader.discovery import lab_dirs  # noqa: E402
 from grader.scoring import load_policy, number  # noqa: E402
 
 LAB = "lab1"
-MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).expected_max or 0)  # grading.json max_score
+MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).max_score)  # lab.json's groups
 EXPECTED_FILE = "expected.json"
 # What each known-wrong submission must lose points for, as in manifest.json.
 KNOWN_WRONG = {

@@ -124,13 +124,13 @@ def setup_spec(lab: str, mode: str, count_file: Path) -> FakeSpec:
 
 
 def make_repo(root: Path, grading: dict[str, dict[str, Any] | None]) -> Path:
-    """A repository with labs/<dir>/ folders; a dict value becomes its grading.json."""
+    """A repository with labs/<dir>/ folders; a dict value becomes its lab.json."""
     repo = root / "repo"
     for lab_dir, doc in grading.items():
         folder = repo / "labs" / lab_dir
         folder.mkdir(parents=True, exist_ok=True)
         if doc is not None:
-            (folder / "grading.json").write_text(json.dumps(doc), encoding="utf-8")
+            (folder / "lab.json").write_text(json.dumps(doc), encoding="utf-8")
     (repo / "labs" / "common").mkdir(parents=True, exist_ok=True)
     return repo
 

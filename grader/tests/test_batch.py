@@ -395,7 +395,7 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
             "lab1_histogram": {
                 "lab": "lab1",
                 "title": "Histogram",
-                "points": {"correctness": 1, "timing": 4},
+                "score": {"correctness": 1, "timing": 4},
             }
         },
     )

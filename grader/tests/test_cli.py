@@ -28,7 +28,7 @@ GRADING = {
     "lab1_histogram": {
         "lab": "lab1",
         "title": "Histogram",
-        "points": {"correctness": 1, "timing": 4},
+        "score": {"correctness": 1, "timing": 4},
     },
     "lab10_scan": None,
 }
@@ -103,7 +103,8 @@ def test_a_failure_exits_1_with_its_reason_in_every_report(tmp_path: Path) -> No
     proc = _grade(tmp_path, specs)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     doc = _results(tmp_path)
-    assert (doc["score"], doc["extra_data"]["max_score"]) == (1, 6)
+    # The two correctness tests share the correctness group's 1 point.
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (0.5, 5)
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "bin 17: expected 1024, got 0" in summary
     assert "timed out after 1 s: possible deadlock" in summary
@@ -250,9 +251,9 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "1 failed, 1 passed" in proc.stdout
-    assert "lab1 Histogram: 1/2" in proc.stdout
+    assert "lab1 Histogram: 0.5/1" in proc.stdout  # two tests share the group's point
     doc = _results(tmp_path)
-    assert (doc["score"], doc["extra_data"]["max_score"]) == (1, 2)
+    assert (doc["score"], doc["extra_data"]["max_score"]) == (0.5, 1)
     assert "Test timeouts were scaled by 2." in doc["extra_data"]["notes"]
 
 
@@ -335,8 +336,7 @@ def test_impl_a_lab_the_static_check_rejects_scores_zero_and_is_not_run(tmp_path
             "lab1_histogram": {
                 "lab": "lab1",
                 "title": "Histogram",
-                "points": {"correctness": 1},
-                "max_score": 7,
+                "score": {"correctness": 7},
             }
         },
     )

@@ -54,7 +54,7 @@ PROGRAMS = {
 TIMED = ["pass", "fail", "pass", "pass"]
 TIMEOUT_S = 1.5  # each test's; a hang costs this alone, the group's sum together
 GRADING: dict[str, dict[str, Any] | None] = {
-    "lab1_histogram": {"points": {"correctness": 1, "timing": 4}}
+    "lab1_histogram": {"score": {"correctness": 1, "timing": 4}}
 }
 
 

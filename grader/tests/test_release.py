@@ -132,7 +132,7 @@ def test_a_batch_hands_its_one_decision_to_every_worker(tmp_path: Path) -> None:
 def _grade(*, hidden_data: bool) -> Grade:
     """lab1 ran on data (5 of 6 points, a figure); lab2 did not build (no data ran)."""
     lab1 = score_lab(
-        LabPolicy("lab1", "Histogram", {"correctness": 1, "timing": 4}),
+        LabPolicy("lab1", "Histogram", {"correctness": 2, "timing": 4}),
         [
             (LabTest("lab1.Hist.Uniform", "lab1", "correctness"), Outcome(Status.PASSED)),
             (
@@ -146,7 +146,7 @@ def _grade(*, hidden_data: bool) -> Grade:
         ],
     )
     lab2 = score_lab(
-        LabPolicy("lab2", "Divergence", {}, expected_max=10),
+        LabPolicy("lab2", "Divergence", {"correctness": 10}),
         [
             (
                 LabTest("lab2.build", "lab2", BUILD_KIND),
@@ -356,7 +356,7 @@ def test_grade_with_a_secret_releases_after_the_last_due_time(tmp_path: Path) ->
             gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
         ],
     )
-    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "points": {"timing": 4}}})
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "score": {"timing": 4}}})
     (tmp_path / "secret").write_text("s3cret\n")
     policy = tmp_path / "deadline.json"
     policy.write_text(json.dumps({"due": "2020-01-01T00:00:00+00:00", "extensions": {"a": 2}}))
@@ -396,7 +396,7 @@ def test_a_batch_worker_writes_what_the_batch_decided(tmp_path: Path, release: R
             gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
         ],
     )
-    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "points": {"correctness": 1}}})
+    repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "score": {"correctness": 1}}})
     (tmp_path / "keys").mkdir()
     (tmp_path / "keys" / "secret").write_text("s3cret\n")
     config = BatchConfig(

@@ -15,7 +15,7 @@ H100 = GpuInfo(
     "present", {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "sm_count": 132}
 )
 NO_GPU = GpuInfo("absent", reason="no CUDA device (cudaErrorNoDevice)")
-POLICY = LabPolicy("lab1", "Histogram", {"correctness": 1, "timing": 4})
+POLICY = LabPolicy("lab1", "Histogram", {"correctness": 2, "timing": 4})
 
 
 def _grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
@@ -102,7 +102,7 @@ def test_skipped_tests_are_never_shown_as_passed(tmp_path: Path) -> None:
     grade = _grade(NO_GPU, {"Hist.Uniform": skip, "Hist.Fast": skip})
     paths = write_all(tmp_path, grade)
     text = paths["summary.md"].read_text()
-    assert "| lab1 Histogram | 0 | 5 | 0 | 0 | 2 |" in text
+    assert "| lab1 Histogram | 0 | 6 | 0 | 0 | 2 |" in text
     assert "3 tests were skipped because no GPU was available" in text
     assert "Skipped tests score 0; they did not pass." in text
     doc = json.loads(paths["results.json"].read_text())

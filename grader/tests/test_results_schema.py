@@ -165,7 +165,7 @@ def test_the_schema_refuses_what_the_spec_does_not_have() -> None:
 
 def _grade(*, hidden_data: bool) -> Grade:
     lab3 = score_lab(
-        LabPolicy("lab3", "Reduction", {"correctness": 1, "timing": 2}),
+        LabPolicy("lab3", "Reduction", {"correctness": 2, "timing": 2}),
         [
             (
                 LabTest("lab3.T.Fast", "lab3", "timing"),
@@ -180,7 +180,7 @@ def _grade(*, hidden_data: bool) -> Grade:
         ],
     )
     lab12 = score_lab(
-        LabPolicy("lab12", "", {}, expected_max=10),
+        LabPolicy("lab12", "", {"correctness": 10}),
         [(LabTest("lab12.build", "lab12", BUILD_KIND), Outcome(Status.FAILED, "did not build"))],
     )
     commit = Checkout(commit="a" * 40, clean=False)
@@ -283,7 +283,7 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
             "lab1_histogram": {
                 "lab": "lab1",
                 "title": "Histogram",
-                "points": {"correctness": 1, "timing": 4},
+                "score": {"correctness": 1, "timing": 4},
             }
         },
     )

@@ -16,7 +16,7 @@ sample_class = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sample_class)
 
 
-def _row(status: str = "graded", score: str = "120", failures: str = "") -> dict[str, str]:
+def _row(status: str = "graded", score: str = "100", failures: str = "") -> dict[str, str]:
     return {"student": "s", "status": status, "lab1": score, "failures": failures}
 
 
@@ -24,14 +24,14 @@ def _row(status: str = "graded", score: str = "120", failures: str = "") -> dict
     "expect, row, ok",
     [
         ("full", _row(), True),
-        ("full", _row(score="118"), False),
+        ("full", _row(score="98.5"), False),
         ("zero", _row(score="0"), True),
         (
             "fails:shared__",
-            _row(score="100", failures="lab1.Correctness/x/shared__u: bins differ"),
+            _row(score="90", failures="lab1.Correctness/x/shared__u: bins differ"),
             True,
         ),
-        ("fails:shared__", _row(score="100", failures="lab1.Timing.X: speedup"), False),
+        ("fails:shared__", _row(score="90", failures="lab1.Timing.X: speedup"), False),
         ("fails:shared__", _row(failures="lab1.Correctness/x/shared__u: flaky"), False),
         ("not a submission", _row(status="not a submission", score=""), True),
         ("zero", _row(status="broken", score=""), False),
@@ -63,7 +63,7 @@ def test_check_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[
     with open(report / "class.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, ["student", "status", "lab1", "failures"])
         writer.writeheader()
-        writer.writerow({"student": "ref01", "status": "graded", "lab1": "120", "failures": ""})
+        writer.writerow({"student": "ref01", "status": "graded", "lab1": "100", "failures": ""})
         writer.writerow({"student": "skel01", "status": "graded", "lab1": "3", "failures": "x"})
     assert sample_class.check(out, report) == 1
     assert "1 of 2 as expected" in capsys.readouterr().out
@@ -77,7 +77,7 @@ def test_check_reads_the_whole_table_of_a_batch_on_hidden_data(
     out.mkdir()
     (report / "instructor").mkdir(parents=True)
     (out / "expected.json").write_text(json.dumps({"ref01": "full"}))
-    for table, score in ((report / "class.csv", "0"), (report / "instructor" / "class.csv", "120")):
+    for table, score in ((report / "class.csv", "0"), (report / "instructor" / "class.csv", "100")):
         table.write_text(f"student,status,lab1,failures\nref01,graded,{score},\n")
     assert sample_class.check(out, report) == 0
     assert "1 of 1 as expected" in capsys.readouterr().out

@@ -26,7 +26,7 @@ from grader.tests.test_results_schema import assert_to_spec
 
 pytestmark = needs_ctest
 GRADING: dict[str, dict[str, Any] | None] = {
-    "lab1_histogram": {"lab": "lab1", "title": "Histogram", "points": {"correctness": 1}}
+    "lab1_histogram": {"lab": "lab1", "title": "Histogram", "score": {"correctness": 1}}
 }
 SMALL = "*__single*"
 

@@ -1,4 +1,4 @@
-"""Points from grading.json weights; every lost point keeps its reason."""
+"""Points from lab.json groups, split evenly; every lost point keeps its reason."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from grader.errors import GraderUsageError
 from grader.model import LabTest, Outcome, Status
-from grader.scoring import load_policy, score_lab
+from grader.scoring import LabPolicy, load_policy, number, score_lab
 from grader.tests.helpers import make_repo
 
 
@@ -19,14 +19,14 @@ def _test(name: str, kind: str, lab: str = "lab1") -> LabTest:
 PASS = Outcome(Status.PASSED)
 
 
-def test_weights_come_from_grading_json(tmp_path: Path) -> None:
+def test_each_group_of_lab_json_is_split_evenly_among_its_tests(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path,
         {
             "lab1_histogram": {
                 "lab": "lab1",
                 "title": "Histogram",
-                "points": {"correctness": 1, "timing": 4},
+                "score": {"correctness": 2, "timing": 8},
             }
         },
     )
@@ -59,54 +59,64 @@ def test_weights_come_from_grading_json(tmp_path: Path) -> None:
     assert reference.max_points == 0 and reference.lost_reason  # reported, worth nothing
 
 
-def test_a_lab_without_grading_json_gets_default_weights_and_a_note(tmp_path: Path) -> None:
+def test_adding_a_case_changes_no_total_only_each_tests_share() -> None:
+    policy = LabPolicy("lab1", "Histogram", {"correctness": 60, "timing": 40})
+    for cases in (3, 180, 181):
+        results = [(_test(f"C{i}", "correctness"), PASS) for i in range(cases)]
+        lab = score_lab(policy, [*results, (_test("T", "timing"), PASS)])
+        assert number(lab.score) == number(lab.max_score) == 100
+        assert lab.tests[0].max_points == pytest.approx(60 / cases)
+    assert number(sum([60 / 180] * 180)) == 60  # no 59.99999 in a report
+
+
+def test_a_lab_without_lab_json_gets_the_default_groups_and_a_note(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, {"lab3_reduction": None})
     policy = load_policy("lab3", repo / "labs" / "lab3_reduction")
     assert policy.title == "reduction"
     assert policy.notes == (
-        "lab3 has no labs/lab3_reduction/grading.json: default weights used "
-        "(correctness 1, timing 2).",
+        "lab3 has no labs/lab3_reduction/lab.json: default groups used "
+        "(correctness 60, timing 40).",
     )
     lab = score_lab(
         policy, [(_test("A", "correctness", "lab3"), PASS), (_test("T", "timing", "lab3"), PASS)]
     )
-    assert (lab.score, lab.max_score) == (3, 3)
-    assert "default weights" in lab.notes[0]
+    assert (lab.score, lab.max_score) == (100, 100)
+    assert "default groups" in lab.notes[0]
 
 
 def test_a_skipped_test_scores_zero_and_says_it_was_not_graded(tmp_path: Path) -> None:
     policy = load_policy("lab1", None)
     skipped = Outcome(Status.SKIPPED, "no CUDA device")
     lab = score_lab(policy, [(_test("A", "correctness"), skipped)])
-    assert (lab.score, lab.max_score) == (0, 1)
+    assert (lab.score, lab.max_score) == (0, 60)
     assert lab.tests[0].lost_reason == "skipped, not graded: no CUDA device"
 
 
-def test_a_build_failure_carries_the_expected_maximum(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path, {"lab1_histogram": {"points": {"correctness": 1, "timing": 4}, "max_score": 12}}
-    )
+def test_a_build_failure_carries_the_labs_full_mark(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, {"lab1_histogram": {"score": {"correctness": 7, "timing": 5}}})
     policy = load_policy("lab1", repo / "labs" / "lab1_histogram")
     lab = score_lab(policy, [(_test("build", "build"), Outcome(Status.FAILED, "did not build"))])
     assert (lab.score, lab.max_score) == (0, 12)
-    unknown = score_lab(
-        load_policy("lab1", None),
-        [(_test("build", "build"), Outcome(Status.FAILED, "did not build"))],
-    )
-    assert unknown.max_score == 0
-    assert any("maximum is unknown" in note for note in unknown.notes)
 
 
-def test_a_mismatch_with_the_expected_maximum_is_noted(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, {"lab1_histogram": {"points": {"correctness": 1}, "max_score": 3}})
-    lab = score_lab(
-        load_policy("lab1", repo / "labs" / "lab1_histogram"), [(_test("A", "correctness"), PASS)]
-    )
-    assert any("expects max_score 3" in note for note in lab.notes)
+def test_a_kind_lab_json_gives_no_group_is_worth_nothing(tmp_path: Path) -> None:
+    policy = LabPolicy("lab1", "", {"correctness": 3})
+    lab = score_lab(policy, [(_test("A", "correctness"), PASS), (_test("T", "timing"), PASS)])
+    assert (lab.score, lab.max_score) == (3, 3)
 
 
-def test_an_invalid_grading_json_is_a_usage_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{not json", "not a valid lab.json"),
+        ("[]", "not a JSON object"),
+        ('{"score": {"correctness": "many"}}', "score:"),
+        ('{"score": {}}', "score must give each group"),
+        ('{"score": {"correctness": -1}}', "score must give each group"),
+    ],
+)
+def test_an_invalid_lab_json_is_a_usage_error(tmp_path: Path, text: str, why: str) -> None:
     repo = make_repo(tmp_path, {"lab1_histogram": None})
-    (repo / "labs" / "lab1_histogram" / "grading.json").write_text("{not json")
-    with pytest.raises(GraderUsageError, match="not a valid grading.json"):
+    (repo / "labs" / "lab1_histogram" / "lab.json").write_text(text)
+    with pytest.raises(GraderUsageError, match=why):
         load_policy("lab1", repo / "labs" / "lab1_histogram")

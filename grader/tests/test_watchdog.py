@@ -152,7 +152,7 @@ def test_a_hang_under_a_calibration_is_stopped_at_the_sized_timeout(tmp_path: Pa
 
 def _grade(tmp_path: Path, calibration: Path) -> subprocess.CompletedProcess[str]:
     build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "pass", "Hist.Small")])
-    lab = {"title": "Histogram", "points": {"correctness": 1, "timing": 4}}
+    lab = {"title": "Histogram", "score": {"correctness": 1, "timing": 4}}
     repo = make_repo(tmp_path, {"lab1_histogram": lab})
     return run_grader(
         "grade",
