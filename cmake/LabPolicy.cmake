@@ -18,3 +18,37 @@ function(lab_policy_get var)
   endif()
   set(${var} "${value}" PARENT_SCOPE)
 endfunction()
+
+# lab_bars_header(<lab> <var>): writes <lab>_bars.hpp from lab.json's "bars" (one
+# constexpr double per bar, after its line saying whose bar it is and what it
+# compares) into the build tree, and sets <var> to its folder.
+function(lab_bars_header lab var)
+  lab_policy_get(bars bars)
+  set(rows "")
+  if(bars)
+    string(JSON count LENGTH "${bars}")
+  else()
+    set(count 0)
+  endif()
+  if(count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name MEMBER "${bars}" ${i})
+      string(JSON value GET "${bars}" ${name} value)
+      string(JSON whose GET "${bars}" ${name} for)
+      string(JSON what GET "${bars}" ${name} what)
+      string(APPEND rows "// ${whose}: ${what}\ninline constexpr double ${name} = ${value};\n")
+    endforeach()
+  endif()
+  set(dir ${CMAKE_BINARY_DIR}/generated/${lab})
+  file(RELATIVE_PATH source ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/lab.json)
+  file(CONFIGURE OUTPUT ${dir}/${lab}_bars.hpp CONTENT
+"// Generated from ${source} by CMake: edit its \"bars\", not this file.
+// Each bar is a ratio measured in the same run on the same GPU.
+#pragma once
+
+namespace ${lab} {
+${rows}}  // namespace ${lab}
+")
+  set(${var} ${dir} PARENT_SCOPE)
+endfunction()

@@ -103,8 +103,9 @@ endfunction()
 # tests/ folder, linked with <lab>_harness: <lab>_correctness_test,
 # <lab>_timing_test and, with REFERENCE_TEST and only when LAB_IMPL is the
 # reference, <lab>_reference_test. From the lab's lab.json: "timeouts_s" (a test's
-# timeout by kind, default 60 s for correctness and 120 s for the others) and
-# "sanitize" "filter" (the correctness cases run under compute-sanitizer).
+# timeout by kind, default 60 s for correctness and 120 s for the others),
+# "sanitize" "filter" (the correctness cases run under compute-sanitizer) and
+# "bars" (<lab>_bars.hpp, for the timing and reference tests).
 # DATASETS: the lab reads dataset files (lab_add_datasets), and its correctness
 # test gets the case table (lab_case_header).
 function(lab_add_tests lab)
@@ -129,14 +130,15 @@ function(lab_add_tests lab)
   if(A_DATASETS)
     lab_case_header(${lab} cases)
   endif()
+  lab_bars_header(${lab} bars)
   lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness
                 TIMEOUT ${timeout_correctness} SOURCES tests/correctness_test.cu
                 LIBRARIES ${lab}_harness INCLUDE ${cases} SANITIZE_FILTER "${sanitize_filter}")
   lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT ${timeout_timing}
-                SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness)
+                SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness INCLUDE ${bars})
   if(A_REFERENCE_TEST AND LAB_IMPL_IS_REFERENCE)
     lab_add_gtest(${lab}_reference_test LAB ${lab} KIND reference TIMEOUT ${timeout_reference}
-                  SOURCES tests/reference_test.cu LIBRARIES ${lab}_harness)
+                  SOURCES tests/reference_test.cu LIBRARIES ${lab}_harness INCLUDE ${bars})
   endif()
 endfunction()
 

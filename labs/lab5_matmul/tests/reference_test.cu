@@ -13,7 +13,7 @@
 namespace lab5 {
 namespace {
 
-TEST(Reference, BestReachesSixtyPercentOfCublasFp32At4096) {
+TEST(Reference, BestReachesItsShareOfCublasFp32At4096) {
   MatmulBench bench(kTimedSize, kTimedSize, kTimedSize, 1);
   const Variant& best = find_variant("best");
   ASSERT_EQ(bench.check(best.run, best.defaults), "") << "best gives a wrong product";
