@@ -11,21 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
+from grader.command import Command
+from grader.commands import load_commands
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_USAGE, GraderUsageError
-
-
-@dataclass(frozen=True)
-class Command:
-    """A subcommand: its name, one-line help, its arguments and what it does."""
-
-    name: str
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
 
 
 def build_parser(
@@ -46,8 +37,6 @@ def build_parser(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse, dispatch, and turn usage errors into one line and exit status 2."""
-    from grader.commands import load_commands
-
     # Usage lines name the command as it was typed: the console script or `-m`.
     prog = "cuda-labs" if os.path.basename(sys.argv[0]) == "cuda-labs" else "python3 -m grader"
     args = build_parser(load_commands(), prog).parse_args(argv)

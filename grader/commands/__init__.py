@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from grader.cli import Command
+from grader.command import Command
 
 COMMAND_MODULES = (
     "grade",

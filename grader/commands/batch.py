@@ -31,7 +31,7 @@ from grader.batch_steps import (
 )
 from grader.build import print_progress
 from grader.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
-from grader.cli import Command
+from grader.command import Command
 from grader.commands.grade import (
     add_calibration_argument,
     add_jobs_argument,

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.build import IMPL_WORDS
-from grader.cli import Command
+from grader.command import Command
 from grader.discovery import checked_repo, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.model import lab_number

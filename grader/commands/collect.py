@@ -16,7 +16,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from grader.cli import Command
+from grader.command import Command
 from grader.deadline import collect_one, load_policy
 from grader.errors import EXIT_OK, GraderUsageError
 

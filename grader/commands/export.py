@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.cli import Command
+from grader.command import Command
 from grader.discovery import repo_root
 from grader.errors import EXIT_OK
 from grader.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree

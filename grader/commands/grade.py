@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from grader.build import IMPL_WORDS, configure_and_build, print_progress
-from grader.cli import Command
+from grader.command import Command
 from grader.commands.check import impl_folder, impl_labs, resolve_impl
 from grader.discovery import (
     checked_repo,

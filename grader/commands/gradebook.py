@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from grader.class_table import HIDDEN_COLUMN
-from grader.cli import Command
+from grader.command import Command
 from grader.errors import EXIT_OK, GraderUsageError
 from grader.gradebook import (
     GRADEBOOK_NAME,

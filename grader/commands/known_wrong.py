@@ -22,7 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from grader.build import configure_and_build
-from grader.cli import Command
+from grader.command import Command
 from grader.commands.grade import add_jobs_argument, add_process_mode_argument, read_secret
 from grader.discovery import parse_lab_list, read_ctest_json, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
 from grader.class_table import CSV_NAME, HIDDEN_COLUMN
-from grader.cli import Command
+from grader.command import Command
 from grader.errors import EXIT_OK, GraderUsageError
 from grader.gradebook import read_class_table
 from grader.release import add_release_arguments, release_from_args

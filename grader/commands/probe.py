@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from grader.cli import Command
+from grader.command import Command
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
 

@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.cli import Command
+from grader.command import Command
 from grader.commands.grade import add_jobs_argument, add_timeout_scale_argument
 from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError

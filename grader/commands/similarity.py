@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from grader.batch import find_submissions
-from grader.cli import Command
+from grader.command import Command
 from grader.commands.grade import writable_dir
 from grader.discovery import (
     checked_repo,
