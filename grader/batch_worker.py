@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.build import BuildFailure
-from grader.commands.grade import _run_pytest, exit_status, read_secret
+from grader.commands.grade import _run_pytest, exit_status
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
+from grader.options import read_secret
 from grader.outcome_cache import OutcomeCache
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.release import add_decision_arguments, decision_from_args

@@ -32,14 +32,6 @@ from grader.batch_steps import (
 from grader.build import print_progress
 from grader.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
 from grader.command import Command
-from grader.commands.grade import (
-    add_calibration_argument,
-    add_jobs_argument,
-    add_process_mode_argument,
-    add_sanitize_argument,
-    add_timeout_scale_argument,
-    writable_dir,
-)
 from grader.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
 from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu_slots import (
@@ -52,6 +44,14 @@ from grader.gpu_slots import (
 )
 from grader.gpu_usage import LOG_NAME, UsageLog
 from grader.model import lab_number
+from grader.options import (
+    add_calibration_argument,
+    add_jobs_argument,
+    add_process_mode_argument,
+    add_sanitize_argument,
+    add_timeout_scale_argument,
+    writable_dir,
+)
 from grader.outcome_cache import grading_order, tree_digest
 from grader.release import add_release_arguments, release_from_args
 from grader.reports import INSTRUCTOR_DIR

@@ -16,7 +16,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from grader.build import IMPL_WORDS, configure_and_build, print_progress
@@ -31,10 +30,17 @@ from grader.discovery import (
 )
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Status
-from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.options import (
+    add_calibration_argument,
+    add_jobs_argument,
+    add_process_mode_argument,
+    add_sanitize_argument,
+    add_timeout_scale_argument,
+    read_secret,
+    writable_dir,
+)
 from grader.release import NOT_RELEASED, Release, add_release_arguments, release_from_args
 from grader.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
-from grader.runner import SECRET_ENV
 from grader.sandbox import add_argument as add_sandbox_argument
 from grader.scoring import Grade
 from grader.session import GradingSession
@@ -117,65 +123,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
     add_release_arguments(parser)
-
-
-def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
-    parser.add_argument(
-        "--sanitize",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="also run the small correctness cases under compute-sanitizer (memcheck, "
-        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
-        f"({default})",
-    )
-
-
-def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
-    """--timeout-scale: for a slower GPU, or tools that slow every test down."""
-    parser.add_argument(
-        "--timeout-scale",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="multiply every test's TIMEOUT by X (default: 1)",
-    )
-
-
-def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
-    """--calibration: timeouts sized to a reference grading (grader/watchdog.py)."""
-    parser.add_argument(
-        "--calibration",
-        type=Path,
-        metavar="RESULTS",
-        help="results.json (or report folder) of the reference solution graded on this "
-        "GPU model: each test's timeouts become a multiple of its time there, so a hung "
-        "kernel costs seconds, not the flat 10 s per wait (default: flat timeouts)",
-    )
-
-
-def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
-    """--jobs: how many untimed tests share the GPU; timed tests always run alone."""
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        metavar="N",
-        help="untimed tests run N at a time on the GPU; timed tests always run "
-        "alone (default: up to 8, fewer on a small GPU or few CPUs)",
-    )
-
-
-def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
-    """--process-mode: one process per untimed test, or per group of a program's tests."""
-    parser.add_argument(
-        "--process-mode",
-        choices=PROCESS_MODES,
-        default=DEFAULT_PROCESS_MODE,
-        help="per-test: every test in its own process; per-program: a program's untimed "
-        "tests share a process, in bounded groups, and any test that did not pass there "
-        "(and every test after it) runs again alone, whose verdict counts (default: "
-        "%(default)s)",
-    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -321,30 +268,6 @@ def exit_status(grade: Grade, allow_skips: bool) -> int:
         print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
         return EXIT_NO_GPU
     return EXIT_OK
-
-
-def read_secret(path: Path | None) -> str | None:
-    """The instructor's secret: the file's content, else $LAB_SECRET_SEED, else None."""
-    if path is None:
-        return os.environ.get(SECRET_ENV) or None
-    try:
-        secret = path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise GraderUsageError(f"--secret-file {path}: {exc.strerror or exc}") from exc
-    if not secret:
-        raise GraderUsageError(f"--secret-file {path} is empty")
-    return secret
-
-
-def writable_dir(path: Path, what: str = "reports") -> Path:
-    """Create the folder and prove it is writable before anything is built or run."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as exc:
-        raise GraderUsageError(f"cannot write {what} to {path}: {exc.strerror or exc}") from exc
-    return path
 
 
 def default_build_dir(impl: str) -> Path:

@@ -23,7 +23,6 @@ from pathlib import Path
 
 from grader.build import configure_and_build
 from grader.command import Command
-from grader.commands.grade import add_jobs_argument, add_process_mode_argument, read_secret
 from grader.discovery import parse_lab_list, read_ctest_json, repo_root
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.known_wrong import (
@@ -36,6 +35,7 @@ from grader.known_wrong import (
     write_trees,
 )
 from grader.model import LabTest, Outcome
+from grader.options import add_jobs_argument, add_process_mode_argument, read_secret
 from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession
 from grader.static_check import Finding, lab_folders

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.command import Command
-from grader.commands.grade import add_jobs_argument, add_timeout_scale_argument, read_secret
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Outcome, Status
+from grader.options import add_jobs_argument, add_timeout_scale_argument, read_secret
 from grader.session import GradingSession
 
 

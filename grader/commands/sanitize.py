@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.command import Command
-from grader.commands.grade import add_jobs_argument, add_timeout_scale_argument
 from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
 from grader.model import LabTest, Outcome, Status, lab_number
+from grader.options import add_jobs_argument, add_timeout_scale_argument
 from grader.runner import Runner
 from grader.sandbox import decide, warn
 from grader.sanitize import sanitize_tests

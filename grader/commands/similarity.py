@@ -13,7 +13,6 @@ from pathlib import Path
 
 from grader.batch import find_submissions
 from grader.command import Command
-from grader.commands.grade import writable_dir
 from grader.discovery import (
     checked_repo,
     lab_dirs,
@@ -22,6 +21,7 @@ from grader.discovery import (
     require_known_labs,
 )
 from grader.errors import EXIT_OK, GraderUsageError
+from grader.options import writable_dir
 from grader.similarity import compare_class, html_report, markdown
 
 

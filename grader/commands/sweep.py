@@ -13,9 +13,9 @@ from functools import partial
 from pathlib import Path
 
 from grader.command import Command
-from grader.commands.grade import writable_dir
 from grader.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.options import writable_dir
 from grader.sandbox import Sandbox, add_argument, decide, warn
 from grader.sweep import (
     NoDevice,

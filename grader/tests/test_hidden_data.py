@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.commands.grade import read_secret
 from grader.errors import GraderUsageError
 from grader.model import LabTest
+from grader.options import read_secret
 from grader.runner import DATA_DIR_ENV, SECRET_ENV, Runner
 
 np = pytest.importorskip("numpy")

@@ -1,0 +1,102 @@
+"""Command-line options that several commands share: one definition each.
+
+Every command that takes `--jobs` or `--secret-file` must accept and check it the
+same way, so the `add_..._argument` functions and the readers of their values
+(`read_secret`, `writable_dir`) live here, not in one command's module that the
+others would then depend on. Options that belong to a module's own decision stay
+with it: `--sandbox` (grader/sandbox.py) and the release flags (grader/release.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from grader.errors import GraderUsageError
+from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.runner import SECRET_ENV
+
+
+def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
+    parser.add_argument(
+        "--sanitize",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run the small correctness cases under compute-sanitizer (memcheck, "
+        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
+        f"({default})",
+    )
+
+
+def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
+    """--timeout-scale: for a slower GPU, or tools that slow every test down."""
+    parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every test's TIMEOUT by X (default: 1)",
+    )
+
+
+def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
+    """--calibration: timeouts sized to a reference grading (grader/watchdog.py)."""
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        metavar="RESULTS",
+        help="results.json (or report folder) of the reference solution graded on this "
+        "GPU model: each test's timeouts become a multiple of its time there, so a hung "
+        "kernel costs seconds, not the flat 10 s per wait (default: flat timeouts)",
+    )
+
+
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """--jobs: how many untimed tests share the GPU; timed tests always run alone."""
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="untimed tests run N at a time on the GPU; timed tests always run "
+        "alone (default: up to 8, fewer on a small GPU or few CPUs)",
+    )
+
+
+def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
+    """--process-mode: one process per untimed test, or per group of a program's tests."""
+    parser.add_argument(
+        "--process-mode",
+        choices=PROCESS_MODES,
+        default=DEFAULT_PROCESS_MODE,
+        help="per-test: every test in its own process; per-program: a program's untimed "
+        "tests share a process, in bounded groups, and any test that did not pass there "
+        "(and every test after it) runs again alone, whose verdict counts (default: "
+        "%(default)s)",
+    )
+
+
+def read_secret(path: Path | None) -> str | None:
+    """The instructor's secret: the file's content, else $LAB_SECRET_SEED, else None."""
+    if path is None:
+        return os.environ.get(SECRET_ENV) or None
+    try:
+        secret = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise GraderUsageError(f"--secret-file {path}: {exc.strerror or exc}") from exc
+    if not secret:
+        raise GraderUsageError(f"--secret-file {path} is empty")
+    return secret
+
+
+def writable_dir(path: Path, what: str = "reports") -> Path:
+    """Create the folder and prove it is writable before anything is built or run."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise GraderUsageError(f"cannot write {what} to {path}: {exc.strerror or exc}") from exc
+    return path
