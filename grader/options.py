@@ -19,6 +19,51 @@ from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.runner import SECRET_ENV
 
 
+def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """--labs: which labs, as `parse_lab_list` reads them (checked in grader/cli.py);
+    `default` says what the command takes without it."""
+    parser.add_argument(
+        "--labs",
+        metavar="LABS",
+        help=f"comma-separated labs, e.g. lab1,lab3 (default: {default})",
+    )
+
+
+def add_repo_argument(parser: argparse.ArgumentParser) -> None:
+    """--repo: the repository whose labs are built and graded (the commands that
+    need more of it, or other parts, say so in their own --repo)."""
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        metavar="REPO",
+        help="repository holding CMakeLists.txt and labs/ (default: this one)",
+    )
+
+
+def add_submissions_argument(parser: argparse.ArgumentParser) -> None:
+    """SUBMISSIONS_DIR: a class, as grader/batch.py's find_submissions reads it."""
+    parser.add_argument(
+        "submissions",
+        type=Path,
+        metavar="SUBMISSIONS_DIR",
+        help="folder with one subfolder per student, each laid out like skeletons/",
+    )
+
+
+def add_class_report_argument(parser: argparse.ArgumentParser) -> None:
+    """--class-report: what `batch --report` wrote, read by the class commands."""
+    parser.add_argument(
+        "--class-report", type=Path, required=True, metavar="REPORT", help="a batch report folder"
+    )
+
+
+def add_report_file_argument(parser: argparse.ArgumentParser) -> None:
+    """--report FILE: the table a command prints, also kept as a Markdown file."""
+    parser.add_argument(
+        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
+    )
+
+
 def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
     """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
     parser.add_argument(

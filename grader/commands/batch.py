@@ -47,8 +47,11 @@ from grader.model import lab_number
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
+    add_labs_argument,
     add_process_mode_argument,
+    add_repo_argument,
     add_sanitize_argument,
+    add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
 )
@@ -61,12 +64,7 @@ from grader.written_answers import summary
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "submissions",
-        type=Path,
-        metavar="SUBMISSIONS_DIR",
-        help="folder with one subfolder per student, each laid out like skeletons/",
-    )
+    add_submissions_argument(parser)
     parser.add_argument(
         "--report",
         type=Path,
@@ -87,9 +85,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="ctest's resource spec JSON (scripts/gpu_resource_spec.py): one grading worker "
         "per slot of each of its gpus, so a GPU of 2 slots grades 2 students at once",
     )
-    parser.add_argument(
-        "--labs", metavar="LABS", help="comma-separated labs, e.g. lab1,lab3 (default: every lab)"
-    )
+    add_labs_argument(parser, "every lab")
     parser.add_argument(
         "--build-root",
         type=Path,
@@ -131,12 +127,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="grade on hidden data drawn from the secret in PATH",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding CMakeLists.txt and labs/ (default: this one)",
-    )
+    add_repo_argument(parser)
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
     add_calibration_argument(parser)

@@ -21,6 +21,7 @@ from grader.command import Command
 from grader.discovery import checked_repo, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.model import lab_number
+from grader.options import add_labs_argument
 from grader.static_check import Finding, lab_folders
 from grader.submission_check import check_submission
 
@@ -32,11 +33,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="skeletons, solutions, or a folder laid out like skeletons/",
     )
-    parser.add_argument(
-        "--labs",
-        metavar="LABS",
-        help="comma-separated labs, e.g. lab1,lab3 (default: every lab in DIR)",
-    )
+    add_labs_argument(parser, "every lab in DIR")
     parser.add_argument(
         "--build",
         type=Path,

@@ -33,7 +33,9 @@ from grader.model import Status
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
+    add_labs_argument,
     add_process_mode_argument,
+    add_repo_argument,
     add_sanitize_argument,
     add_timeout_scale_argument,
     read_secret,
@@ -86,11 +88,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="extra configure argument for --impl, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
-    parser.add_argument(
-        "--labs",
-        metavar="LABS",
-        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
-    )
+    add_labs_argument(parser, "every lab built")
     parser.add_argument(
         "--report",
         type=Path,
@@ -112,12 +110,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="grade on hidden data drawn from the secret in PATH (keep it "
         "outside the students' tree; default: $LAB_SECRET_SEED, if set)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding CMakeLists.txt and labs/ (default: this one)",
-    )
+    add_repo_argument(parser)
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
     add_sandbox_argument(parser)

@@ -30,13 +30,12 @@ from grader.gradebook import (
     read_roster,
     unrostered,
 )
+from grader.options import add_class_report_argument
 from grader.release import add_release_arguments, release_from_args
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--class-report", type=Path, required=True, metavar="REPORT", help="a batch report folder"
-    )
+    add_class_report_argument(parser)
     parser.add_argument(
         "--roster", type=Path, required=True, metavar="CSV", help="folder,student_id[,name]"
     )

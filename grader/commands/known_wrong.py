@@ -35,7 +35,12 @@ from grader.known_wrong import (
     write_trees,
 )
 from grader.model import LabTest, Outcome
-from grader.options import add_jobs_argument, add_process_mode_argument, read_secret
+from grader.options import (
+    add_jobs_argument,
+    add_process_mode_argument,
+    add_report_file_argument,
+    read_secret,
+)
 from grader.sanitize import sanitize_tests, tool_of
 from grader.session import GradingSession
 from grader.static_check import Finding, lab_folders
@@ -88,9 +93,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="the harness's per-kernel watchdog, LAB_KERNEL_TIMEOUT_S (default: %(default)s)",
     )
-    parser.add_argument(
-        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
-    )
+    add_report_file_argument(parser)
     parser.add_argument(
         "--outcomes",
         type=Path,

@@ -14,20 +14,18 @@ import argparse
 import json
 import secrets
 import sys
-from pathlib import Path
 
 from grader.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
 from grader.class_table import CSV_NAME, HIDDEN_COLUMN
 from grader.command import Command
 from grader.errors import EXIT_OK, GraderUsageError
 from grader.gradebook import read_class_table
+from grader.options import add_class_report_argument
 from grader.release import add_release_arguments, release_from_args
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--class-report", type=Path, required=True, metavar="REPORT", help="a batch report folder"
-    )
+    add_class_report_argument(parser)
     parser.add_argument("--top", type=int, default=10, metavar="N", help="rows per figure")
     parser.add_argument("--anonymise", action="store_true", help="pseudonyms instead of names")
     parser.add_argument("--salt", metavar="S", help="the pseudonyms' key (default: random)")

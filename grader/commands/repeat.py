@@ -26,7 +26,13 @@ from grader.command import Command
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.model import Outcome, Status
-from grader.options import add_jobs_argument, add_timeout_scale_argument, read_secret
+from grader.options import (
+    add_jobs_argument,
+    add_labs_argument,
+    add_report_file_argument,
+    add_timeout_scale_argument,
+    read_secret,
+)
 from grader.session import GradingSession
 
 
@@ -92,11 +98,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="BUILD",
         help="an already built CMake build directory",
     )
-    parser.add_argument(
-        "--labs",
-        metavar="LABS",
-        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
-    )
+    add_labs_argument(parser, "every lab built")
     parser.add_argument(
         "--times",
         type=int,
@@ -111,9 +113,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="grade on hidden data (default: $LAB_SECRET_SEED, if set)",
     )
-    parser.add_argument(
-        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
-    )
+    add_report_file_argument(parser)
     parser.add_argument(
         "--record",
         type=Path,

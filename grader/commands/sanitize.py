@@ -19,7 +19,12 @@ from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setup
 from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.gpu import probe
 from grader.model import LabTest, Outcome, Status, lab_number
-from grader.options import add_jobs_argument, add_timeout_scale_argument
+from grader.options import (
+    add_jobs_argument,
+    add_labs_argument,
+    add_report_file_argument,
+    add_timeout_scale_argument,
+)
 from grader.runner import Runner
 from grader.sandbox import decide, warn
 from grader.sanitize import sanitize_tests
@@ -34,15 +39,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="BUILD",
         help="a build configured with -DLAB_SANITIZE=ON and built",
     )
-    parser.add_argument(
-        "--labs",
-        metavar="LABS",
-        help="comma-separated labs, e.g. lab1,lab3 (default: every lab built)",
-    )
+    add_labs_argument(parser, "every lab built")
     add_timeout_scale_argument(parser)
-    parser.add_argument(
-        "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
-    )
+    add_report_file_argument(parser)
     add_jobs_argument(parser)
 
 

@@ -21,23 +21,16 @@ from grader.discovery import (
     require_known_labs,
 )
 from grader.errors import EXIT_OK, GraderUsageError
-from grader.options import writable_dir
+from grader.options import add_labs_argument, add_submissions_argument, writable_dir
 from grader.similarity import compare_class, html_report, markdown
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "submissions",
-        type=Path,
-        metavar="SUBMISSIONS_DIR",
-        help="folder with one subfolder per student, each laid out like skeletons/",
-    )
+    add_submissions_argument(parser)
     parser.add_argument(
         "--report", type=Path, required=True, metavar="OUT", help="folder for the reports"
     )
-    parser.add_argument(
-        "--labs", metavar="LABS", help="comma-separated labs, e.g. lab1,lab3 (default: every lab)"
-    )
+    add_labs_argument(parser, "every lab")
     parser.add_argument(
         "--threshold",
         type=float,
