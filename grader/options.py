@@ -1,10 +1,11 @@
 """Command-line options that several commands share: one definition each.
 
-Every command that takes `--jobs` or `--secret-file` must accept and check it the
-same way, so the `add_..._argument` functions and the readers of their values
-(`read_secret`, `writable_dir`) live here, not in one command's module that the
-others would then depend on. Options that belong to a module's own decision stay
-with it: `--sandbox` (grader/sandbox.py) and the release flags (grader/release.py).
+Every command that takes `--jobs`, `--impl` or `--secret-file` must accept and check
+it the same way, so the `add_..._argument` functions and the readers of their values
+(`read_secret`, `resolve_impl`, `writable_dir`, ...) live here, not in one command's
+module that the others would then depend on. Options that belong to a module's own
+decision stay with it: `--sandbox` (grader/sandbox.py) and the release flags
+(grader/release.py).
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from grader.build import IMPL_WORDS
 from grader.errors import GraderUsageError
+from grader.model import lab_number
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.runner import SECRET_ENV
+from grader.static_check import lab_folders
 
 
 def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
@@ -134,6 +138,36 @@ def read_secret(path: Path | None) -> str | None:
     if not secret:
         raise GraderUsageError(f"--secret-file {path} is empty")
     return secret
+
+
+def impl_folder(impl: str, repo: Path) -> Path:
+    """`skeletons`/`solutions` name the repository's trees; anything else is a folder."""
+    return repo / impl if impl in IMPL_WORDS else Path(impl).expanduser()
+
+
+def resolve_impl(impl: str, repo: Path) -> Path:
+    """impl_folder(), which must exist."""
+    path = impl_folder(impl, repo)
+    if not path.is_dir():
+        where = f" in {repo}" if impl in IMPL_WORDS else ""
+        raise GraderUsageError(f"--impl {impl}: no such folder{where}")
+    return path.resolve()
+
+
+def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
+    """The labs asked for, which `folder` must hold, or every lab it holds."""
+    held = sorted(lab_folders(folder), key=lab_number)
+    if labs is None:
+        if not held:
+            raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
+        return held
+    missing = [lab for lab in labs if lab not in held]
+    if missing:
+        raise GraderUsageError(
+            f"--impl {impl} has no folder for {', '.join(missing)} "
+            f"(it holds {', '.join(held) or 'none'})"
+        )
+    return labs
 
 
 def writable_dir(path: Path, what: str = "reports") -> Path:

@@ -16,13 +16,11 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS
 from grader.command import Command
 from grader.discovery import checked_repo, parse_lab_list, repo_root
 from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
-from grader.model import lab_number
-from grader.options import add_labs_argument
-from grader.static_check import Finding, lab_folders
+from grader.options import add_labs_argument, impl_labs, resolve_impl
+from grader.static_check import Finding
 from grader.submission_check import check_submission
 
 
@@ -60,36 +58,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REPO",
         help="repository holding labs/ and the contract headers (default: this one)",
     )
-
-
-def impl_folder(impl: str, repo: Path) -> Path:
-    """`skeletons`/`solutions` name the repository's trees; anything else is a folder."""
-    return repo / impl if impl in IMPL_WORDS else Path(impl).expanduser()
-
-
-def resolve_impl(impl: str, repo: Path) -> Path:
-    """impl_folder(), which must exist."""
-    path = impl_folder(impl, repo)
-    if not path.is_dir():
-        where = f" in {repo}" if impl in IMPL_WORDS else ""
-        raise GraderUsageError(f"--impl {impl}: no such folder{where}")
-    return path.resolve()
-
-
-def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
-    """The labs asked for, which `folder` must hold, or every lab it holds."""
-    held = sorted(lab_folders(folder), key=lab_number)
-    if labs is None:
-        if not held:
-            raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
-        return held
-    missing = [lab for lab in labs if lab not in held]
-    if missing:
-        raise GraderUsageError(
-            f"--impl {impl} has no folder for {', '.join(missing)} "
-            f"(it holds {', '.join(held) or 'none'})"
-        )
-    return labs
 
 
 def check_impl(

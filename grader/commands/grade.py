@@ -20,7 +20,6 @@ from pathlib import Path
 
 from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.command import Command
-from grader.commands.check import impl_folder, impl_labs, resolve_impl
 from grader.discovery import (
     checked_repo,
     lab_dirs,
@@ -38,7 +37,10 @@ from grader.options import (
     add_repo_argument,
     add_sanitize_argument,
     add_timeout_scale_argument,
+    impl_folder,
+    impl_labs,
     read_secret,
+    resolve_impl,
     writable_dir,
 )
 from grader.release import NOT_RELEASED, Release, add_release_arguments, release_from_args
