@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.build import BuildFailure
-from grader.commands.grade import _run_pytest, exit_status
 from grader.discovery import parse_lab_list
 from grader.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
+from grader.grading_run import exit_status, run_pytest
 from grader.options import read_secret
 from grader.outcome_cache import OutcomeCache
 from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    grade = _run_pytest(session, args.report, decision_from_args(args))
+    grade = run_pytest(session, args.report, decision_from_args(args))
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED

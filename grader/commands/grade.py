@@ -27,8 +27,8 @@ from grader.discovery import (
     repo_root,
     require_known_labs,
 )
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import Status
+from grader.errors import EXIT_FAILED, GraderUsageError
+from grader.grading_run import exit_status, run_pytest
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
@@ -43,26 +43,11 @@ from grader.options import (
     resolve_impl,
     writable_dir,
 )
-from grader.release import NOT_RELEASED, Release, add_release_arguments, release_from_args
+from grader.release import Release, add_release_arguments, release_from_args
 from grader.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
 from grader.sandbox import add_argument as add_sandbox_argument
-from grader.scoring import Grade
 from grader.session import GradingSession
 from grader.submission_check import check_submission, configured_impl, rejected_labs
-
-_PACKAGE = Path(__file__).resolve().parent.parent
-# The plugin object is handed to pytest.main ready-made, so `-p grader.plugin`
-# (which only builds one from command-line options) is not needed here.
-_PYTEST_ARGS = (
-    "-c",
-    str(_PACKAGE / "grading.ini"),
-    "-p",
-    "no:cacheprovider",
-    "-v",
-    "-rfEs",
-    "--tb=short",
-)
-_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,7 +162,7 @@ def _run(args: argparse.Namespace) -> int:
         process_mode=args.process_mode,
         calibration=args.calibration,
     )
-    grade = _run_pytest(session, report, release)
+    grade = run_pytest(session, report, release)
     if grade is None:
         print("grader: error: the grading session did not finish", file=sys.stderr)
         return EXIT_FAILED
@@ -227,42 +212,6 @@ def release_line(release: Release, report: Path) -> str:
         f"grader: hidden-data results {release.why}: the reports in {report} show "
         f"public-data results only; the whole reports are in {whole}"
     )
-
-
-def _run_pytest(
-    session: GradingSession, report: Path, release: Release = NOT_RELEASED
-) -> Grade | None:
-    """The grading run is a pytest session over grading_suite.py; `release` decides
-    whether its reports show hidden-data results."""
-    import pytest
-
-    from grader.plugin import GradingPlugin
-
-    plugin = GradingPlugin(session, report, release)
-    # Plugins installed on the runner (timeouts, xdist, ...) must not change the run.
-    saved = os.environ.get(_NO_AUTOLOAD)
-    os.environ[_NO_AUTOLOAD] = "1"
-    try:
-        pytest.main([str(_PACKAGE / "grading_suite.py"), *_PYTEST_ARGS], plugins=[plugin])
-    finally:
-        if saved is None:
-            del os.environ[_NO_AUTOLOAD]
-        else:
-            os.environ[_NO_AUTOLOAD] = saved
-    return plugin.grade
-
-
-def exit_status(grade: Grade, allow_skips: bool) -> int:
-    """0 all passed, 1 any failed, 3 skipped for lack of a GPU (unless allowed)."""
-    if grade.count(Status.FAILED) or grade.count(Status.ERROR):
-        return EXIT_FAILED
-    skipped = grade.count(Status.SKIPPED)
-    if skipped and not allow_skips:
-        passed = grade.count(Status.PASSED)
-        tail = "nothing graded" if not passed else f"only {passed} graded"
-        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
-        return EXIT_NO_GPU
-    return EXIT_OK
 
 
 def default_build_dir(impl: str) -> Path:
