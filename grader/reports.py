@@ -247,7 +247,7 @@ def results_json(grade: Grade, hold: str | None = None) -> dict[str, Any]:
         "stdout_visibility": "hidden",
         "extra_data": _extra_data(grade, hold),
         "tests": [
-            _result_test(t, number_, grade.hidden_data) for number_, t in numbered_tests(grade)
+            result_test(t, number_, grade.hidden_data) for number_, t in numbered_tests(grade)
         ],
     }
     board = leaderboard(grade, hold)
@@ -303,7 +303,10 @@ def numbered_tests(grade: Grade) -> list[tuple[str, ScoredTest]]:
     return out
 
 
-def _result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, Any]:
+def result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, Any]:
+    """One entry of results.json's `tests`: score, verdict, output and extra data
+    (the GPU clocks of a timed test among them, which grader/tests/test_clocks.py
+    checks on this entry alone)."""
     outcome = test.outcome
     if outcome.status is Status.PASSED:
         text = "passed"

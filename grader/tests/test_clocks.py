@@ -9,7 +9,7 @@ import pytest
 
 from grader import clocks
 from grader.model import LabTest, Outcome, Status
-from grader.reports import _result_test
+from grader.reports import result_test
 from grader.runner import Runner
 from grader.scoring import ScoredTest
 
@@ -84,6 +84,6 @@ def test_timing_tests_carry_the_clocks_into_results_json(tmp_path: Path) -> None
     assert runner.execute(correctness).clocks == {}
     scored = ScoredTest(timing, Outcome(Status.PASSED, clocks=outcome.clocks), 4, 4)
     assert (
-        _result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"]
+        result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"]
         == "NVIDIA H100 80GB HBM3"
     )
