@@ -18,7 +18,9 @@ NO_GPU = GpuInfo("absent", reason="no CUDA device (cudaErrorNoDevice)")
 POLICY = LabPolicy("lab1", "Histogram", {"correctness": 2, "timing": 4})
 
 
-def _grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
+def sample_grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
+    """lab1 with the given outcomes (by test name) and a one-test lab2: test_sandbox.py
+    writes its reports too."""
     kinds = {"Hist.Uniform": "correctness", "Hist.Skewed": "correctness", "Hist.Fast": "timing"}
     results = [
         (LabTest(name=f"lab1.{n}", lab="lab1", kind=kinds[n]), o) for n, o in outcomes.items()
@@ -36,7 +38,7 @@ def _grade(gpu: GpuInfo, outcomes: dict[str, Outcome]) -> Grade:
 
 
 def _graded_with_a_failure() -> Grade:
-    return _grade(
+    return sample_grade(
         H100,
         {
             "Hist.Uniform": Outcome(Status.PASSED, output="ok", duration_s=0.5),
@@ -99,7 +101,7 @@ def test_summary_has_the_table_the_failures_and_the_gpu(tmp_path: Path) -> None:
 
 def test_skipped_tests_are_never_shown_as_passed(tmp_path: Path) -> None:
     skip = Outcome(Status.SKIPPED, "no CUDA device (cudaErrorNoDevice)")
-    grade = _grade(NO_GPU, {"Hist.Uniform": skip, "Hist.Fast": skip})
+    grade = sample_grade(NO_GPU, {"Hist.Uniform": skip, "Hist.Fast": skip})
     paths = write_all(tmp_path, grade)
     text = paths["summary.md"].read_text()
     assert "| lab1 Histogram | 0 | 6 | 0 | 0 | 2 |" in text

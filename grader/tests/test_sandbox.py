@@ -37,7 +37,7 @@ from grader.sandbox import (
     probe,
 )
 from grader.tests.helpers import FAKE_GTEST
-from grader.tests.test_reports import H100, _grade
+from grader.tests.test_reports import H100, sample_grade
 
 SH = "/bin/sh"
 # The system's Python: the sandbox's user can run it wherever the grader's own lives.
@@ -369,7 +369,7 @@ def test_a_bwrap_nobody_may_run_is_refused_with_the_reason(
 def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> None:
     headline = Decision("auto", None, "bubblewrap not found (bwrap)").headline
     grade = dataclasses.replace(
-        _grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}), unsandboxed=headline
+        sample_grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}), unsandboxed=headline
     )
     paths = write_all(tmp_path, grade)
     root = ET.parse(paths["junit.xml"]).getroot()
