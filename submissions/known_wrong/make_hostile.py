@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from solution_source import read_solution
+
 REPO = Path(__file__).resolve().parents[2]
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
 FILES = {
@@ -33,7 +35,7 @@ def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None):
     """Write OUT/<lab>_<name>: the solution with `prelude` after the contract's
     #include and `call` as the first statement of contract function `hook`."""
     folder, filename, header = FILES[lab]
-    text = (REPO / "solutions" / folder / filename).read_text()
+    text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
     include = f'#include "{header}"\n'
     assert text.count(include) == 1, (lab, name)
     text = text.replace(include, include + MACROS + textwrap.dedent(prelude).lstrip("\n"))

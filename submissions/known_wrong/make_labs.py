@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from solution_source import read_solution
+
 REPO = Path(__file__).resolve().parents[2]
 # The trees are generated, never committed: `grader known-wrong` writes them
 # under its build root.
@@ -29,7 +31,7 @@ WRITTEN = []
 def variant(lab, name, header, *edits):
     """Write OUT/<lab>_<name>/<folder>/<file>: the solution with `edits` (old, new) applied."""
     folder, filename = FILES[lab]
-    text = (REPO / "solutions" / folder / filename).read_text()
+    text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
     for old, new in edits:
         assert text.count(old) == 1, (lab, name, old)
         text = text.replace(old, new)

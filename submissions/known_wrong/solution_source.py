@@ -1,0 +1,73 @@
+"""The reference solution's text, read from its master solutions/labN_topic/FILE.cu.
+
+A master holds the skeleton's text too: `#if LAB_SKELETON` regions, each with the
+skeleton's lines, then optionally `#else` and the solution's (`#if !LAB_SKELETON`
+for solution-only lines). scripts/make_skeletons.sh writes skeletons/ from them with
+unifdef. A known-wrong submission is the solution plus one defect, so the generators
+start from the master resolved the way the compiler resolves it, LAB_SKELETON
+undefined: the solution's lines are kept, the skeleton's and the region's directives
+dropped (the same text as `unifdef -ULAB_SKELETON`). Any other preprocessor block
+inside a region is kept or dropped whole with its branch.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_REGION = re.compile(r"#\s*if\s+(!\s*)?LAB_SKELETON\s*(?://.*)?$")
+_OPEN = re.compile(r"#\s*if(?:n?def)?\b")
+_ELSE = re.compile(r"#\s*else\b")
+_ELIF = re.compile(r"#\s*elif\b")
+_END = re.compile(r"#\s*endif\b")
+
+
+def solution_text(text: str, name: str = "master") -> str:
+    """`text` with its LAB_SKELETON regions resolved to the solution's lines.
+
+    Anything but the forms above (a LAB_SKELETON condition of another shape, a region
+    inside a region, `#elif`, a region left open) is refused with `name:line`.
+    """
+    kept: list[str] = []
+    keep = True  # inside a region: whether the current branch is the solution's
+    start = 0  # line of the open region's `#if`, 0 outside one
+    seen_else = False
+    depth = 0  # other preprocessor blocks opened inside the region
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        code = line.strip()
+        if not start:
+            region = _REGION.match(code)
+            if region:
+                start, keep, seen_else, depth = number, bool(region.group(1)), False, 0
+            elif code.startswith("#") and "LAB_SKELETON" in code:
+                raise ValueError(f"{name}:{number}: not a region of the master: {code}")
+            else:
+                kept.append(line)
+            continue
+        if depth == 0:
+            if _REGION.match(code) or (code.startswith("#") and "LAB_SKELETON" in code):
+                raise ValueError(f"{name}:{number}: a region inside the region of line {start}")
+            if _ELIF.match(code):
+                raise ValueError(f"{name}:{number}: #elif in the region of line {start}")
+            if _ELSE.match(code):
+                if seen_else:
+                    raise ValueError(f"{name}:{number}: a second #else in the region")
+                keep, seen_else = not keep, True
+                continue
+            if _END.match(code):
+                start = 0
+                continue
+        if _OPEN.match(code):
+            depth += 1
+        elif _END.match(code):
+            depth -= 1
+        if keep:
+            kept.append(line)
+    if start:
+        raise ValueError(f"{name}:{start}: the region opened here has no #endif")
+    return "".join(kept)
+
+
+def read_solution(path: Path) -> str:
+    """The solution's text of the master at `path`."""
+    return solution_text(path.read_text(encoding="utf-8"), str(path))
