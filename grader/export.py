@@ -37,6 +37,8 @@ EXCLUDED_PREFIXES = (
     "scripts/seed-sweeps.sh",
     "scripts/provision-runner.sh",
     "scripts/lock.sh",
+    # Writes skeletons/ from the masters in solutions/, which students do not get.
+    "scripts/make_skeletons.sh",
     # Students install requirements.lock: the dependencies without the maintainers' checks.
     "requirements-dev.lock",
     "grader/known_wrong.py",

@@ -82,10 +82,15 @@ def test_the_export_leaks_no_solution_submission_or_secret(exported: Path) -> No
     assert not (exported / "grader" / "known_wrong.py").exists()
     assert not (exported / "grader" / "tests").exists()
     assert not (exported / "scripts" / "gpu-suite.sh").exists()
-    # The reference kernels' bodies appear nowhere in the export.
+    assert not (exported / "scripts" / "make_skeletons.sh").exists()  # needs solutions/
+    # The reference kernels' bodies appear nowhere in the export, nor do the masters'
+    # LAB_SKELETON regions the skeletons are generated from.
     solution = (REPO / "solutions" / "lab1_histogram" / "histogram_kernels.cu").read_text()
     skeleton = (exported / "skeletons" / "lab1_histogram" / "histogram_kernels.cu").read_text()
     assert solution != skeleton
+    assert "zero(hist);" in solution and "zero(hist);" not in skeleton
+    for source in (exported / "skeletons").rglob("*.cu"):
+        assert "LAB_SKELETON" not in source.read_text(), source
 
 
 def test_the_instructor_workflows_are_replaced(exported: Path) -> None:

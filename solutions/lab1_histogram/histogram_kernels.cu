@@ -1,9 +1,20 @@
+#if LAB_SKELETON  // the skeleton: bash scripts/make_skeletons.sh writes skeletons/ from this master
+// lab1: your histogram kernels. Read labs/lab1_histogram/README.md and the
+// contract labs/lab1_histogram/histogram.cuh first.
+//
+// Every launcher must (1) zero `hist` (it arrives full of garbage), then
+// (2) launch its kernel with launch.blocks blocks of launch.threads threads.
+// Don't synchronize or allocate: the harness does that. Every kernel must work
+// for any n >= 1: the grid may cover more samples than n, so check bounds.
+#else
 // lab1 reference solution: every histogram variant of the exercise.
+#endif
 #include "histogram.cuh"
 
 namespace lab1 {
 namespace {
 
+#if !LAB_SKELETON
 void zero(int* hist) { cudaMemsetAsync(hist, 0, kBins * sizeof(int)); }
 
 // First sample of thread `tid`'s slice; 64-bit because blocks*threads*slice may
@@ -11,25 +22,53 @@ void zero(int* hist) { cudaMemsetAsync(hist, 0, kBins * sizeof(int)); }
 __device__ long long slice_start(int slice) {
   return (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * slice;
 }
+#endif
 
+#if LAB_SKELETON
+// (a) Thread number tid = blockIdx.x * blockDim.x + threadIdx.x handles the samples
+// [tid * slice, (tid + 1) * slice) and counts each with atomicAdd(h + t[i], 1).
+// Hint: compute positions in 64-bit (long long) and stop at n.
+#else
 // (a) The seed's kernel, with the bound check that makes any n work.
+#endif
 __global__ void global_kernel(const int* t, int n, int* h, int slice) {
+#if LAB_SKELETON
+  // TODO
+#else
   const long long pos = slice_start(slice);
   const long long end = min(pos + slice, static_cast<long long>(n));
   for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);
+#endif
 }
 
+#if LAB_SKELETON
+// (b) The same loop, preceded by `#pragma unroll <factor>`. Compare the SASS
+// (cuobjdump -sass) and the time with (a): what did unrolling change?
+#else
 // (b) Unrolling removes the loop's compare-and-branch, but every iteration is an
 // atomic on global memory: the atomics, not the loop, set the time.
+#endif
 __global__ void global_unroll_kernel(const int* t, int n, int* h, int slice) {
+#if LAB_SKELETON
+  // TODO
+#else
   const long long pos = slice_start(slice);
   const long long end = min(pos + slice, static_cast<long long>(n));
 #pragma unroll 16
   for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);
+#endif
 }
 
+#if LAB_SKELETON
+// (c) The same loop unrolled by hand: four loads and four atomicAdds per iteration,
+// then a loop for the samples left over when slice is not a multiple of 4.
+#else
 // (c) Four independent loads and atomics per iteration (ILP), then the tail.
+#endif
 __global__ void global_ilp4_kernel(const int* t, int n, int* h, int slice) {
+#if LAB_SKELETON
+  // TODO
+#else
   const long long pos = slice_start(slice);
   const long long end = min(pos + slice, static_cast<long long>(n));
   long long i = pos;
@@ -41,18 +80,36 @@ __global__ void global_ilp4_kernel(const int* t, int n, int* h, int slice) {
     atomicAdd(h + d, 1);
   }
   for (; i < end; i++) atomicAdd(h + t[i], 1);
+#endif
 }
 
+#if LAB_SKELETON
+// (d) One sample per thread: if (tid < n) atomicAdd(h + t[tid], 1).
+#else
 // (d) One sample per thread: neighbouring threads read neighbouring samples, so
 // loads coalesce, but there is still one global atomic per sample.
+#endif
 __global__ void one_per_thread_kernel(const int* t, int n, int* h) {
+#if LAB_SKELETON
+  // TODO
+#else
   const long long pos = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (pos < n) atomicAdd(h + t[pos], 1);
+#endif
 }
 
+#if LAB_SKELETON
+// (e) A block-local histogram in shared memory (__shared__ int histo[kBins]):
+// zero it (a block may have fewer than kBins threads), __syncthreads(), count your
+// slice into it with atomicAdd, __syncthreads(), then add each bin to h.
+#else
 // (e) Privatization: atomics on a block-local histogram in shared memory, then
 // one global atomic per bin per block.
+#endif
 __global__ void shared_kernel(const int* t, int n, int* h, int slice) {
+#if LAB_SKELETON
+  // TODO
+#else
   __shared__ int histo[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) histo[b] = 0;
   __syncthreads();  // the local histogram is zero before anyone counts
@@ -63,8 +120,15 @@ __global__ void shared_kernel(const int* t, int n, int* h, int slice) {
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
     if (histo[b]) atomicAdd(h + b, histo[b]);
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (f) Method 2, "inverse": block b loads samples [b * chunk, (b + 1) * chunk) into
+// extern __shared__ int local[] (use a value that matches no bin past n),
+// __syncthreads(), then thread t scans all of local[] for its bins
+// t, t + blockDim.x, ... and adds each count to h.
+#else
 // Method 2 loads a block's chunk of samples into shared memory; past n, -1 never
 // matches a bin.
 __device__ void load_chunk(const int* t, int n, int chunk, int* local) {
@@ -77,7 +141,11 @@ __device__ void load_chunk(const int* t, int n, int chunk, int* local) {
 
 // (f) The seed's "inverse" kernel: each thread scans the whole chunk for its bins,
 // with a branch and a shared-memory increment per match.
+#endif
 __global__ void inverse_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
   extern __shared__ int local[];
   __shared__ int histo[kBins];
   load_chunk(t, n, chunk, local);
@@ -88,11 +156,21 @@ __global__ void inverse_kernel(const int* t, int n, int* h, int chunk) {
     }
     if (histo[b]) atomicAdd(h + b, histo[b]);
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (g) The same, bank-aware: keep counts in registers, compare without a branch
+// (occurrences += (b ^ local[i]) ? 0 : 1), and let every thread of a warp read the
+// same local[i] at the same time (a broadcast).
+#else
 // (g) Every thread of a warp reads the same local[i] at once: a broadcast, no bank
 // conflict. The count lives in a register and the comparison has no branch.
+#endif
 __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
   extern __shared__ int local[];
   load_chunk(t, n, chunk, local);
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
@@ -100,8 +178,10 @@ __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
     for (int i = 0; i < chunk; i++) occurrences += (b ^ local[i]) ? 0 : 1;
     if (occurrences) atomicAdd(h + b, occurrences);
   }
+#endif
 }
 
+#if !LAB_SKELETON
 // (h) Memory-bound version. One pass over the samples with 16-byte loads, four in
 // flight per thread; one shared histogram per warp, so warps never contend; a grid
 // of exactly the blocks the GPU holds at once, so blocks stride over the data
@@ -160,47 +240,84 @@ __global__ void best_kernel(const int* __restrict__ t, int n, int* __restrict__ 
     if (sum) atomicAdd(h + b, sum);
   }
 }
+#endif
 
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist, e.g. cudaMemsetAsync(hist, 0, kBins * sizeof(int));
+#else
   zero(hist);
+#endif
   global_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
 }
 
 void histogram_global_unroll(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
   zero(hist);
+#endif
   global_unroll_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
 }
 
 void histogram_global_ilp4(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
   zero(hist);
+#endif
   global_ilp4_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
 }
 
 void histogram_one_per_thread(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
   zero(hist);
+#endif
   one_per_thread_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist);
 }
 
 void histogram_shared(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
   zero(hist);
+#endif
   shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);
 }
 
 void histogram_inverse(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist. The third launch parameter sizes extern __shared__ memory.
+#else
   zero(hist);
+#endif
   inverse_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
                                                                                 launch.slice);
 }
 
 void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
   zero(hist);
+#endif
   banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
                                                                               launch.slice);
 }
 
+#if LAB_SKELETON
+// (h) Your fastest histogram. Start from (e); then read the README's hints
+// (grid-stride loop, 16-byte loads, one shared histogram per warp).
+#endif
 void histogram_best(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  (void)launch;  // TODO: your own kernel and grid; until then, the shared-memory one
+  histogram_shared(samples, n, hist, Launch{(n + 256 * 32 - 1) / (256 * 32), 256, 32});
+#else
   static unsigned int epoch = 0;
   const int threads = launch.threads >= 32 ? launch.threads / 32 * 32 : 32;
   const int shared_bytes = threads / 32 * kBins * static_cast<int>(sizeof(int));
@@ -212,6 +329,7 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   const int resident = sms * (per_sm > 0 ? per_sm : 1);
   const int blocks = launch.blocks > 0 && launch.blocks < resident ? launch.blocks : resident;
   best_kernel<<<blocks, threads, shared_bytes>>>(samples, n, hist, ++epoch);
+#endif
 }
 
 }  // namespace lab1

@@ -1,27 +1,57 @@
+#if LAB_SKELETON  // the skeleton: bash scripts/make_skeletons.sh writes skeletons/ from this master
+// lab4: your kernels. Read labs/lab4_power_array/README.md and the contract
+// labs/lab4_power_array/power_array.cuh first.
+//
+// Launchers: launch with launch.blocks blocks of launch.threads threads (the
+// *_shared ones with kBlockSize threads); don't synchronize or allocate, the
+// harness does that. Every kernel must work for any n >= 1: the grid may hold
+// more threads than n, so check bounds. A^0 = 1 for every A.
+#else
 // lab4 reference solution: the power array three ways, two storages, a fast
 // version, and the window (1D stencil) from global and from shared memory.
+#endif
 #include "power_array.cuh"
 
 namespace lab4 {
 namespace {
 
+#if LAB_SKELETON
+// The seed's array: __device__ float dA[N], its size fixed at compile time.
+#else
 // The seed's array: its size is fixed at compile time (kSymbolCapacity floats).
+#endif
 __device__ float dA[kSymbolCapacity];
 
+#if LAB_SKELETON
+// (a) The seed's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
+// c = 1, multiply c by in[i] k times (read in[i] inside the loop), out[i] = c.
+#else
 // (a) The seed's kernel: in[i] appears k times in the loop. Nothing in the loop
 // writes memory, so the compiler loads in[i] once and keeps it in a register:
 // cuobjdump -sass shows one LDG, and (a) times the same as (b).
+#endif
 __global__ void global_kernel(const float* in, float* out, int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) {
     float c = 1.0f;
     for (int j = 0; j < k; j++) c *= in[i];
     out[i] = c;
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (b) The same with in[i] read once into a register: float x = in[i];
+#else
 // (b) The value in a register, explicitly.
+#endif
 __global__ void register_kernel(const float* in, float* out, int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) {
     const float x = in[i];
@@ -29,13 +59,24 @@ __global__ void register_kernel(const float* in, float* out, int n, int k) {
     for (int j = 0; j < k; j++) c *= x;
     out[i] = c;
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (c) __shared__ float data[kBlockSize]; each thread copies in[i] into
+// data[threadIdx.x], then __syncthreads(), then multiplies by data[threadIdx.x].
+// Every thread of the block must reach the __syncthreads(): keep it out of
+// `if (i < n)`.
+#else
 // (c) The seed's shared-memory version. The barrier sits outside `if (i < n)`, so
 // that every thread of the block reaches it. (Each thread reads back only its own
 // element here, so nothing would go wrong without it: the barrier matters as soon
 // as a thread reads what another wrote, as in the window below.)
+#endif
 __global__ void shared_kernel(const float* in, float* out, int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   __shared__ float data[kBlockSize];  // BLOCKSIZE == blockDim.x
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) data[threadIdx.x] = in[i];
@@ -45,19 +86,31 @@ __global__ void shared_kernel(const float* in, float* out, int n, int k) {
     for (int j = 0; j < k; j++) c *= data[threadIdx.x];
     out[i] = c;
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (d), (e), (f): (a), (b), (c) in place on dA: read dA[i], write dA[i].
+#else
 // (d), (e), (f): the same three on the __device__ array, in place.
+#endif
 __global__ void symbol_global_kernel(int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) {
     float c = 1.0f;
     for (int j = 0; j < k; j++) c *= dA[i];
     dA[i] = c;
   }
+#endif
 }
 
 __global__ void symbol_register_kernel(int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) {
     const float x = dA[i];
@@ -65,9 +118,13 @@ __global__ void symbol_register_kernel(int n, int k) {
     for (int j = 0; j < k; j++) c *= x;
     dA[i] = c;
   }
+#endif
 }
 
 __global__ void symbol_shared_kernel(int n, int k) {
+#if LAB_SKELETON
+  // TODO
+#else
   __shared__ float data[kBlockSize];
   const int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) data[threadIdx.x] = dA[i];
@@ -77,8 +134,17 @@ __global__ void symbol_shared_kernel(int n, int k) {
     for (int j = 0; j < k; j++) c *= data[threadIdx.x];
     dA[i] = c;
   }
+#endif
 }
 
+#if LAB_SKELETON
+// (g) Your fastest power: the time is set by the bytes moved, not by the
+// multiplications. Ideas: 16-byte loads (float4: n may not be a multiple of 4),
+// several loads in flight per thread, a grid sized to the GPU.
+__global__ void best_kernel(const float* in, float* out, int n, int k) {
+  // TODO
+}
+#else
 // (g) Memory-bound: the time is the bytes, not the multiplications. 16-byte loads
 // and stores, kUnroll of them in flight per thread before any is used, and
 // x^k by repeated squaring (log2 k multiplications instead of k).
@@ -119,11 +185,20 @@ __global__ void best_kernel(const float* __restrict__ in, float* __restrict__ ou
   const int tail = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x;  // the last n % 4
   if (tail < n) out[tail] = ipow(in[tail], k);
 }
+#endif
 
+#if LAB_SKELETON
+// (h) out[i] = (in[i - radius] + ... + in[i + radius]) / (2 * radius + 1), each
+// neighbour read from global memory; neighbours outside [0, n) count as 0.
+#else
 // (h) Every neighbour from global memory: neighbouring threads load overlapping
 // windows, which L1 mostly serves, but each warp-wide load straddles two 128-byte
 // lines whenever it is not aligned.
+#endif
 __global__ void window_global_kernel(const float* in, float* out, int n, int radius) {
+#if LAB_SKELETON
+  // TODO
+#else
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float sum = 0.0f;
@@ -131,13 +206,25 @@ __global__ void window_global_kernel(const float* in, float* out, int n, int rad
     if (j >= 0 && j < n) sum += in[j];
   }
   out[i] = sum / (2 * radius + 1);
+#endif
 }
 
+#if LAB_SKELETON
+// (i) __shared__ float tile[kBlockSize + 2 * kMaxRadius]; the block's kBlockSize
+// elements start at blockIdx.x * kBlockSize: load in[start - radius ..
+// start + kBlockSize + radius) into the tile (0 outside [0, n); the threads load
+// kBlockSize + 2 * radius values, some more than one), __syncthreads(), then sum
+// tile[threadIdx.x .. threadIdx.x + 2 * radius].
+#else
 // (i) The block's elements plus a halo of `radius` on each side, loaded once
 // (zeros outside [0, n)); after the barrier every thread reads its neighbours'
 // values from shared memory, where a misaligned run of 32 words still hits 32
 // different banks: one access per warp-wide load.
+#endif
 __global__ void window_shared_kernel(const float* in, float* out, int n, int radius) {
+#if LAB_SKELETON
+  // TODO
+#else
   __shared__ float tile[kBlockSize + 2 * kMaxRadius];
   const int start = blockIdx.x * kBlockSize - radius;
   for (int t = threadIdx.x; t < kBlockSize + 2 * radius; t += kBlockSize) {
@@ -151,6 +238,7 @@ __global__ void window_shared_kernel(const float* in, float* out, int n, int rad
     for (int t = threadIdx.x; t <= threadIdx.x + 2 * radius; t++) sum += tile[t];
     out[i] = sum / (2 * radius + 1);
   }
+#endif
 }
 
 }  // namespace
@@ -168,11 +256,21 @@ void power_shared(const float* in, float* out, int n, int k, Launch launch) {
 }
 
 cudaError_t symbol_upload(const float* host, int n) {
+#if LAB_SKELETON
+  // TODO: cudaMemcpyToSymbol(dA, host, n * sizeof(float), 0, cudaMemcpyHostToDevice)
+  return cudaSuccess;
+#else
   return cudaMemcpyToSymbol(dA, host, n * sizeof(float), 0, cudaMemcpyHostToDevice);
+#endif
 }
 
 cudaError_t symbol_download(float* host, int n) {
+#if LAB_SKELETON
+  // TODO: cudaMemcpyFromSymbol(...), the way back
+  return cudaSuccess;
+#else
   return cudaMemcpyFromSymbol(host, dA, n * sizeof(float), 0, cudaMemcpyDeviceToHost);
+#endif
 }
 
 void power_symbol_global(int n, int k, Launch launch) {
@@ -188,10 +286,16 @@ void power_symbol_shared(int n, int k, Launch launch) {
 }
 
 void power_best(const float* in, float* out, int n, int k, Launch launch) {
+#if LAB_SKELETON
+  // TODO: choose your grid when launch.blocks is 0 (it is, unless --blocks is given)
+  const int threads = launch.threads;
+  const int blocks = launch.blocks > 0 ? launch.blocks : (n + threads - 1) / threads;
+#else
   const int threads = launch.threads;
   const int per_block = threads * kUnroll * 4;
   const int cover = (n + per_block - 1) / per_block;
   const int blocks = launch.blocks > 0 ? launch.blocks : (cover > 0 ? cover : 1);
+#endif
   best_kernel<<<blocks, threads>>>(in, out, n, k);
 }
 

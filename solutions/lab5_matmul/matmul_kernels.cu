@@ -1,14 +1,39 @@
+#if LAB_SKELETON  // the skeleton: bash scripts/make_skeletons.sh writes skeletons/ from this master
+// lab5: your matrix-product kernels. Read labs/lab5_matmul/README.md and the
+// contract labs/lab5_matmul/matmul.cuh first.
+//
+// A is n x k, B is k x m, C is n x m, all row-major float in device memory. C
+// arrives full of NaN: every element must be written. Sizes are rectangular and
+// are NOT multiples of your block or tile sizes: check bounds (or load zeros past
+// the edges). Don't synchronize or allocate in the launchers: the harness does that.
+// No libraries: the harness compares you with a library product, you write your own.
+#else
 // lab5 reference solution: dense products at three granularities of tiling, and the
 // MQDB (block-diagonal) product that multiplies only the diagonal blocks.
 #include <cstdint>
 
+#endif
 #include "matmul.cuh"
 
 namespace lab5 {
 namespace {
 
+#if LAB_SKELETON
+int div_up(int a, int b) { return (a + b - 1) / b; }
+#else
 __host__ __device__ inline int div_up(int a, int b) { return (a + b - 1) / b; }
+#endif
 
+#if LAB_SKELETON
+// (a) The seed's matrix_prod, rectangular. One thread per element of C:
+//   Row = blockIdx.y * blockDim.y + threadIdx.y;  Col = blockIdx.x * blockDim.x + threadIdx.x;
+// if (Row < n && Col < m): val = sum over l < k of A[Row * k + l] * B[l * m + Col].
+// (The seed indexes B with M for both sizes: that only works for square matrices.)
+// Hint: index with size_t: 10000 x 10000 is close to the int limit.
+__global__ void naive_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
+  // TODO
+}
+#else
 // (a) The seed's kernel, rectangular: row from y, column from x, one inner product
 // of length k per thread.
 __global__ void naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
@@ -21,7 +46,15 @@ __global__ void naive_kernel(const float* __restrict__ A, const float* __restric
     C[(size_t)row * m + col] = val;
   }
 }
+#endif
 
+#if LAB_SKELETON
+// (b) One thread per product: l = blockIdx.z, then
+// atomicAdd(&C[Row * m + Col], A[Row * k + l] * B[l * m + Col]). C must be zero first.
+__global__ void fine_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
+  // TODO
+}
+#else
 // (b) One thread per product A(i,l) * B(l,j): l = blockIdx.z.
 __global__ void fine_kernel(const float* __restrict__ A, const float* __restrict__ B,
                             float* __restrict__ C, int n, int k, int m) {
@@ -31,7 +64,19 @@ __global__ void fine_kernel(const float* __restrict__ A, const float* __restrict
   if (row < n && col < m)
     atomicAdd(C + (size_t)row * m + col, A[(size_t)row * k + l] * B[(size_t)l * m + col]);
 }
+#endif
 
+#if LAB_SKELETON
+// (c) Tile x Tile threads per block. For each step t0 = 0, Tile, 2 Tile, ... < k:
+// each thread loads one element of A's tile and one of B's tile into
+// __shared__ float As[Tile][Tile], Bs[Tile][Tile] (0 outside the matrices),
+// __syncthreads(), adds its Tile products, __syncthreads() again before the next
+// load. Every thread of the block must reach both barriers: don't return early.
+template <int Tile>
+__global__ void tiled_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
+  // TODO
+}
+#else
 // (c) Tile x Tile threads; each step loads one Tile x Tile tile of A and of B into
 // shared memory (zeros past the edges), then every thread does Tile multiply-adds
 // from shared memory.
@@ -54,7 +99,20 @@ __global__ void tiled_kernel(const float* __restrict__ A, const float* __restric
   }
   if (row < n && col < m) C[(size_t)row * m + col] = val;
 }
+#endif
 
+#if LAB_SKELETON
+// (d) Register blocking: a block of 256 threads computes a 64 x 64 tile of C, each
+// thread 4 x 4 of its elements in registers (float acc[4][4]). Per step, load a
+// 64 x 16 tile of A and a 16 x 64 tile of B into shared memory (4 elements of each
+// per thread), then for each of the 16 columns read 4 values of A and 4 of B into
+// registers and do the 16 multiply-adds. Hint: thread (ty, tx) = (t / 16, t % 16)
+// owning rows ty + 16 i and columns tx + 16 j keeps reads conflict-free and stores
+// coalesced.
+__global__ void regblock_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
+  // TODO
+}
+#else
 // (d) 64 x 64 block tile, 16 x 16 threads, 4 x 4 outputs per thread in registers:
 // thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j (strided so that both
 // the shared-memory reads and the stores to C are conflict-free and coalesced).
@@ -107,7 +165,19 @@ __global__ void __launch_bounds__(256)
                     int n, int k, int m) {
   regblock_tile(A, B, C, n, k, m, k, m, m, blockIdx.y * RB, blockIdx.x * RB);
 }
+#endif
 
+#if LAB_SKELETON
+// (e) Your fastest product. Ideas, in the order they paid off for us: a 128 x 128
+// tile per block with 8 x 8 outputs per thread; A's tile stored transposed in shared
+// memory so a thread reads its 8 values as two float4; 16-byte global loads when the
+// sizes allow (keep a checked path for the others); two shared buffers so the next
+// tile's loads overlap this tile's math (one barrier per step);
+// __launch_bounds__(256, 2) so two blocks fit per SM. Measure each step (ncu).
+__global__ void best_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
+  // TODO
+}
+#else
 // (e) 128 x 128 block tile, BK = 8, 256 threads, 8 x 8 outputs per thread.
 // A's tile is stored transposed (As[l][row]) so that a thread reads its 8 rows of
 // a column as two float4; B's tile likewise gives two float4 per row. Thread
@@ -236,7 +306,18 @@ __global__ void __launch_bounds__(256, 2)
   const int tile_y = first + in_group % rows, tile_x = in_group / rows;
   big_tile<Checked>(A, B, C, n, k, m, k, m, m, tile_y * BM, tile_x * BN);
 }
+#endif
 
+#if LAB_SKELETON
+// (f) MQDB, one thread per element of a diagonal block: blockIdx.z = b is the block,
+// off = offset[b], d = offset[b + 1] - off; Row, Col as in (a) but inside the block
+// (Row, Col < d); the inner product runs over l < d only:
+// C[(off + Row) * n + off + Col] = sum A[(off + Row) * n + off + l] * B[(off + l) * n + off + Col].
+__global__ void mqdb_naive_kernel(const float* A, const float* B, float* C, int n,
+                                  const int* offset) {
+  // TODO
+}
+#else
 // (f) MQDB, one thread per element inside the diagonal blocks: blockIdx.z is the
 // diagonal block; the grid covers the largest block and threads past a smaller
 // block's edge do nothing.
@@ -253,7 +334,16 @@ __global__ void mqdb_naive_kernel(const float* __restrict__ A, const float* __re
     C[(size_t)(off + row) * n + off + col] = val;
   }
 }
+#endif
 
+#if LAB_SKELETON
+// (g) Your fastest MQDB product: e.g. your best dense tile code applied to each
+// diagonal block (a block is a d x d submatrix with leading dimension n).
+__global__ void mqdb_best_kernel(const float* A, const float* B, float* C, int n,
+                                 const int* offset) {
+  // TODO
+}
+#else
 // (g) MQDB with the dense kernels' tiles: blockIdx.z picks the diagonal block,
 // (x, y) a tile inside it; tiles past the block's edge exit at once.
 __global__ void __launch_bounds__(256, 2)
@@ -287,6 +377,7 @@ int sm_count() {
   }();
   return count;
 }
+#endif
 
 }  // namespace
 
@@ -297,7 +388,11 @@ void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m,
 }
 
 void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero C first, e.g. cudaMemsetAsync(C, 0, sizeof(float) * n * m);
+#else
   cudaMemsetAsync(C, 0, sizeof(float) * n * m);
+#endif
   const dim3 block(launch.block_x, launch.block_y);
   const dim3 grid(div_up(m, block.x), div_up(n, block.y), k);
   fine_kernel<<<grid, block>>>(A, B, C, n, k, m);
@@ -313,11 +408,20 @@ template void matmul_tiled<16>(const float*, const float*, float*, int, int, int
 template void matmul_tiled<32>(const float*, const float*, float*, int, int, int);
 
 void matmul_regblock(const float* A, const float* B, float* C, int n, int k, int m) {
+#if LAB_SKELETON
+  const dim3 grid(div_up(m, 64), div_up(n, 64));
+#else
   const dim3 grid(div_up(m, RB), div_up(n, RB));
+#endif
   regblock_kernel<<<grid, 256>>>(A, B, C, n, k, m);
 }
 
 void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) {
+#if LAB_SKELETON
+  // TODO: your grid and block
+  const dim3 grid(div_up(m, 128), div_up(n, 128));
+  best_kernel<<<grid, 256>>>(A, B, C, n, k, m);
+#else
   const int blocks = div_up(m, BN) * div_up(n, BM);
   const bool fast =
       n % BM == 0 && m % BN == 0 && k % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
@@ -326,16 +430,27 @@ void matmul_best(const float* A, const float* B, float* C, int n, int k, int m) 
   } else {
     big_kernel<true><<<blocks, 256>>>(A, B, C, n, k, m);
   }
+#endif
 }
 
 void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch launch) {
+#if LAB_SKELETON
+  // TODO: C must hold zeros outside the diagonal blocks: zero it first
+  // (cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n)), then compute the blocks.
+#else
   cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n);  // the zeros outside the blocks
+#endif
   const dim3 block(launch.block_x, launch.block_y);
   const dim3 grid(div_up(C.max_block, block.x), div_up(C.max_block, block.y), C.k);
   mqdb_naive_kernel<<<grid, block>>>(A.elem, B.elem, C.elem, C.n, C.offset);
 }
 
 void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
+#if LAB_SKELETON
+  // TODO: zero C, then your grid (C.host_offset gives the block sizes on the host)
+  const dim3 grid(div_up(C.max_block, 128), div_up(C.max_block, 128), C.k);
+  mqdb_best_kernel<<<grid, 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
+#else
   cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n);
   // Few big tiles (small blocks) would leave most SMs idle: use 64 x 64 tiles then.
   const int big = div_up(C.max_block, BM);
@@ -345,6 +460,7 @@ void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
     const int t = div_up(C.max_block, RB);
     mqdb_regblock_kernel<<<dim3(t, t, C.k), 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
   }
+#endif
 }
 
 }  // namespace lab5
