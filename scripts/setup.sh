@@ -5,9 +5,10 @@
 # packages at the versions and hashes of the lock file (numpy, pytest) and this project
 # installed editable (the `cuda-labs` command). In the instructor's repository the lock is
 # requirements-dev.lock, which adds the maintainers' checks (actionlint, ruff, mypy) and
-# matplotlib; there ShellCheck comes too, for the workflows. Not for a grading runner:
-# that one is provisioned once by an admin (scripts/provision-runner.sh) and uses the
-# system's Python. Safe to run again: it installs only what is missing.
+# matplotlib; there ShellCheck comes too, for the workflows, and unifdef, which writes
+# the skeletons from the solutions. Not for a grading runner: that one is provisioned
+# once by an admin (scripts/provision-runner.sh) and uses the system's Python. Safe to
+# run again: it installs only what is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -20,6 +21,9 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v clang-format >/dev/null || missing+=(clang-format)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
+# unifdef writes skeletons/ from the masters in solutions/ (scripts/make_skeletons.sh):
+# the instructor's repository only.
+[ ! -d "$root/solutions" ] || command -v unifdef >/dev/null || missing+=(unifdef)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 # venv needs ensurepip, which Debian ships apart from python3 (python3-venv).
 command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null ||

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Everything that can be checked without a GPU, as CI runs it:
+#   each skeleton is what its master in solutions/ generates (scripts/make_skeletons.sh);
 #   both trees (skeletons, solutions) build for one architecture; every CTest test
 #   runs (GPU tests report themselves skipped, the harness's own tests pass); the
 #   grader's and the dataset generator's unit tests; formatting; the Python linters.
@@ -7,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/python-env.sh
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+
+echo "== skeletons: each is what its master in solutions/ generates"
+bash scripts/make_skeletons.sh --check
 
 for tree in ci-skeletons ci-solutions; do
   echo "== $tree: configure, build, ctest"
