@@ -6,6 +6,8 @@
 #include <system_error>
 #include <utility>
 
+#include "labs/result_writer.hpp"
+
 namespace harness {
 
 namespace {
@@ -14,6 +16,22 @@ const Option* find_option(const std::vector<Option>& options, const std::string&
   const auto it =
       std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == name; });
   return it == options.end() ? nullptr : &*it;
+}
+
+// "a, b, or c", as the help has always listed the variants.
+std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) text += items.size() > 2 ? ", " : " ";
+    if (i > 0 && i + 1 == items.size()) text += "or ";
+    text += items[i];
+  }
+  return text;
+}
+
+std::string help_text(const Option& o) {
+  if (o.choices.empty()) return o.help;
+  return o.help.empty() ? listed(o.choices) : o.help + ": " + listed(o.choices);
 }
 
 }  // namespace
@@ -74,6 +92,17 @@ int Args::get_positive(const std::string& name, int fallback) const {
   return static_cast<int>(get_int(name, fallback, 1, INT_MAX));
 }
 
+std::string Args::get_choice(const std::string& name, const std::string& fallback) const {
+  const std::string value = get(name, fallback);
+  const Option* option = find_option(options_, name);
+  if (!option || option->choices.empty()) return value;
+  const auto& choices = option->choices;
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  std::string known;
+  for (const std::string& c : choices) known += (known.empty() ? "" : ", ") + c;
+  throw UsageError("--" + name + " must be one of " + known + ", not '" + value + "'");
+}
+
 void Args::forbid_together(const std::string& a, const std::string& b,
                            const std::string& why) const {
   if (has(a) && has(b)) throw UsageError("--" + a + " and --" + b + " exclude each other: " + why);
@@ -85,7 +114,7 @@ std::string Args::usage() const {
   for (const Option& o : options_) {
     std::string left = (o.name == "help" ? "-h, --" : "--") + o.name;
     if (!o.value.empty()) left += " " + o.value;
-    std::string right = o.help;
+    std::string right = help_text(o);
     if (!o.fallback.empty()) right += " (default: " + o.fallback + ")";
     width = std::max(width, left.size());
     rows.emplace_back(std::move(left), std::move(right));
@@ -97,6 +126,23 @@ std::string Args::usage() const {
   }
   out << notes_;
   return out.str();
+}
+
+std::string Args::usage_json(const std::string& program) const {
+  std::string doc = "{\"program\": " + json_string(program) + ", \"options\": [";
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    const Option& o = options_[i];
+    doc += std::string(i ? "," : "") + "\n  {\"name\": " + json_string(o.name) +
+           ", \"value\": " + (o.value.empty() ? "null" : json_string(o.value)) +
+           ", \"help\": " + json_string(help_text(o)) +
+           ", \"default\": " + (o.fallback.empty() ? "null" : json_string(o.fallback)) +
+           ", \"choices\": [";
+    for (std::size_t c = 0; c < o.choices.size(); ++c) {
+      doc += (c ? ", " : "") + json_string(o.choices[c]);
+    }
+    doc += "]}";
+  }
+  return doc + "\n]}\n";
 }
 
 }  // namespace harness

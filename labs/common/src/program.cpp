@@ -1,6 +1,7 @@
 #include "labs/program.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,11 +23,19 @@ const char* const kExitStatuses =
     "  4    no usable GPU: no NVIDIA driver or GPU found, or a driver too old\n"
     "  124  a kernel still running after LAB_KERNEL_TIMEOUT_S seconds (default 10)\n";
 
-void require_gpu() {
+namespace {
+
+std::string usable_gpu() {
   std::string why;
   if (!cuda_device_available(&why)) throw NoGpu(why);
-  std::printf("device: %s\n", one_line(query_gpu_info()).c_str());
+  return one_line(query_gpu_info());
 }
+
+}  // namespace
+
+void require_gpu() { std::printf("device: %s\n", usable_gpu().c_str()); }
+
+void require_gpu(ResultWriter& out) { out.device(usable_gpu()); }
 
 int run_program(const char* name, const std::function<int()>& body) {
   auto fail = [name](const std::exception& e, int status) {
@@ -65,6 +74,29 @@ int run_program(const char* name, int argc, char** argv, std::vector<Option> opt
       return static_cast<int>(kExitOk);
     }
     return body(args);
+  });
+}
+
+int run_program(const char* name, int argc, char** argv, std::vector<Option> options,
+                const std::function<int(const Args&, ResultWriter&)>& body) {
+  options.push_back(format_option());
+  return run_program(name, [&] {
+    const Args args(argc, argv, std::move(options), kExitStatuses);
+    const Format format = parse_format(args.get_choice("format", "table"));
+    if (args.has("help")) {
+      const std::string help = format == Format::Json ? args.usage_json(name) : args.usage();
+      std::printf("%s", help.c_str());
+      return static_cast<int>(kExitOk);
+    }
+    ResultWriter out(name, format);
+    try {
+      const int status = body(args, out);
+      out.finish();
+      return status;
+    } catch (const std::exception& e) {
+      out.fail(e.what());
+      throw;
+    }
   });
 }
 

@@ -15,12 +15,16 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// One accepted option, as the help shows it: `--name VALUE  help (default: fallback)`.
+// One accepted option, as the help shows it: `--name VALUE  help: choices (default:
+// fallback)`.
 struct Option {
   std::string name;   // without the leading --
   std::string value;  // the value's placeholder, e.g. "N" or "FILE"; empty: a flag
   std::string help;
   std::string fallback;  // what applies without the option; empty: the help shows none
+  // The values it takes, when they can be listed (e.g. the variants): the help
+  // lists them, and `--help --format json` gives them to other programs.
+  std::vector<std::string> choices = {};
 };
 
 class Args {
@@ -37,9 +41,14 @@ class Args {
                     long long max = LLONG_MAX) const;
   // A count or a size: from 1 to INT_MAX.
   int get_positive(const std::string& name, int fallback) const;
+  // The value, which must be one of the option's choices.
+  std::string get_choice(const std::string& name, const std::string& fallback) const;
   // Refuses `a` and `b` given together, saying `why`.
   void forbid_together(const std::string& a, const std::string& b, const std::string& why) const;
   std::string usage() const;
+  // The options as one JSON document, for other programs (grader sweep):
+  // {"program": ..., "options": [{"name", "value", "help", "default", "choices"}]}.
+  std::string usage_json(const std::string& program) const;
 
  private:
   std::vector<Option> options_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "labs/cli.hpp"
+#include "labs/result_writer.hpp"
 
 namespace harness {
 
@@ -30,8 +31,10 @@ class NoGpu : public std::runtime_error {
 };
 
 // Call once the options and the input have been checked, before the first CUDA call;
-// prints the `device: ...` line every program's output starts with.
+// prints the `device: ...` line every program's output starts with (through `out`,
+// for a program that prints result rows).
 void require_gpu();
+void require_gpu(ResultWriter& out);
 
 // Runs `body` (the program's main) and turns the harness's exceptions into
 // "<name>: <reason>" and the exit statuses above.
@@ -41,5 +44,12 @@ int run_program(const char* name, const std::function<int()>& body);
 // statuses for --help, else runs `body` with the options as run_program does.
 int run_program(const char* name, int argc, char** argv, std::vector<Option> options,
                 const std::function<int(const Args&)>& body);
+
+// The same for a program that prints result rows: adds --format (table, csv or json;
+// `--help --format json` prints the options as JSON) and hands `body` the writer that
+// prints every line of its output. A run that throws still ends its JSON document,
+// with the reason as its "error".
+int run_program(const char* name, int argc, char** argv, std::vector<Option> options,
+                const std::function<int(const Args&, ResultWriter&)>& body);
 
 }  // namespace harness
