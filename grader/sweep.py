@@ -25,7 +25,7 @@ from grader.sandbox import exit_status as sandbox_exit_status
 
 TIME_HEADERS = ("time_ms",)
 RATE_HEADERS = ("GB/s", "GFLOP/s")
-VARIANT_OPTIONS = ("variant", "kernel")
+VARIANT_OPTIONS = ("variant",)
 # Options a sweep sets itself, or that do not describe a launch.
 _RESERVED = {"help", "data", *VARIANT_OPTIONS}
 # `  --name  help`, or `  --name VALUE  help` (the programs name the value in capitals).

@@ -17,7 +17,7 @@ cd "$root" || exit 1
 
 sweeps=(
   "lab1 global --param slice=1,4,16,64 --param threads=128,256,512"
-  "lab2 sum_matrix --param bx=16,32 --param by=16,32"
+  "lab2 sum_matrix --param block-x=16,32 --param block-y=16,32"
   "lab3 neighbored --param threads=64,128,256,512,1024"
   "lab4 register --param threads=64,128,256,512,1024"
   "lab5 naive --param block-x=8,16,32 --param block-y=8,16,32 --param n=2048"

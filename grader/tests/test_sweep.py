@@ -91,9 +91,9 @@ def test_parse_help_lists_options_and_variants() -> None:
     ]
     lab2 = parse_help(
         Path("lab2_divergence"),
-        "  --kernel  even_odd, warp_aligned, or all (default all)\n  --threads  t\n",
+        "  --variant  even_odd, warp_aligned, or all (default all)\n  --threads  t\n",
     )
-    assert lab2.variant_option == "kernel" and lab2.variants == ["even_odd", "warp_aligned"]
+    assert lab2.variant_option == "variant" and lab2.variants == ["even_odd", "warp_aligned"]
 
 
 def test_parse_params() -> None:

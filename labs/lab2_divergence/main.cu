@@ -1,7 +1,7 @@
 // lab2_divergence: runs the divergent kernels and their divergence-free twins on n
 // random floats, checks each against the CPU (or the harness's GPU reference above
 // 2^21 elements) and prints one row per kernel, then the course's tiny textbook
-// kernels for comparison. `--kernel simple_divergence --n 32` replays the course's
+// kernels for comparison. `--variant simple_divergence --n 32` replays the course's
 // simpleDivergence program. Exits 1 when a result is wrong.
 #include <cstdio>
 #include <numeric>
@@ -47,7 +47,7 @@ int run_simple(long long n, lab2::Launch launch) {
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab2_divergence", argc, argv,
-      {{"kernel", "NAME",
+      {{"variant", "NAME",
         "even_odd, warp_aligned, half_block, switch_divergent, switch_uniform, "
         "simple_divergence, or all",
         "all"},
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
        {"threads", "N", "threads per block, a multiple of 32", "256"},
        {"reps", "N", "timed repetitions", "20"}},
       [&](const harness::Args& args) {
-        const std::string name = args.get("kernel", "all");
+        const std::string name = args.get("variant", "all");
         const long long n = args.get_int("n", 1 << 24);
         if (n < 1 || n > (1LL << 30)) {
           throw std::invalid_argument("--n must be from 1 to 2^30, not " + std::to_string(n));

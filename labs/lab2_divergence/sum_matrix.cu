@@ -1,7 +1,8 @@
 // lab2_sum_matrix: the course's sumMatrix program. sumMatrixOnGPU2D adds two
 // nx x ny float matrices (default 2^14 x 2^14, as in the course) with the block
-// shape given by --bx and --by; without them it runs the course's four shapes
-// (32,32), (32,16), (16,32), (16,16). One row per shape, like the course's table.
+// shape given by --block-x and --block-y; without them it runs the course's four
+// shapes (32,32), (32,16), (16,32), (16,16). One row per shape, like the course's
+// table.
 // Exits 1 when a sum is wrong.
 #include <cstdio>
 #include <stdexcept>
@@ -17,8 +18,9 @@
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab2_sum_matrix", argc, argv,
-      {{"bx", "N", "block size in x (along a row); with --by", "the course's four shapes"},
-       {"by", "N", "block size in y; with --bx", ""},
+      {{"block-x", "N", "block size in x (along a row); with --block-y",
+        "the course's four shapes"},
+       {"block-y", "N", "block size in y; with --block-x", ""},
        {"nx", "N", "columns", "16384"},
        {"ny", "N", "rows", "16384"},
        {"reps", "N", "timed repetitions", "10"}},
@@ -30,11 +32,11 @@ int main(int argc, char** argv) {
               std::to_string(nx) + " x " + std::to_string(ny));
         }
         std::vector<lab2::Block2D> shapes;
-        if (args.has("bx") || args.has("by")) {
-          if (!args.has("bx") || !args.has("by"))
-            throw std::invalid_argument("give both --bx and --by");
+        if (args.has("block-x") || args.has("block-y")) {
+          if (!args.has("block-x") || !args.has("block-y"))
+            throw std::invalid_argument("give both --block-x and --block-y");
           shapes.push_back(
-              lab2::check_block(args.get_positive("bx", 0), args.get_positive("by", 0)));
+              lab2::check_block(args.get_positive("block-x", 0), args.get_positive("block-y", 0)));
         } else {
           shapes = {{32, 32}, {32, 16}, {16, 32}, {16, 16}};
         }

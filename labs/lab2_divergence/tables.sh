@@ -3,16 +3,16 @@
 # DATA: its inputs are generated in-process).
 set -u
 echo "# divergent kernels and their twins, 2^24 elements, 256 threads per block"
-"$BIN/lab2_divergence" --kernel all
+"$BIN/lab2_divergence" --variant all
 echo "# the same with 128 and 1024 threads per block"
-"$BIN/lab2_divergence" --kernel all --threads 128 | tail -9
-"$BIN/lab2_divergence" --kernel all --threads 1024 | tail -9
+"$BIN/lab2_divergence" --variant all --threads 128 | tail -9
+"$BIN/lab2_divergence" --variant all --threads 1024 | tail -9
 echo "# simpleDivergence, as in the course (32 ints, one warp)"
-"$BIN/lab2_divergence" --kernel simple_divergence --n 32 --threads 32 | tail -34
+"$BIN/lab2_divergence" --variant simple_divergence --n 32 --threads 32 | tail -34
 echo "# sumMatrixOnGPU2D, the course's four block shapes on 2^14 x 2^14, then (64,8) and (128,2)"
 "$BIN/lab2_sum_matrix"
-"$BIN/lab2_sum_matrix" --bx 64 --by 8 | tail -1
-"$BIN/lab2_sum_matrix" --bx 128 --by 2 | tail -1
+"$BIN/lab2_sum_matrix" --block-x 64 --block-y 8 | tail -1
+"$BIN/lab2_sum_matrix" --block-x 128 --block-y 2 | tail -1
 echo "# the divergent barrier"
 "$BIN/lab2_barrier_demo"
 echo "# the harness kills a hung kernel, and the other tests still run"
