@@ -4,8 +4,8 @@
 // shapes (32,32), (32,16), (16,32), (16,16). One row per shape, like the course's
 // table.
 // Exits 1 when a sum is wrong.
-#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,6 +13,7 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/program.hpp"
+#include "labs/result_writer.hpp"
 #include "variants.hpp"
 
 int main(int argc, char** argv) {
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
        {"nx", "N", "columns", "16384"},
        {"ny", "N", "rows", "16384"},
        {"reps", "N", "timed repetitions", "10"}},
-      [&](const harness::Args& args) {
+      [&](const harness::Args& args, harness::ResultWriter& out) {
         const long long nx = args.get_int("nx", 1 << 14), ny = args.get_int("ny", 1 << 14);
         if (nx < 1 || ny < 1 || nx > (1LL << 30) || ny > (1LL << 30) || nx * ny > (1LL << 30)) {
           throw std::invalid_argument(
@@ -41,22 +42,29 @@ int main(int argc, char** argv) {
           shapes = {{32, 32}, {32, 16}, {16, 32}, {16, 16}};
         }
         const int reps = args.get_positive("reps", 10);
-        harness::require_gpu();
-        std::printf("Matrix size: nx %lld ny %lld\n", nx, ny);
+        harness::require_gpu(out);
+        out.context(harness::str_printf("Matrix size: nx %lld ny %lld", nx, ny),
+                    {{"nx", nx}, {"ny", ny}});
         lab2::MatrixBench bench(static_cast<int>(nx), static_cast<int>(ny), 7);
         harness::TimingOptions options;
         options.min_reps = options.max_reps = reps;
+        // The course's sentence per run, its figures in columns.
+        out.table({harness::Column("grid_x").gap("sumMatrixOnGPU2D <<< ("),
+                   harness::Column("grid_y").gap(","), harness::Column("block_x").gap("), ("),
+                   harness::Column("block_y").gap(","),
+                   harness::Column("time_ms").gap(") >>> elapsed ").fixed(3),
+                   harness::Column("gbps", 7).gap(" ms  ").fixed(0),
+                   harness::Column("check").gap(" GB/s  ")},
+                  harness::TableHeader::Hidden);
         bool all_right = true;
         for (const lab2::Block2D b : shapes) {
           const std::string wrong = bench.check(b);
           const harness::TimingStats t =
               wrong.empty() ? bench.time(b, options) : harness::not_timed();
           const long long gx = (nx + b.x - 1) / b.x, gy = (ny + b.y - 1) / b.y;
-          std::printf(
-              "sumMatrixOnGPU2D <<< (%lld,%lld), (%d,%d) >>> elapsed %.3f ms  %7.0f GB/s  %s\n", gx,
-              gy, b.x, b.y, t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
-              wrong.empty() ? "ok" : "WRONG");
-          if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
+          out.row({gx, gy, b.x, b.y, t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
+                   wrong.empty() ? "ok" : "WRONG"});
+          if (!wrong.empty()) out.note("  " + wrong);
           all_right &= wrong.empty();
         }
         return all_right ? 0 : 1;

@@ -4,9 +4,10 @@
 // kernel. Exits 1 when a sum is wrong.
 #include <chrono>
 #include <climits>
-#include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
@@ -14,25 +15,26 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
+#include "labs/named.hpp"
 #include "labs/program.hpp"
+#include "labs/result_writer.hpp"
 #include "variants.hpp"
 
 namespace {
 
-void print_header() {
-  std::printf("%-25s %-29s %9s %6s %9s %8s %8s %8s  %s\n", "variant", "seed kernel", "grid",
-              "block", "time_ms", "GB/s", "vs_cpu", "vs_neigh", "check");
-}
+using harness::Cell;
+using harness::Column;
 
-void print_row(const char* name, const char* seed, const std::string& grid,
-               const std::string& block, double ms, double gbps, double cpu_ms, double neigh_ms,
-               const char* check) {
-  char vs_neigh[32] = "-";
-  if (neigh_ms > 0) std::snprintf(vs_neigh, sizeof vs_neigh, "%.2fx", neigh_ms / ms);
-  char vs_cpu[32];
-  std::snprintf(vs_cpu, sizeof vs_cpu, "%.1fx", cpu_ms / ms);
-  std::printf("%-25s %-29s %9s %6s %9.4f %8.1f %8s %8s  %s\n", name, seed, grid.c_str(),
-              block.c_str(), ms, gbps, vs_cpu, vs_neigh, check);
+std::vector<Column> columns() {
+  return {Column("variant", -25),
+          Column("seed_kernel", -29).titled("seed kernel"),
+          Column("grid", 9).missing("auto"),
+          Column("block", 6),
+          Column("time_ms", 9).fixed(4),
+          Column("gbps", 8).titled("GB/s").fixed(1),
+          Column("vs_cpu", 8).fixed(1).suffix("x"),
+          Column("vs_neighbored", 8).titled("vs_neigh").fixed(2).suffix("x").missing("-"),
+          Column("check").gap("  ")};
 }
 
 struct Row {
@@ -40,18 +42,18 @@ struct Row {
   double ms = 0;
 };
 
-// Checks then times one variant, prints its row.
-Row run_variant(lab3::ReductionBench& bench, const lab3::Variant& v, lab3::Launch requested,
-                int reps, double cpu_ms, double neigh_ms) {
+// Checks then times one variant, prints its row. `neigh_ms` 0: no baseline yet.
+Row run_variant(harness::ResultWriter& out, lab3::ReductionBench& bench, const lab3::Variant& v,
+                lab3::Launch requested, int reps, double cpu_ms, double neigh_ms) {
   const lab3::Launch l = lab3::resolve_launch(v, bench.n(), requested);
   const std::string wrong = bench.check(v, l);
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
   const harness::TimingStats t = wrong.empty() ? bench.time(v, l, options) : harness::not_timed();
-  print_row(v.name, v.seed_name, l.blocks ? std::to_string(l.blocks) : std::string("auto"),
-            std::to_string(l.threads), t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
-            cpu_ms, neigh_ms, wrong.empty() ? "ok" : "WRONG");
-  if (!wrong.empty()) std::printf("  %s: %s\n", v.name, wrong.c_str());
+  out.row({v.name, v.seed_name, l.blocks ? Cell(l.blocks) : Cell(), l.threads, t.median_ms,
+           harness::gbps(bench.bytes_moved(), t.median_ms), cpu_ms / t.median_ms,
+           neigh_ms > 0 ? Cell(neigh_ms / t.median_ms) : Cell(), wrong.empty() ? "ok" : "WRONG"});
+  if (!wrong.empty()) out.note("  " + std::string(v.name) + ": " + wrong);
   return Row{wrong.empty(), t.median_ms};
 }
 
@@ -60,10 +62,7 @@ Row run_variant(lab3::ReductionBench& bench, const lab3::Variant& v, lab3::Launc
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab3_reduction", argc, argv,
-      {{"variant", "NAME",
-        "neighbored, neighbored_less, interleaved, unrolling2, unrolling4, unrolling8, "
-        "unroll_warps8, complete_unroll8, complete_unroll_template, shuffle, or all",
-        "all"},
+      {{"variant", "NAME", "", "all", harness::names_of(lab3::variants(), {"all"})},
        {"data", "FILE", "dataset file, raw int32", "data.bin"},
        {"random", "N",
         "instead of --data: N values 0..7 generated in-process, N from 1 to 2^28 (e.g. "
@@ -73,7 +72,7 @@ int main(int argc, char** argv) {
        {"threads", "N", "threads per block, a power of two 64..1024", "512, the seeds'"},
        {"blocks", "N", "shuffle only: grid size", "its own choice"},
        {"reps", "N", "timed repetitions", "20"}},
-      [&](const harness::Args& args) {
+      [&](const harness::Args& args, harness::ResultWriter& out) {
         // Everything that can be wrong with the input is reported before touching the GPU.
         args.forbid_together("random", "data", "the values come from one or the other");
         args.forbid_together("random", "n", "--n is the count expected in --data");
@@ -102,8 +101,9 @@ int main(int argc, char** argv) {
           if (requested.blocks != 0) throw std::invalid_argument("--blocks needs one --variant");
           for (const lab3::Variant& v : lab3::variants()) lab3::resolve_launch(v, n, requested);
         }
-        harness::require_gpu();
-        std::printf("data: %s, %lld values\n", source.c_str(), n);
+        harness::require_gpu(out);
+        out.context(harness::str_printf("data: %s, %lld values", source.c_str(), n),
+                    {{"data", source}, {"values", n}});
 
         // The CPU side as in the seeds: recursiveReduce, timed on the host.
         std::vector<int> copy = values;
@@ -112,37 +112,42 @@ int main(int argc, char** argv) {
         const double cpu_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
-        std::printf("cpu reduce (recursiveReduce) elapsed %.3f ms, cpu_sum: %d\n", cpu_ms, cpu_sum);
+        out.context(harness::str_printf("cpu reduce (recursiveReduce) elapsed %.3f ms, cpu_sum: %d",
+                                        cpu_ms, cpu_sum),
+                    {{"cpu_ms", cpu_ms}, {"cpu_sum", cpu_sum}});
         copy = {};
 
         lab3::ReductionBench bench(std::move(values));
-        print_header();
+        out.table(columns());
         bool all_right = true;
         // The neighbored kernel is every row's baseline: measured first.
-        const Row neigh = run_variant(bench, lab3::find_variant("neighbored"),
+        const Row neigh = run_variant(out, bench, lab3::find_variant("neighbored"),
                                       lab3::Launch{0, requested.threads}, reps, cpu_ms, 0);
         all_right &= neigh.right;
         const double neigh_ms = neigh.right ? neigh.ms : 0;
         for (const lab3::Variant& v : lab3::variants()) {
           if (std::string(v.name) == "neighbored" || (chosen && chosen != &v)) continue;
-          all_right &= run_variant(bench, v, requested, reps, cpu_ms, neigh_ms).right;
+          all_right &= run_variant(out, bench, v, requested, reps, cpu_ms, neigh_ms).right;
         }
         if (!chosen) {
           harness::TimingOptions options;
           options.min_reps = options.max_reps = reps;
           const std::string cub_wrong = bench.check_cub();
           const harness::TimingStats cub = bench.time_cub(options);
-          print_row("cub*", "DeviceReduce::Sum", "", "", cub.median_ms,
-                    harness::gbps(bench.bytes_moved(), cub.median_ms), cpu_ms, neigh_ms,
-                    cub_wrong.empty() ? "ok" : "WRONG");
+          const Cell blank = Cell().shown_as("");
+          out.row({"cub*", "DeviceReduce::Sum", blank, blank, cub.median_ms,
+                   harness::gbps(bench.bytes_moved(), cub.median_ms), cpu_ms / cub.median_ms,
+                   neigh_ms > 0 ? Cell(neigh_ms / cub.median_ms) : Cell(),
+                   cub_wrong.empty() ? "ok" : "WRONG"});
           const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-          std::printf(
-              "* harness yardstick. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
-              ceiling.gbps);
+          out.context(harness::str_printf("* harness yardstick. Copy ceiling (device-to-device, "
+                                          "read+write): %.0f GB/s",
+                                          ceiling.gbps),
+                      {{"copy_ceiling_gbps", ceiling.gbps}});
         }
-        std::printf(
+        out.note(
             "time: kernel only (CUDA events; input restored and L2 flushed before each run); "
-            "GB/s: 4n bytes read / time\n");
+            "GB/s: 4n bytes read / time");
         return all_right ? 0 : 1;
       });
 }

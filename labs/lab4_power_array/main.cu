@@ -3,9 +3,10 @@
 // --memory prints the seed's memory table beside this GPU's own numbers.
 // Exits 1 when a result is wrong.
 #include <climits>
-#include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "cpu_reference.hpp"
@@ -13,7 +14,9 @@
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
+#include "labs/named.hpp"
 #include "labs/program.hpp"
+#include "labs/result_writer.hpp"
 #include "variants.hpp"
 #include "yardsticks.hpp"
 
@@ -26,19 +29,28 @@ struct Settings {
   double ceiling_gbps = 0;
 };
 
-void print_header() {
-  std::printf("%-17s %-8s %7s %8s %7s %10s %8s %6s  %s\n", "variant", "array", "k|r", "blocks",
-              "threads", "time_ms", "GB/s", "%copy", "check");
+using harness::Cell;
+using harness::Column;
+
+std::vector<Column> columns() {
+  return {Column("variant", -17),
+          Column("array", -8),
+          Column("k_or_radius", 7).titled("k|r"),
+          Column("blocks", 8).missing("auto"),
+          Column("threads", 7),
+          Column("time_ms", 10).fixed(4),
+          Column("gbps", 8).titled("GB/s").fixed(1),
+          Column("copy_pct", 6).titled("%copy").fixed(1),
+          Column("check").gap("  ")};
 }
 
-void print_row(const char* name, const char* storage, int param, const std::string& blocks,
-               const std::string& threads, double ms, double gbps, double ceiling,
+// One row: the time, its bandwidth and its share of the copy ceiling.
+void print_row(harness::ResultWriter& out, const char* name, const char* storage, int param,
+               int blocks, int threads, double ms, double gbps, double ceiling,
                const std::string& check) {
-  std::printf("%-17s %-8s %7d %8s %7s %10.4f %8.1f %6.1f  %s\n", name, storage, param,
-              blocks.c_str(), threads.c_str(), ms, gbps, 100 * gbps / ceiling, check.c_str());
+  out.row({name, storage, param, blocks ? Cell(blocks) : Cell(), threads, ms, gbps,
+           100 * gbps / ceiling, check});
 }
-
-std::string blocks_text(int b) { return b ? std::to_string(b) : std::string("auto"); }
 
 harness::TimingOptions options_for(const lab4::PowerBench& bench, int reps) {
   harness::TimingOptions o = bench.timing_options();
@@ -46,39 +58,39 @@ harness::TimingOptions options_for(const lab4::PowerBench& bench, int reps) {
   return o;
 }
 
-bool report(const char* name, const std::string& wrong) {
-  if (!wrong.empty()) std::printf("  %s: %s\n", name, wrong.c_str());
+bool report(harness::ResultWriter& out, const char* name, const std::string& wrong) {
+  if (!wrong.empty()) out.note("  " + std::string(name) + ": " + wrong);
   return wrong.empty();
 }
 
-bool run_power(lab4::PowerBench& bench, const lab4::PowerVariant& v, lab4::Launch requested,
-               const Settings& s) {
+bool run_power(harness::ResultWriter& out, lab4::PowerBench& bench, const lab4::PowerVariant& v,
+               lab4::Launch requested, const Settings& s) {
   const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
   const std::string wrong = bench.check(v, s.k, l);
   const harness::TimingStats t =
       wrong.empty() ? bench.time(v, s.k, l, options_for(bench, s.reps)) : harness::not_timed();
-  print_row(v.name, v.storage == lab4::Storage::Symbol ? "dA[]" : "pointer", s.k,
-            blocks_text(l.blocks), std::to_string(l.threads), t.median_ms,
-            harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
+  print_row(out, v.name, v.storage == lab4::Storage::Symbol ? "dA[]" : "pointer", s.k, l.blocks,
+            l.threads, t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
             wrong.empty() ? "ok" : "WRONG");
-  return report(v.name, wrong);
+  return report(out, v.name, wrong);
 }
 
-bool run_window(lab4::PowerBench& bench, const lab4::WindowVariant& v, lab4::Launch requested,
-                const Settings& s) {
+bool run_window(harness::ResultWriter& out, lab4::PowerBench& bench, const lab4::WindowVariant& v,
+                lab4::Launch requested, const Settings& s) {
   const lab4::Launch l = lab4::resolve_launch(v.grid, bench.n(), requested);
   const std::string wrong = bench.check(v, s.radius, l);
   const harness::TimingStats t =
       wrong.empty() ? bench.time(v, s.radius, l, options_for(bench, s.reps)) : harness::not_timed();
-  print_row(v.name, "pointer", s.radius, blocks_text(l.blocks), std::to_string(l.threads),
-            t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
+  print_row(out, v.name, "pointer", s.radius, l.blocks, l.threads, t.median_ms,
+            harness::gbps(bench.bytes_moved(), t.median_ms), s.ceiling_gbps,
             wrong.empty() ? "ok" : "WRONG");
-  return report(v.name, wrong);
+  return report(out, v.name, wrong);
 }
 
 // The seed's table (global memory, registers, L1, L2, shared memory) beside what
 // this GPU reports, and load latencies measured by pointer chasing.
-void print_memory_table() {
+void print_memory_table(harness::ResultWriter& out) {
+  using harness::str_printf;
   cudaDeviceProp p{};
   int device = 0, mem_khz = 0, sm_khz = 0, l1_shared = 0;
   LAB_CUDA_CHECK(cudaGetDevice(&device));
@@ -89,35 +101,54 @@ void print_memory_table() {
       cudaDeviceGetAttribute(&l1_shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
   const double peak_gbps = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;  // DDR
   const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
-  std::printf("# memory: the seed's numbers | this GPU (%s, %d SMs, SM clock %d MHz)\n", p.name,
-              p.multiProcessorCount, sm_khz / 1000);
-  std::printf(
-      "global memory  | 8-48 GB, 500-2000 GB/s, 300-400 cycles | %.1f GB, %d-bit bus at "
-      "%d MHz: %.0f GB/s peak, %.0f GB/s measured copy (read+write)\n",
-      p.totalGlobalMem / 1e9, p.memoryBusWidth, mem_khz / 1000, peak_gbps, ceiling.gbps);
-  std::printf(
-      "registers      | 65536/SM, 1 per cycle | %d per SM, %d per block, %d threads per SM "
-      "(%d registers each at full occupancy)\n",
-      p.regsPerMultiprocessor, p.regsPerBlock, p.maxThreadsPerMultiProcessor,
-      p.regsPerMultiprocessor / p.maxThreadsPerMultiProcessor);
-  std::printf(
+  out.context(
+      str_printf("# memory: the seed's numbers | this GPU (%s, %d SMs, SM clock %d MHz)", p.name,
+                 p.multiProcessorCount, sm_khz / 1000),
+      {{"gpu", p.name}, {"sm_count", p.multiProcessorCount}, {"sm_clock_mhz", sm_khz / 1000}});
+  out.context(
+      str_printf("global memory  | 8-48 GB, 500-2000 GB/s, 300-400 cycles | %.1f GB, %d-bit "
+                 "bus at %d MHz: %.0f GB/s peak, %.0f GB/s measured copy (read+write)",
+                 p.totalGlobalMem / 1e9, p.memoryBusWidth, mem_khz / 1000, peak_gbps, ceiling.gbps),
+      {{"global_memory_gb", p.totalGlobalMem / 1e9},
+       {"memory_bus_bits", p.memoryBusWidth},
+       {"mem_clock_mhz", mem_khz / 1000},
+       {"peak_gbps", peak_gbps},
+       {"copy_ceiling_gbps", ceiling.gbps}});
+  out.context(str_printf("registers      | 65536/SM, 1 per cycle | %d per SM, %d per block, %d "
+                         "threads per SM (%d registers each at full occupancy)",
+                         p.regsPerMultiprocessor, p.regsPerBlock, p.maxThreadsPerMultiProcessor,
+                         p.regsPerMultiprocessor / p.maxThreadsPerMultiProcessor),
+              {{"registers_per_sm", p.regsPerMultiprocessor},
+               {"registers_per_block", p.regsPerBlock},
+               {"max_threads_per_sm", p.maxThreadsPerMultiProcessor}});
+  out.note(
       "L1 cache       | 64-192 KB/SM, ~4 cycles | unified with shared memory: the part "
-      "not given to shared memory (not reported separately)\n");
-  std::printf(
-      "L2 cache       | 8-40 MB | %.1f MB (up to %.1f MB can be set aside for "
-      "persisting accesses)\n",
-      p.l2CacheSize / 1048576.0, p.persistingL2CacheMaxSize / 1048576.0);
-  std::printf(
-      "shared memory  | 32-128 KB/SM, ~4 cycles | %zu KB per SM, %zu KB per block by "
-      "default, %zu KB per block on request (opt-in)\n",
-      p.sharedMemPerMultiprocessor / 1024, p.sharedMemPerBlock / 1024,
-      p.sharedMemPerBlockOptin / 1024);
-  std::printf("constant memory| per-SM constant cache | %zu KB\n", p.totalConstMem / 1024);
-  std::printf("warp size %d, max %d threads per block, %d blocks per SM\n", p.warpSize,
-              p.maxThreadsPerBlock, p.maxBlocksPerMultiProcessor);
-  std::printf("# load latency, one thread chasing pointers (SM cycles per load)\n");
+      "not given to shared memory (not reported separately)");
+  out.context(str_printf("L2 cache       | 8-40 MB | %.1f MB (up to %.1f MB can be set aside for "
+                         "persisting accesses)",
+                         p.l2CacheSize / 1048576.0, p.persistingL2CacheMaxSize / 1048576.0),
+              {{"l2_mb", p.l2CacheSize / 1048576.0},
+               {"persisting_l2_max_mb", p.persistingL2CacheMaxSize / 1048576.0}});
+  out.context(str_printf("shared memory  | 32-128 KB/SM, ~4 cycles | %zu KB per SM, %zu KB per "
+                         "block by default, %zu KB per block on request (opt-in)",
+                         p.sharedMemPerMultiprocessor / 1024, p.sharedMemPerBlock / 1024,
+                         p.sharedMemPerBlockOptin / 1024),
+              {{"shared_per_sm_kb", p.sharedMemPerMultiprocessor / 1024},
+               {"shared_per_block_kb", p.sharedMemPerBlock / 1024},
+               {"shared_per_block_optin_kb", p.sharedMemPerBlockOptin / 1024}});
+  out.context(str_printf("constant memory| per-SM constant cache | %zu KB", p.totalConstMem / 1024),
+              {{"constant_kb", p.totalConstMem / 1024}});
+  out.context(str_printf("warp size %d, max %d threads per block, %d blocks per SM", p.warpSize,
+                         p.maxThreadsPerBlock, p.maxBlocksPerMultiProcessor),
+              {{"warp_size", p.warpSize},
+               {"max_threads_per_block", p.maxThreadsPerBlock},
+               {"max_blocks_per_sm", p.maxBlocksPerMultiProcessor}});
+  out.note("# load latency, one thread chasing pointers (SM cycles per load)");
+  out.table({Column("level", -22), Column("cycles", 7).fixed(1),
+             Column("how").gap(" cycles  (").suffix(")")},
+            harness::TableHeader::Hidden);
   for (const lab4::Latency& row : lab4::measure_latencies()) {
-    std::printf("%-22s %7.1f cycles  (%s)\n", row.level.c_str(), row.cycles, row.how.c_str());
+    out.row({row.level, row.cycles, row.how});
   }
 }
 
@@ -126,10 +157,9 @@ void print_memory_table() {
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab4_power_array", argc, argv,
-      {{"variant", "NAME",
-        "global, register, shared, symbol_global, symbol_register, symbol_shared, best, "
-        "window_global, window_shared, or all",
-        "all"},
+      {{"variant", "NAME", "", "all",
+        harness::names_of(lab4::power_variants(),
+                          harness::names_of(lab4::window_variants(), {"all"}))},
        {"data", "FILE", "dataset file, raw float32 values", "data.bin"},
        {"n", "N", "expected number of values", "the file's size"},
        {"k", "K", "power", "4, the seed's"},
@@ -138,7 +168,7 @@ int main(int argc, char** argv) {
        {"threads", "N", "threads per block", "128, the seed's BLOCKSIZE"},
        {"reps", "N", "timed repetitions", "20"},
        {"memory", "", "print the memory table and latencies, then stop", ""}},
-      [&](const harness::Args& args) {
+      [&](const harness::Args& args, harness::ResultWriter& out) {
         Settings s;
         // Everything that can be wrong with the input is reported before touching the GPU.
         const bool memory_only = args.has("memory");
@@ -175,42 +205,44 @@ int main(int argc, char** argv) {
             lab4::resolve_launch(power->grid, n, requested);
           }
         }
-        harness::require_gpu();
+        harness::require_gpu(out);
         if (memory_only) {
-          print_memory_table();
+          print_memory_table(out);
           return 0;
         }
-        std::printf("data: %s, %lld values\n", path.c_str(), n);
+        out.context(harness::str_printf("data: %s, %lld values", path.c_str(), n),
+                    {{"data", path}, {"values", n}});
         lab4::PowerBench bench(std::move(values));
         s.ceiling_gbps = harness::measure_copy_ceiling().gbps;
-        print_header();
+        out.table(columns());
         bool all_right = true;
         if (power) {
-          all_right = run_power(bench, *power, requested, s);
+          all_right = run_power(out, bench, *power, requested, s);
         } else if (window) {
-          all_right = run_window(bench, *window, requested, s);
+          all_right = run_window(out, bench, *window, requested, s);
         } else {
           for (const lab4::PowerVariant& v : lab4::power_variants()) {
             if (v.storage == lab4::Storage::Symbol && n > lab4::kSymbolCapacity) continue;
-            all_right &= run_power(bench, v, v.defaults, s);
+            all_right &= run_power(out, bench, v, v.defaults, s);
           }
           const harness::TimingStats vol = bench.time_volatile(s.k, options_for(bench, s.reps));
-          print_row("volatile_reads*", "pointer", s.k, "auto", "128", vol.median_ms,
+          print_row(out, "volatile_reads*", "pointer", s.k, 0, 128, vol.median_ms,
                     harness::gbps(bench.bytes_moved(), vol.median_ms), s.ceiling_gbps,
                     bench.check_volatile(s.k).empty() ? "ok" : "WRONG");
           for (const lab4::WindowVariant& v : lab4::window_variants()) {
-            all_right &= run_window(bench, v, v.defaults, s);
+            all_right &= run_window(out, bench, v, v.defaults, s);
           }
           const std::string wrong = bench.check_window_yardstick(s.radius);
           const harness::TimingStats g =
               bench.time_window_yardstick(s.radius, options_for(bench, s.reps));
-          print_row("window_yardstick*", "pointer", s.radius, "auto", "128", g.median_ms,
+          print_row(out, "window_yardstick*", "pointer", s.radius, 0, 128, g.median_ms,
                     harness::gbps(bench.bytes_moved(), g.median_ms), s.ceiling_gbps,
                     wrong.empty() ? "ok" : "WRONG");
-          std::printf(
-              "* harness yardsticks. k|r: k for the power variants, the radius for the "
-              "windows. Copy ceiling (device-to-device, read+write): %.0f GB/s\n",
-              s.ceiling_gbps);
+          out.context(harness::str_printf("* harness yardsticks. k|r: k for the power variants, "
+                                          "the radius for the windows. Copy ceiling "
+                                          "(device-to-device, read+write): %.0f GB/s",
+                                          s.ceiling_gbps),
+                      {{"copy_ceiling_gbps", s.ceiling_gbps}});
         }
         return all_right ? 0 : 1;
       });

@@ -2,25 +2,34 @@
 // and prints one row per variant (time, GFLOP/s, share of cuBLAS FP32), or, with
 // --mqdb, the MQDB challenge's table for one instance. Exits 1 when a product is wrong.
 #include <climits>
-#include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
+#include "labs/named.hpp"
 #include "labs/program.hpp"
+#include "labs/result_writer.hpp"
 #include "variants.hpp"
 
 namespace {
 
+using harness::Cell;
+using harness::Column;
+
 double gflops(double flops, double ms) { return flops / (ms * 1e6); }
 
-void print_row(const std::string& name, const std::string& params, double ms, double gf,
-               const std::string& extra, const std::string& check) {
-  std::printf("%-16s %-18s %10.3f %10.1f %10s  %s\n", name.c_str(), params.c_str(), ms, gf,
-              extra.c_str(), check.c_str());
+// Both tables: a name, its parameters, the time, GFLOP/s, a comparison, the check.
+std::vector<Column> columns(const char* name, const char* params, Column compared) {
+  return {Column("variant", -16).titled(name),
+          Column(params, -18),
+          Column("time_ms", 10).fixed(3),
+          Column("gflops", 10).titled("GFLOP/s").fixed(1),
+          compared,
+          Column("check").gap("  ")};
 }
 
 std::string block_text(const lab5::Variant& v, lab5::Launch l) {
@@ -33,27 +42,24 @@ std::string block_text(const lab5::Variant& v, lab5::Launch l) {
   return "own";
 }
 
-std::string percent(double x) {
-  char t[32];
-  std::snprintf(t, sizeof t, "%.1f%%", 100 * x);
-  return t;
+// Two significant digits below 0.1x, where two decimals would say 0.00x.
+Cell ratio(double x) {
+  return Cell(x).shown_as(harness::str_printf(x < 0.1 ? "%.2gx" : "%.2fx", x));
 }
 
-std::string ratio(double x) {
-  char t[32];
-  std::snprintf(t, sizeof t, x < 0.1 ? "%.2gx" : "%.2fx", x);
-  return t;
-}
-
-int run_dense(const harness::Args& args, int n, int k, int m, int reps, long long seed) {
+int run_dense(harness::ResultWriter& out, const harness::Args& args, int n, int k, int m, int reps,
+              long long seed) {
   const std::string name = args.get("variant", "all");
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
   lab5::MatmulBench bench(n, k, m, static_cast<std::uint64_t>(seed));
-  std::printf("product: %d x %d times %d x %d, inputs uniform in [-1, 1), check: %s\n", n, k, k, m,
-              bench.exact_check() ? "float64 CPU product" : "Freivalds, 3 vectors");
-  std::printf("%-16s %-18s %10s %10s %10s  %s\n", "variant", "block", "time_ms", "GFLOP/s",
-              "of cuBLAS", "check");
+  const char* check_by = bench.exact_check() ? "float64 CPU product" : "Freivalds, 3 vectors";
+  out.context(harness::str_printf("product: %d x %d times %d x %d, inputs uniform in [-1, 1), "
+                                  "check: %s",
+                                  n, k, k, m, check_by),
+              {{"n", n}, {"k", k}, {"m", m}, {"check_by", check_by}});
+  out.table(columns("variant", "block",
+                    Column("cublas_pct", 10).titled("of cuBLAS").fixed(1).suffix("%")));
   const std::string blas_wrong = bench.check_cublas();
   const harness::TimingStats blas = bench.time_cublas(options);
   bool all_right = true;
@@ -63,50 +69,60 @@ int run_dense(const harness::Args& args, int n, int k, int m, int reps, long lon
     l.block_x = args.get_positive("block-x", l.block_x);
     l.block_y = args.get_positive("block-y", l.block_y);
     if (name == "all" && v.name == std::string("fine") && bench.flops() > 2.2e9) {
-      std::printf("%-16s (skipped at this size: n k m = %.3g atomicAdds)\n", v.name,
-                  bench.flops() / 2);
+      out.note(harness::str_printf("%-16s (skipped at this size: n k m = %.3g atomicAdds)", v.name,
+                                   bench.flops() / 2));
       continue;
     }
     const std::string wrong = bench.check(v.run, l);
     const harness::TimingStats t =
         wrong.empty() ? bench.time(v.run, l, options) : harness::not_timed();
-    print_row(v.name, block_text(v, l), t.median_ms, gflops(bench.flops(), t.median_ms),
-              percent(blas.median_ms / t.median_ms), wrong.empty() ? "ok" : "WRONG");
-    if (!wrong.empty()) std::printf("  %s: %s\n", v.name, wrong.c_str());
+    out.row({v.name, block_text(v, l), t.median_ms, gflops(bench.flops(), t.median_ms),
+             100 * blas.median_ms / t.median_ms, wrong.empty() ? "ok" : "WRONG"});
+    if (!wrong.empty()) out.note("  " + std::string(v.name) + ": " + wrong);
     all_right &= wrong.empty();
   }
   if (name == "all") {
     const std::string seed_wrong = bench.check_seed_naive();
     const harness::TimingStats seed = bench.time_seed_naive(options);
-    print_row("seed_naive*", "16x16", seed.median_ms, gflops(bench.flops(), seed.median_ms),
-              percent(blas.median_ms / seed.median_ms), seed_wrong.empty() ? "ok" : "WRONG");
+    out.row({"seed_naive*", "16x16", seed.median_ms, gflops(bench.flops(), seed.median_ms),
+             100 * blas.median_ms / seed.median_ms, seed_wrong.empty() ? "ok" : "WRONG"});
   }
-  print_row("cublas_sgemm*", "FP32 (pedantic)", blas.median_ms,
-            gflops(bench.flops(), blas.median_ms), "100.0%", blas_wrong.empty() ? "ok" : "WRONG");
-  std::printf("* harness yardsticks\n");
+  out.row({"cublas_sgemm*", "FP32 (pedantic)", blas.median_ms,
+           gflops(bench.flops(), blas.median_ms), 100.0, blas_wrong.empty() ? "ok" : "WRONG"});
+  out.note("* harness yardsticks");
   return all_right ? 0 : 1;
 }
 
-int run_mqdb(const harness::Args& args, int n, int k, int reps, long long seed) {
+int run_mqdb(harness::ResultWriter& out, const harness::Args& args, int n, int k, int reps,
+             long long seed) {
   const bool host = args.has("host");
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
   lab5::MqdbBench bench(n, k, static_cast<std::uint64_t>(seed));
-  std::printf("MQDB seed %lld, n = %d, k = %d, D = {", seed, n, k);
   const auto& d = bench.a().block_size;
-  for (std::size_t i = 0; i < d.size() && i < 12; ++i) std::printf("%s%d", i ? ", " : "", d[i]);
-  std::printf("%s}; flop ratio dense / blocks = %.1f\n", d.size() > 12 ? ", ..." : "",
-              bench.dense_flops() / bench.flops());
-  std::printf("%-16s %-18s %10s %10s %10s  %s\n", "product", "params", "time_ms", "GFLOP/s",
-              "vs dense", "check");
+  std::string sizes;
+  for (std::size_t i = 0; i < d.size() && i < 12; ++i) {
+    sizes += (i ? ", " : "") + std::to_string(d[i]);
+  }
+  if (d.size() > 12) sizes += ", ...";
+  const double flop_ratio = bench.dense_flops() / bench.flops();
+  out.context(harness::str_printf("MQDB seed %lld, n = %d, k = %d, D = {%s}; flop ratio dense / "
+                                  "blocks = %.1f",
+                                  seed, n, k, sizes.c_str(), flop_ratio),
+              {{"seed", seed},
+               {"n", n},
+               {"k", k},
+               {"block_sizes", sizes},
+               {"dense_over_blocks_flops", flop_ratio}});
+  out.table(columns("product", "params", Column("vs_dense", 10).titled("vs dense")));
   const std::string dense_wrong = bench.check_dense_best();
   const harness::TimingStats dense =
       dense_wrong.empty() ? bench.time_dense_best(options) : harness::not_timed();
   bool all_right = dense_wrong.empty();
   if (host) {
     const double ms = bench.time_host_ms();
-    print_row("host_sequential", "1 CPU thread", ms, gflops(bench.flops(), ms),
-              ratio(dense.median_ms / ms), "");
+    out.row({"host_sequential", "1 CPU thread", ms, gflops(bench.flops(), ms),
+             ratio(dense.median_ms / ms), Cell()});
   }
   std::vector<lab5::Launch> blocks = {{8, 8}, {16, 16}, {32, 8}, {32, 32}};
   if (args.has("block-x") || args.has("block-y")) {
@@ -116,22 +132,21 @@ int run_mqdb(const harness::Args& args, int n, int k, int reps, long long seed) 
     const std::string wrong = bench.check(true, l);
     const harness::TimingStats t =
         wrong.empty() ? bench.time(true, l, options) : harness::not_timed();
-    print_row("mqdb_naive", std::to_string(l.block_x) + "x" + std::to_string(l.block_y),
-              t.median_ms, gflops(bench.flops(), t.median_ms), ratio(dense.median_ms / t.median_ms),
-              wrong.empty() ? "ok" : "WRONG");
-    if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
+    out.row({"mqdb_naive", std::to_string(l.block_x) + "x" + std::to_string(l.block_y), t.median_ms,
+             gflops(bench.flops(), t.median_ms), ratio(dense.median_ms / t.median_ms),
+             wrong.empty() ? "ok" : "WRONG"});
+    if (!wrong.empty()) out.note("  " + wrong);
     all_right &= wrong.empty();
   }
   const std::string wrong = bench.check(false);
   const harness::TimingStats t =
       wrong.empty() ? bench.time(false, {0, 0}, options) : harness::not_timed();
-  print_row("mqdb_best", "own", t.median_ms, gflops(bench.flops(), t.median_ms),
-            ratio(dense.median_ms / t.median_ms), wrong.empty() ? "ok" : "WRONG");
-  if (!wrong.empty()) std::printf("  %s\n", wrong.c_str());
+  out.row({"mqdb_best", "own", t.median_ms, gflops(bench.flops(), t.median_ms),
+           ratio(dense.median_ms / t.median_ms), wrong.empty() ? "ok" : "WRONG"});
+  if (!wrong.empty()) out.note("  " + wrong);
   all_right &= wrong.empty();
-  print_row("dense best", "n x n x n", dense.median_ms,
-            gflops(bench.dense_flops(), dense.median_ms), "1.00x",
-            dense_wrong.empty() ? "ok" : "WRONG");
+  out.row({"dense best", "n x n x n", dense.median_ms, gflops(bench.dense_flops(), dense.median_ms),
+           ratio(1.0), dense_wrong.empty() ? "ok" : "WRONG"});
   return all_right ? 0 : 1;
 }
 
@@ -140,7 +155,7 @@ int run_mqdb(const harness::Args& args, int n, int k, int reps, long long seed) 
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab5_matmul", argc, argv,
-      {{"variant", "NAME", "naive, fine, tiled16, tiled32, regblock, best, or all", "all"},
+      {{"variant", "NAME", "", "all", harness::names_of(lab5::variants(), {"all"})},
        {"n", "N", "rows of A and C; with --mqdb the matrix size", "4096; with --mqdb 1000"},
        {"k", "K", "columns of A, rows of B", "n"},
        {"m", "M", "columns of B and C", "n"},
@@ -151,7 +166,7 @@ int main(int argc, char** argv) {
        {"mqdb", "", "the MQDB challenge instead of a dense product", ""},
        {"blocks", "K", "MQDB: number k of diagonal blocks", "3"},
        {"host", "", "MQDB: also time the sequential host product", ""}},
-      [&](const harness::Args& args) {
+      [&](const harness::Args& args, harness::ResultWriter& out) {
         // Everything that can be wrong with the input is reported before touching the GPU.
         const bool mqdb = args.has("mqdb");
         const long long n = args.get_int("n", mqdb ? 1000 : 4096);
@@ -181,9 +196,11 @@ int main(int argc, char** argv) {
           }
           if (name != "all") lab5::find_variant(name);
         }
-        harness::require_gpu();
-        if (mqdb) return run_mqdb(args, static_cast<int>(n), static_cast<int>(blocks), reps, seed);
-        return run_dense(args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m), reps,
-                         seed);
+        harness::require_gpu(out);
+        if (mqdb) {
+          return run_mqdb(out, args, static_cast<int>(n), static_cast<int>(blocks), reps, seed);
+        }
+        return run_dense(out, args, static_cast<int>(n), static_cast<int>(k), static_cast<int>(m),
+                         reps, seed);
       });
 }

@@ -18,4 +18,14 @@ const Record& find_by_name(const std::vector<Record>& table, const std::string& 
   throw std::invalid_argument("unknown " + std::string(what) + " '" + name + "'; known: " + known);
 }
 
+// The names in `table`, then `more`: what --variant takes, as its help lists it.
+template <class Record>
+std::vector<std::string> names_of(const std::vector<Record>& table,
+                                  const std::vector<std::string>& more = {}) {
+  std::vector<std::string> names;
+  for (const Record& r : table) names.emplace_back(r.name);
+  names.insert(names.end(), more.begin(), more.end());
+  return names;
+}
+
 }  // namespace harness
