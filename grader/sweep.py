@@ -1,9 +1,8 @@
 """Sweeping a lab variant over launch configurations, as the seeds' tables do.
 
-The lab programs are the source of truth: their `--help` says which options
-and variants exist, and their table rows carry the times. Rows are read by
-header name (`time_ms`, `GB/s`, `GFLOP/s`), matched by column position,
-because cells such as lab1's `64 x 512 x 1024 = 33554432` hold spaces.
+The lab programs are the source of truth: `--help --format json` lists their
+options and the variants they take, and each run's `--format json` document
+holds its rows, by column name (`time_ms`, `gbps` or `gflops`, `check`).
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -23,16 +21,11 @@ from grader.errors import GraderUsageError
 from grader.sandbox import Sandbox, start_failure
 from grader.sandbox import exit_status as sandbox_exit_status
 
-TIME_HEADERS = ("time_ms",)
-RATE_HEADERS = ("GB/s", "GFLOP/s")
-VARIANT_OPTIONS = ("variant",)
+VARIANT_OPTION = "variant"
+# The rate columns of the programs' rows, and how a table heads them.
+RATE_LABELS = {"gbps": "GB/s", "gflops": "GFLOP/s"}
 # Options a sweep sets itself, or that do not describe a launch.
-_RESERVED = {"help", "data", *VARIANT_OPTIONS}
-# `  --name  help`, or `  --name VALUE  help` (the programs name the value in capitals).
-_OPTION = re.compile(r"^\s+--([A-Za-z0-9_-]+)(?:\s[A-Z][A-Z0-9_]*)?\s+(.*)$")
-_NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$")
-# lab2_sum_matrix prints one sentence per run instead of a table row.
-_SENTENCE = re.compile(r"elapsed\s+(?P<ms>[\d.]+)\s*ms\s+(?P<rate>[\d.]+)\s*(?P<unit>GB/s)")
+_RESERVED = {"help", "data", "format", VARIANT_OPTION}
 _RUN_TIMEOUT_S = 300.0
 # The lab programs' status for no NVIDIA driver or GPU (labs/common/include/labs/program.hpp).
 EXIT_NO_DEVICE = 4
@@ -40,43 +33,41 @@ EXIT_NO_DEVICE = 4
 
 @dataclass(frozen=True)
 class ProgramHelp:
-    """What a lab program accepts: its options and, if it has one, its variant option."""
+    """What a lab program accepts: its options, each with the values it lists (if any)."""
 
     path: Path
-    options: Mapping[str, str]
+    options: Mapping[str, tuple[str, ...]]
 
     @property
     def variant_option(self) -> str | None:
-        return next((o for o in VARIANT_OPTIONS if o in self.options), None)
+        return VARIANT_OPTION if VARIANT_OPTION in self.options else None
 
     @property
     def variants(self) -> list[str]:
-        """The names listed in the variant option's help, without `all`."""
-        option = self.variant_option
-        if option is None:
-            return []
-        text = self.options[option].split("(default", 1)[0]
-        names = re.split(r",\s*|\s+or\s+", text.replace(", or ", ", "))
-        return [
-            n.strip()
-            for n in names
-            if re.fullmatch(r"[A-Za-z0-9_]+", n.strip()) and n.strip() != "all"
-        ]
+        """The values the variant option lists, without `all`."""
+        return [name for name in self.options.get(VARIANT_OPTION, ()) if name != "all"]
 
 
 def parse_help(path: Path, text: str) -> ProgramHelp:
-    """Read `usage: ... [options]` then `  --name  help` lines."""
-    options = {}
-    for line in text.splitlines():
-        match = _OPTION.match(line)
-        if match:
-            options[match.group(1)] = match.group(2).strip()
+    """Read `--help --format json`: {"program": ..., "options": [{"name", "choices", ...}]}."""
+    try:
+        doc = json.loads(text)
+        options = {
+            str(option["name"]): tuple(str(c) for c in option.get("choices") or ())
+            for option in doc["options"]
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise GraderUsageError(
+            f"{path.name} --help --format json printed no list of options ({exc})"
+        ) from exc
+    options.pop("help", None)
     return ProgramHelp(path, options)
 
 
 @dataclass(frozen=True)
 class Row:
-    """One run's figures; `error` is set when the run gave none."""
+    """One run's figures; `error` is set when the run gave none. `rate_unit` is the
+    rate's column (gbps, gflops)."""
 
     time_ms: float | None = None
     rate: float | None = None
@@ -85,71 +76,37 @@ class Row:
     error: str = ""
 
 
-def _spans(line: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", line)]
-
-
-def _column(header: str, names: Sequence[str]) -> tuple[str, int] | None:
-    """The first of `names` present as a header token, with its end column."""
-    for _start, end, token in _spans(header):
-        if token in names:
-            return token, end
-    return None
-
-
-def _nearest_number(
-    spans: Sequence[tuple[int, int, str]], end: int, after: int = -1
-) -> tuple[int, float] | None:
-    """The numeric cell ending nearest `end` (numbers are right-aligned under their header)."""
-    best = None
-    for index, (_, token_end, token) in enumerate(spans):
-        if index <= after or not _NUMBER.match(token):
-            continue
-        distance = abs(token_end - end)
-        if best is None or distance < best[0]:
-            best = (distance, index, float(token))
-    return None if best is None else (best[1], best[2])
+def _number(value: object) -> float | None:
+    """A JSON number as a float; null (a time not measured) and anything else as None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
 
 
 def parse_row(output: str, variant: str | None) -> Row:
-    """The figures of `variant`'s row in a lab program's output.
-
-    The header is the line holding `time_ms`; the row is the first later line
-    whose first cell is the variant's name (lab2 adds ` (A)`), or the only row
-    when there is no variant. lab2_sum_matrix's sentence form is read too.
-    """
-    lines = output.splitlines()
-    header_at = next((i for i, line in enumerate(lines) if _column(line, TIME_HEADERS)), None)
-    if header_at is None:
-        for line in lines:
-            match = _SENTENCE.search(line)
-            if match:
-                check = line.rsplit(None, 1)[-1] if line.rstrip().endswith(("ok", "WRONG")) else ""
-                return Row(float(match["ms"]), float(match["rate"]), match["unit"], check)
-        return Row(error="no table header (time_ms) in the program's output")
-    header = lines[header_at]
-    time_col = _column(header, TIME_HEADERS)
-    rate_col = _column(header, RATE_HEADERS)
-    assert time_col is not None
-    for line in lines[header_at + 1 :]:
-        first = line.split(None, 1)[0] if line.strip() else ""
-        if variant is not None and first != variant:
-            continue
-        if not first or line.startswith((" ", "*")):
-            continue
-        spans = _spans(line)
-        found = _nearest_number(spans, time_col[1])
-        if found is None:
-            continue
-        index, time_ms = found
-        rate = None
-        if rate_col is not None:
-            got = _nearest_number(spans, rate_col[1], after=index)
-            rate = got[1] if got else None
-        last = spans[-1][2]
-        check = last if last in ("ok", "WRONG") else ""
-        return Row(time_ms, rate, rate_col[0] if rate_col else "", check)
-    return Row(error=f"no row for {variant or 'the run'} after the table header")
+    """The figures of `variant`'s row in a lab program's `--format json` document: the
+    row whose `variant` is its name, or the first row when there is no variant."""
+    try:
+        doc = json.loads(output)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict):
+        return Row(error="no JSON document (--format json) in the program's output")
+    rows = [row for row in doc.get("rows") or [] if isinstance(row, dict)]
+    found = next((r for r in rows if variant is None or r.get(VARIANT_OPTION) == variant), None)
+    if found is None:
+        said = doc.get("error")
+        return Row(error=str(said) if said else f"no row for {variant or 'the run'}")
+    if "time_ms" not in found:
+        return Row(error=f"the row of {variant or 'the run'} has no time_ms")
+    unit = next((key for key in RATE_LABELS if key in found), "")
+    check = found.get("check")
+    return Row(
+        _number(found["time_ms"]),
+        _number(found[unit]) if unit else None,
+        unit,
+        check if isinstance(check, str) else "",
+    )
 
 
 @dataclass(frozen=True)
@@ -168,10 +125,10 @@ class SweepPlan:
             args += [f"--{self.program.variant_option}", self.variant]
         for name, value in zip(self.names, config):
             args += [f"--{name}", value]
-        return args + list(self.fixed)
+        return args + list(self.fixed) + ["--format", "json"]
 
     def row_name(self) -> str | None:
-        """The first cell of the variant's row (lab2 appends ` (A)`, a separate cell)."""
+        """The `variant` of the row to read (None: the program's first row)."""
         return self.variant if self.program.variant_option else None
 
 

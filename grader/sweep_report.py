@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from grader.sweep import SweepResult
+from grader.sweep import RATE_LABELS, SweepResult
 
 
 def _cell(value: float | None) -> str:
@@ -17,11 +17,18 @@ def _cell(value: float | None) -> str:
 
 
 def rate_unit(result: SweepResult) -> str:
-    """GB/s or GFLOP/s, whichever the program printed (empty when neither)."""
+    """The rate's column, gbps or gflops, whichever the program printed (empty when neither)."""
     return next((row.rate_unit for _, row in result.rows if row.rate_unit), "")
 
 
+def rate_label(result: SweepResult) -> str:
+    """The rate as a table heads it: GB/s, GFLOP/s (rate when there is none)."""
+    unit = rate_unit(result)
+    return RATE_LABELS.get(unit, unit or "rate")
+
+
 def write_csv(result: SweepResult, path: Path) -> None:
+    """The programs' own column names (time_ms, gbps), as their --format csv has them."""
     unit = rate_unit(result) or "rate"
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -31,7 +38,7 @@ def write_csv(result: SweepResult, path: Path) -> None:
 
 
 def write_markdown(result: SweepResult, path: Path, title: str) -> None:
-    unit = rate_unit(result) or "rate"
+    unit = rate_label(result)
     head = [*result.plan.names, "time_ms", unit, "check"]
     lines = [f"# {title}", "", "| " + " | ".join(head) + " |", "|" + " ---: |" * len(head)]
     for config, row in result.rows:
@@ -89,7 +96,7 @@ def write_plot(result: SweepResult, path: Path, title: str) -> str | None:
     top.set_ylabel("time (ms)")
     top.set_title(title)
     bottom.plot(range(len(labels)), rates, "s-", color="tab:green")
-    bottom.set_ylabel(rate_unit(result) or "rate")
+    bottom.set_ylabel(rate_label(result))
     bottom.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)

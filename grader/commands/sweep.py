@@ -76,9 +76,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _help_of(path: Path, sandbox: Sandbox | None) -> ProgramHelp:
-    proc = run_program([str(path), "--help"], sandbox)
+    proc = run_program([str(path), "--help", "--format", "json"], sandbox)
     if proc.returncode != 0:
-        raise GraderUsageError(f"{path} --help failed (exit {proc.returncode})")
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        raise GraderUsageError(
+            f"{path} --help --format json failed (exit {proc.returncode}"
+            + (f": {said[0]}" if said else "")
+            + "): it prints no rows to sweep"
+        )
     return parse_help(path, proc.stdout)
 
 

@@ -1,5 +1,5 @@
-"""`grader sweep`: reading the lab programs' tables (recorded outputs), planning, running
-with fake programs, and the written table."""
+"""`grader sweep`: reading the lab programs' `--format json` documents (recorded outputs),
+planning, running with fake programs, and the written table."""
 
 from __future__ import annotations
 
@@ -31,16 +31,8 @@ from grader.sweep_report import plot_labels
 from grader.tests.helpers import PACKAGE_PARENT
 
 RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
-LAB1_HELP = """usage: build/bin/lab1_histogram [options]
-  --blocks  grid size (default: just enough to cover n)
-  --data  dataset file, raw int32 samples 0..1023 (default data.bin)
-  --help  print this help
-  --n  expected number of samples (default: the file's size)
-  --reps  timed repetitions (default 20)
-  --slice  samples per thread, or per block for inverse/banks
-  --threads  threads per block (default: the variant's)
-  --variant  global, global_unroll, global_ilp4, one_per_thread, shared, inverse, banks, best, or all (default shared)
-"""
+# What `lab1_histogram --help --format json` prints.
+LAB1_HELP = (RECORDED / "lab1_help.json").read_text()
 
 
 def _recorded(name: str) -> str:
@@ -50,34 +42,49 @@ def _recorded(name: str) -> str:
 @pytest.mark.parametrize(
     "name, variant, time_ms, rate, unit, check",
     [
-        ("lab1_shared.txt", "shared", 0.158, 849.5, "GB/s", "ok"),
-        ("lab1_global_overflow.txt", "global", 12.5, 10.7, "GB/s", "WRONG"),
-        ("lab2_even_odd.txt", "even_odd", 0.358, None, "", "ok"),
-        ("lab2_sum_matrix.txt", None, 0.987, 3262, "GB/s", "ok"),
-        ("lab3_all.txt", "interleaved", 0.1028, 652.9, "GB/s", "ok"),
-        ("lab3_all.txt", "complete_unroll_template", 0.0361, 1857.5, "GB/s", "ok"),
-        ("lab4_shared.txt", "shared", 0.0871, 1540.9, "GB/s", "ok"),
-        ("lab5_naive.txt", "naive", 26.1, 5265.9, "GFLOP/s", "ok"),
+        ("lab1_shared.json", "shared", 0.158, 849.5, "gbps", "ok"),
+        # A wrong result is not timed: no time, no rate, its check.
+        ("lab1_global_overflow.json", "global", None, None, "gbps", "WRONG"),
+        ("lab2_even_odd.json", "even_odd", 0.358, None, "", "ok"),
+        ("lab2_sum_matrix.json", None, 0.987, 3262, "gbps", "ok"),
+        ("lab3_all.json", "interleaved", 0.1028, 652.9, "gbps", "ok"),
+        ("lab3_all.json", "complete_unroll_template", 0.0361, 1857.5, "gbps", "ok"),
+        ("lab4_shared.json", "shared", 0.0871, 1540.9, "gbps", "ok"),
+        ("lab5_naive.json", "naive", 26.1, 5265.9, "gflops", "ok"),
     ],
 )
 def test_parse_row_from_recorded_outputs(
-    name: str, variant: str | None, time_ms: float, rate: float | None, unit: str, check: str
+    name: str,
+    variant: str | None,
+    time_ms: float | None,
+    rate: float | None,
+    unit: str,
+    check: str,
 ) -> None:
     row = parse_row(_recorded(name), variant)
     assert row.error == ""
-    assert row.time_ms == pytest.approx(time_ms)
+    assert row.time_ms == (pytest.approx(time_ms) if time_ms is not None else None)
     assert row.rate == (pytest.approx(rate) if rate is not None else None)
     assert row.rate_unit == unit and row.check == check
 
 
-def test_parse_row_without_the_row_or_header() -> None:
-    assert "no row for banks" in parse_row(_recorded("lab1_shared.txt"), "banks").error
-    assert "no table header" in parse_row("lab1_histogram: CUDA error: boom\n", "shared").error
+def test_parse_row_without_the_row_or_document() -> None:
+    assert parse_row(_recorded("lab1_shared.json"), "banks").error == "no row for banks"
+    # The table (no --format json) is no document.
+    table = "variant  time_ms  GB/s  check\nshared     0.158  849.5  ok\n"
+    assert "no JSON document" in parse_row(table, "shared").error
+    assert "no JSON document" in parse_row("[1, 2]", "shared").error
+    # A run that failed says why in its document.
+    failed = '{"program": "lab1_histogram", "rows": [], "error": "d.bin: cannot open"}'
+    assert parse_row(failed, "shared").error == "d.bin: cannot open"
+    simple = '{"rows": [{"index": 0, "value": 1}]}'
+    assert parse_row(simple, None).error == "the row of the run has no time_ms"
 
 
 def test_parse_help_lists_options_and_variants() -> None:
     helps = parse_help(Path("lab1_histogram"), LAB1_HELP)
-    assert set(helps.options) >= {"blocks", "threads", "slice", "data", "variant"}
+    assert set(helps.options) >= {"blocks", "threads", "slice", "data", "variant", "format"}
+    assert "help" not in helps.options
     assert helps.variant_option == "variant"
     assert helps.variants == [
         "global",
@@ -89,11 +96,17 @@ def test_parse_help_lists_options_and_variants() -> None:
         "banks",
         "best",
     ]
-    lab2 = parse_help(
-        Path("lab2_divergence"),
-        "  --variant  even_odd, warp_aligned, or all (default all)\n  --threads  t\n",
+    sum_matrix = parse_help(
+        Path("lab2_sum_matrix"),
+        '{"program": "lab2_sum_matrix", "options": [{"name": "block-x", "choices": []}]}',
     )
-    assert lab2.variant_option == "variant" and lab2.variants == ["even_odd", "warp_aligned"]
+    assert sum_matrix.variant_option is None and sum_matrix.variants == []
+
+
+def test_parse_help_refuses_what_is_no_option_list() -> None:
+    for text in ("usage: lab2_barrier_demo [options]\n", "{}", '{"options": [{"help": "x"}]}'):
+        with pytest.raises(GraderUsageError, match="printed no list of options"):
+            parse_help(Path("lab2_barrier_demo"), text)
 
 
 def test_parse_params() -> None:
@@ -124,6 +137,8 @@ def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
         "64",
         "--data",
         str(data),
+        "--format",
+        "json",
     ]
     with pytest.raises(GraderUsageError, match="no option --tile.*blocks, n, reps, slice"):
         plan_sweep(helps, "shared", [("tile", ["1"])], data)
@@ -131,7 +146,7 @@ def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
         plan_sweep(helps, "shared", [("variant", ["global"])], data)
     with pytest.raises(GraderUsageError, match="needs a dataset"):
         plan_sweep(helps, "shared", [("blocks", ["1"])], tmp_path / "missing.bin")
-    no_data = ProgramHelp(tmp_path / "lab5_matmul", {"n": "", "variant": "naive, or all"})
+    no_data = ProgramHelp(tmp_path / "lab5_matmul", {"n": (), "variant": ("naive", "all")})
     with pytest.raises(GraderUsageError, match="takes no dataset"):
         plan_sweep(no_data, "naive", [("n", ["1"])], data)
 
@@ -156,9 +171,9 @@ def test_run_sweep_records_errors_and_wrong_answers(tmp_path: Path) -> None:
         plan,
         _fake_run(
             {
-                "1": (0, _recorded("lab1_shared.txt")),
+                "1": (0, _recorded("lab1_shared.json")),
                 "2": (2, ""),
-                "3": (1, _recorded("lab1_global_overflow.txt").replace("global ", "shared ")),
+                "3": (1, _recorded("lab1_global_overflow.json").replace('"global"', '"shared"')),
             }
         ),
     )
@@ -184,7 +199,7 @@ def test_run_sweep_stops_without_a_gpu(tmp_path: Path) -> None:
 def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> None:
     helps = ProgramHelp(
         tmp_path / "lab5_matmul",
-        {"n": "", "block-x": "", "block-y": "", "variant": "naive, or all"},
+        {"n": (), "block-x": (), "block-y": (), "variant": ("naive", "all")},
     )
     plan = plan_sweep(
         helps, "naive", [("block-x", ["8", "16"]), ("block-y", ["8"]), ("n", ["2048"])], None
@@ -199,26 +214,37 @@ def test_plot_labels_leave_shared_parameters_to_the_title(tmp_path: Path) -> Non
 
 
 def _fake_lab(tmp_path: Path, exit_code: int = 0) -> tuple[Path, Path]:
-    """A repository with labs/lab1_histogram and a build whose lab1 program is a script."""
+    """A repository with labs/lab1_histogram and a build whose lab1 programs are scripts:
+    lab1_histogram prints its rows as JSON (and nothing without --format json),
+    lab1_demo has no --format, as lab2_barrier_demo."""
     repo = tmp_path / "repo"
     (repo / "labs" / "lab1_histogram").mkdir(parents=True)
     (repo / "labs" / "lab2_divergence").mkdir(parents=True)
     build = tmp_path / "build"
     (build / "bin").mkdir(parents=True)
     program = build / "bin" / "lab1_histogram"
-    shared = RECORDED / "lab1_shared.txt"
+    shared = RECORDED / "lab1_shared.json"
     program.write_text(f"""#!{sys.executable}
-import sys
-from collections.abc import Sequence
+import json, sys
+args = sys.argv[1:]
+if "--format" not in args or args[args.index("--format") + 1 :][:1] != ["json"]:
+    sys.stderr.write("lab1_histogram: not asked for --format json\\n"); sys.exit(2)
 if "--help" in sys.argv:
     sys.stdout.write({LAB1_HELP!r}); sys.exit(0)
 if {exit_code} == {EXIT_NO_DEVICE}:
     sys.stderr.write("lab1_histogram: no NVIDIA driver or GPU found\\n"); sys.exit({EXIT_NO_DEVICE})
-blocks = sys.argv[sys.argv.index("--blocks") + 1]
-text = open({str(shared)!r}).read().replace(" 4096     256", " %7s     256" % blocks)
-sys.stdout.write(text)
+doc = json.load(open({str(shared)!r}))
+doc["rows"][0]["blocks"] = int(sys.argv[sys.argv.index("--blocks") + 1])
+json.dump(doc, sys.stdout)
 """)
-    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    demo = build / "bin" / "lab1_demo"
+    demo.write_text(f"""#!{sys.executable}
+import sys
+if "--format" in sys.argv:
+    sys.stderr.write("lab1_demo: unknown option --format\\n"); sys.exit(2)
+""")
+    for script in (program, demo):
+        script.chmod(script.stat().st_mode | stat.S_IXUSR)
     (build / "bin" / "lab1_correctness_test").write_text("")
     return repo, build
 
@@ -261,7 +287,7 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     rows = list(csv.reader((tmp_path / "out" / "sweep.csv").open()))
-    assert rows[0] == ["blocks", "threads", "time_ms", "GB/s", "check", "error"]
+    assert rows[0] == ["blocks", "threads", "time_ms", "gbps", "check", "error"]
     assert rows[1] == ["2048", "256", "0.158", "849.5", "ok", ""]
     md = (tmp_path / "out" / "sweep.md").read_text()
     assert md.startswith("# lab1 shared: blocks, threads\n")
@@ -286,6 +312,11 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
         (("lab1", "shared"), "at least one --param"),
         (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
         (("lab1", "shared", "--param", "blocks=1"), "needs a dataset"),
+        (
+            ("lab1", "demo", "--param", "n=1"),
+            "lab1_demo --help --format json failed (exit 2: lab1_demo: unknown option --format): "
+            "it prints no rows to sweep",
+        ),
     ],
 )
 def test_cli_bad_input(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -321,16 +352,3 @@ def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
         "driver or GPU found); nothing measured. Run the sweep on a machine with an NVIDIA GPU and "
         "driver."
     )
-
-
-def test_help_lines_that_name_their_value_are_read() -> None:
-    text = (
-        "usage: lab1_histogram [options]\n"
-        "  --variant NAME  global, shared, or all (default: shared)\n"
-        "  --blocks N      grid size (default: just enough to cover n)\n"
-        "  -h, --help      print this help\n"
-    )
-    program = parse_help(Path("lab1_histogram"), text)
-    assert program.variants == ["global", "shared"]
-    assert program.options["blocks"] == "grid size (default: just enough to cover n)"
-    assert "help" not in program.options
