@@ -77,7 +77,7 @@ int run_dense(harness::ResultWriter& out, const harness::Args& args, int n, int 
     const harness::TimingStats t =
         wrong.empty() ? bench.time(v.run, l, options) : harness::not_timed();
     out.row({v.name, block_text(v, l), t.median_ms, gflops(bench.flops(), t.median_ms),
-             100 * blas.median_ms / t.median_ms, wrong.empty() ? "ok" : "WRONG"});
+             100 * (blas.median_ms / t.median_ms), wrong.empty() ? "ok" : "WRONG"});
     if (!wrong.empty()) out.note("  " + std::string(v.name) + ": " + wrong);
     all_right &= wrong.empty();
   }
@@ -85,7 +85,7 @@ int run_dense(harness::ResultWriter& out, const harness::Args& args, int n, int 
     const std::string seed_wrong = bench.check_seed_naive();
     const harness::TimingStats seed = bench.time_seed_naive(options);
     out.row({"seed_naive*", "16x16", seed.median_ms, gflops(bench.flops(), seed.median_ms),
-             100 * blas.median_ms / seed.median_ms, seed_wrong.empty() ? "ok" : "WRONG"});
+             100 * (blas.median_ms / seed.median_ms), seed_wrong.empty() ? "ok" : "WRONG"});
   }
   out.row({"cublas_sgemm*", "FP32 (pedantic)", blas.median_ms,
            gflops(bench.flops(), blas.median_ms), 100.0, blas_wrong.empty() ? "ok" : "WRONG"});
