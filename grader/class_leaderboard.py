@@ -2,7 +2,8 @@
 
 Built from each student's results.json (its `leaderboard`, which holds only the
 figures of passed tests, read from reports the harness vouched for), never from
-output. The figures are informative, never scored. Anonymised, a student is a
+output. The board scores nothing (a figure's only effect on a score is the
+performance credit of its own test, credit.py). Anonymised, a student is a
 pseudonym keyed by a salt, stable for one salt and meaningless without it.
 
 Figures measured on hidden data are ranked only once hidden-data results are
@@ -75,7 +76,7 @@ def markdown(board: Mapping[str, Sequence[Mapping[str, Any]]], held: str | None 
         "## Class leaderboard",
         "",
         "Each figure the harness measured in a passed timing test, best first (higher is "
-        "better; informative, not scored).",
+        "better; the board itself scores nothing).",
     ]
     if held is not None:
         lines += [

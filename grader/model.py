@@ -101,8 +101,8 @@ class LabTest:
 @dataclass(frozen=True)
 class Figure:
     """The ratio a timing test judged, as the harness recorded it in the test's XML
-    report (labs/common/include/labs/timing_report.hpp): for the leaderboard and the
-    summary, never for the score.
+    report (labs/common/include/labs/timing_report.hpp): for the leaderboard, the
+    summary and the performance credit of a passed test (credit.py).
 
     `name` reads "<what> / <against>" ("fastest variant / copy ceiling") and is the
     same in every run; `value` is the ratio, higher is better; `needed` is the bar.

@@ -335,8 +335,15 @@ def result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, 
             "duration_s": round(outcome.duration_s, 3),
             "hidden_data": on_hidden,
             **({"gpu_clocks": dict(outcome.clocks)} if outcome.clocks else {}),
+            **({"figure": _figure_data(outcome.figure)} if outcome.figure else {}),
+            **({"credit": test.credit.as_data()} if test.credit is not None else {}),
         },
     }
+
+
+def _figure_data(figure: Figure) -> dict[str, Any]:
+    """A timing test's measured ratio as data, for the calibration (watchdog.py)."""
+    return {"name": figure.name, "value": figure.value, "needed": figure.needed}
 
 
 # Every figure is a ratio its test needs at least (harness::ratio_at_least): higher is
@@ -351,7 +358,8 @@ def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
 
     The figures come from the XML report the harness's end marker vouches for, never
     from the output (verdict.recorded_figure). Student code runs in the same process,
-    so they are informative: nothing is scored from them.
+    so a figure only ever shares out the points of a passed test, capped at full
+    marks (credit.py): a forged high figure gains nothing.
     """
     return [
         {
@@ -493,21 +501,32 @@ def _summary_row(
 def _figures_table(grade: Grade, hold: str | None) -> list[str]:
     """The leaderboard's figures with their bars, where students look."""
     rows = [
-        (lab.lab, figure) for lab in _by_number(grade.labs) for figure in _figures(grade, lab, hold)
+        (lab.lab, test)
+        for lab in _by_number(grade.labs)
+        for test in _shown(grade, lab.tests, hold)
+        if test.outcome.status is Status.PASSED and test.outcome.figure is not None
     ]
     if not rows:
         return []
     out = [
         "### Measured",
         "",
-        "What the passed timing tests measured (higher is better; informative, not scored):",
+        "What the passed timing tests measured (higher is better); with a reference "
+        "grading in the same job, the credit each earned on the lab's curve:",
         "",
-        "| lab | figure | value | needed |",
-        "| --- | --- | ---: | ---: |",
+        "| lab | figure | value | needed | reference | credit |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    for lab, figure in rows:
+    for lab, test in rows:
+        figure, credit = test.outcome.figure, test.credit
+        assert figure is not None
         needed = f"{figure.needed:.3g}" if figure.needed is not None else ""
-        out.append(f"| {lab} | {_cell(figure.name)} | {figure.value:.3g} | {needed} |")
+        reference = f"{credit.reference:.3g}" if credit else ""
+        share = f"{credit.fraction:.0%}" if credit else ""
+        out.append(
+            f"| {lab} | {_cell(figure.name)} | {figure.value:.3g} | {needed} | {reference} "
+            f"| {share} |"
+        )
     return out + [""]
 
 

@@ -2,7 +2,9 @@
 
 A lab's `score` gives each group of tests (by kind: correctness, timing) its
 points, split evenly among the group's tests, so adding a case changes no total.
-Every point lost carries the reason of the test that lost it. Reference bars,
+A passed timing test earns its share on the lab's performance-credit curve where the
+reference's figure for it is known (credit.py). Every point lost carries the reason
+of the test that lost it. Reference bars,
 dataset setups and sanitizer runs are worth nothing.
 """
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.commits import Checkout
+from grader.credit import Credit, CreditCurve, read_curve
 from grader.errors import GraderUsageError
 from grader.gpu import GpuInfo
 from grader.lab_file import LAB_FILE, read_lab_file
@@ -35,6 +38,7 @@ class LabPolicy:
     title: str
     groups: Mapping[str, float]
     notes: tuple[str, ...] = ()
+    credit: CreditCurve | None = None  # the timing group's curve (credit.py)
 
     @property
     def label(self) -> str:
@@ -75,7 +79,8 @@ def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
             f"{lab_dir}/{LAB_FILE}: not a valid {LAB_FILE} (score must give each group, "
             'by test kind, its points, e.g. {"correctness": 60, "timing": 40})'
         )
-    return LabPolicy(lab, str(doc.get("title") or default_title), groups)
+    curve = read_curve(doc, f"{lab_dir}/{LAB_FILE}")
+    return LabPolicy(lab, str(doc.get("title") or default_title), groups, credit=curve)
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,13 @@ class ScoredTest:
     outcome: Outcome
     points: float
     max_points: float
+    credit: Credit | None = None  # a passed timing test's performance credit
 
     @property
     def lost_reason(self) -> str:
         """Empty when nothing was lost; skipped tests say they were not graded."""
         if self.outcome.status is Status.PASSED:
-            return ""
+            return self.credit.reason() if self.credit is not None else ""
         if self.outcome.status is Status.SKIPPED:
             return f"skipped, not graded: {self.outcome.reason}"
         return self.outcome.reason
@@ -173,10 +179,16 @@ class Grade:
         return sum(lab.count(status) for lab in self.labs)
 
 
-def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> LabScore:
+def score_lab(
+    policy: LabPolicy,
+    results: Sequence[tuple[LabTest, Outcome]],
+    reference_figures: Mapping[str, float] | None = None,
+) -> LabScore:
     """Give each test its share of its group's points; a stand-in (a lab that did
     not build or that the static check rejected) carries what the lab's tests that
-    ran do not: the lab's full mark when none ran."""
+    ran do not: the lab's full mark when none ran. `reference_figures` (test name ->
+    the reference's figure, same GPU, same job) put passed timing tests on the lab's
+    credit curve."""
     notes = list(policy.notes)
     sizes = Counter(test.kind for test, _ in results if policy.scored(test.kind))
     scores = []
@@ -188,13 +200,32 @@ def score_lab(policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]]) -> 
                 "reported, worth 0."
             )
         gained = worth if outcome.status is Status.PASSED else 0
-        scores.append(ScoredTest(test, outcome, gained, worth))
+        credit = _credit(policy, test, outcome, reference_figures)
+        if credit is not None:
+            gained = worth * credit.fraction
+        scores.append(ScoredTest(test, outcome, gained, worth, credit))
     stand_ins = [i for i, s in enumerate(scores) if s.test.kind in STAND_IN_KINDS]
     if stand_ins:
         first = stand_ins[0]
         missing = max(0.0, policy.max_score - sum(s.max_points for s in scores))
         scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
     return LabScore(policy, tuple(scores), tuple(notes))
+
+
+def _credit(
+    policy: LabPolicy,
+    test: LabTest,
+    outcome: Outcome,
+    reference_figures: Mapping[str, float] | None,
+) -> Credit | None:
+    """The curve's verdict on a passed timing test whose reference figure is known."""
+    if policy.credit is None or reference_figures is None or test.kind != "timing":
+        return None
+    reference = reference_figures.get(test.name)
+    if outcome.status is not Status.PASSED or outcome.figure is None or reference is None:
+        return None
+    value = outcome.figure.value
+    return Credit(policy.credit.fraction(value, reference), value, reference, policy.credit)
 
 
 def number(value: float) -> int | float:

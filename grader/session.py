@@ -168,6 +168,14 @@ class GradingSession:
                 f"Timeouts were sized to the reference's times in {sized.source} "
                 f"({FACTOR:g}x, at least {KERNEL_FLOOR_S:g} s for each wait on the GPU)."
             )
+        if any(p.credit is not None for p in policies.values()):
+            notes.append(
+                f"Performance credit: passed timing tests were scored on their lab's curve "
+                f"against the reference's figures in {sized.source}."
+                if sized is not None and sized.figures
+                else "Performance credit was not applied (no reference grading of this GPU "
+                "with figures, --calibration): a passed timing test earned its whole share."
+            )
         if gpu.state == "unknown":
             notes.append(
                 f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
@@ -275,7 +283,11 @@ class GradingSession:
         for test in self.tests:
             outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
             by_lab[test.lab].append((test, outcome))
-        labs = tuple(score_lab(self.policies[lab], results) for lab, results in by_lab.items())
+        calibration = self.runner.calibration
+        figures = calibration.figures if calibration is not None else None
+        labs = tuple(
+            score_lab(self.policies[lab], results, figures) for lab, results in by_lab.items()
+        )
         run_notes = []
         if self.scheduler.rerun_alone:
             names = ", ".join(self.scheduler.rerun_alone[:5])

@@ -164,8 +164,8 @@ def recorded_figure(
 ) -> Figure | None:
     """The figure the test's own case recorded (harness::report_timing), only from a
     report the harness's end marker vouches for. A student's objects cannot call
-    GoogleTest (the object check), but their code runs in this process: the figure is
-    informative, and no score reads it."""
+    GoogleTest (the object check), but their code runs in this process: the figure
+    only shares out a passed test's points, capped at full marks (credit.py)."""
     if not test.is_gtest or cases is None or provenance is None or result.returncode is None:
         return None
     if result.timed_out or provenance.problem(result.returncode) is not None:

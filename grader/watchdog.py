@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.errors import GraderUsageError
@@ -36,11 +36,13 @@ HARNESS_KERNEL_TIMEOUT_S = 10.0  # labs/common/src/sync.cu's default
 
 @dataclass(frozen=True)
 class Calibration:
-    """Seconds each test (by name) took in a passing reference grading on `gpu`."""
+    """Seconds each test (by name) took in a passing reference grading on `gpu`, and
+    the figure of each timing test it passed (for the performance credit, credit.py)."""
 
     gpu: str
     seconds: Mapping[str, float]
     source: Path
+    figures: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> Calibration:
@@ -55,15 +57,20 @@ class Calibration:
                 f"--calibration {path}: not the results.json of a grading ({exc})"
             ) from None
         seconds: dict[str, float] = {}
+        figures: dict[str, float] = {}
         for row in rows:
             name = lab_test_name(row)
-            duration = (row.get("extra_data") or {}).get("duration_s")
+            extra = row.get("extra_data") or {}
+            duration = extra.get("duration_s")
             if row.get("status") == "passed" and name is not None:
                 if isinstance(duration, (int, float)) and duration > 0:
                     seconds[name] = float(duration)
+                value = (extra.get("figure") or {}).get("value")
+                if isinstance(value, (int, float)) and value > 0:
+                    figures[name] = float(value)
         if not seconds:
             raise GraderUsageError(f"--calibration {path}: no passed test with a duration")
-        return cls(gpu, seconds, file)
+        return cls(gpu, seconds, file, figures)
 
     def check_gpu(self, gpu: str | None) -> None:
         """Times from another GPU model size nothing here."""

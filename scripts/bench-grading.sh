@@ -24,17 +24,10 @@ source "$root/scripts/python-env.sh"
 source "$root/scripts/bubblewrap-env.sh"
 out=${OUT:-$root/build/bench-grading}
 work=$root/build/bench
-marker=.made-by-bench-grading
 labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | paste -sd,)}
 mode=${MODE:-per-program}
-for dir in "$out" "$work"; do
-  # Only a folder this script made is emptied again.
-  if [ -e "$dir" ] && [ ! -e "$dir/$marker" ]; then
-    echo "bench-grading: $dir exists and was not made by this script; move it away" >&2
-    exit 2
-  fi
-  rm -rf "$dir" && mkdir -p "$dir" && touch "$dir/$marker"
-done
+source "$root/scripts/owned-dirs.sh"
+owned_dir "$out" && owned_dir "$work" || exit 2
 cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DLAB_ONLY=${labs//,/;}")
 gtest=()
 [ -d "$root/.deps/googletest" ] && gtest=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")

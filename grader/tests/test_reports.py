@@ -180,13 +180,15 @@ def test_results_and_summary_carry_the_figures(tmp_path: Path) -> None:
     assert doc["leaderboard"] == leaderboard(_graded_with_figures())
     text = paths["summary.md"].read_text()
     assert (
-        "| lab | figure | value | needed |\n"
-        "| --- | --- | ---: | ---: |\n"
-        "| lab1 | shared / seed global atomics | 9.88 | 5 |\n"
-        "| lab3 | fastest variant / copy ceiling | 0.912 | 0.85 |\n"
-        "| lab3 | reference shuffle / CUB, 2^24 | 1.02 | 0.9 |\n"
-        "| lab10 | tiled / seed naive | 6.5 |  |\n"
+        "| lab | figure | value | needed | reference | credit |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: |\n"
+        "| lab1 | shared / seed global atomics | 9.88 | 5 |  |  |\n"
+        "| lab3 | fastest variant / copy ceiling | 0.912 | 0.85 |  |  |\n"
+        "| lab3 | reference shuffle / CUB, 2^24 | 1.02 | 0.9 |  |  |\n"
+        "| lab10 | tiled / seed naive | 6.5 |  |  |  |\n"
     ) in text
+    figures = [t["extra_data"]["figure"] for t in doc["tests"] if "figure" in t["extra_data"]]
+    assert {"name": "shared / seed global atomics", "value": 9.87654, "needed": 5} in figures
     assert "unrolling8" not in text.split("### Measured")[1]
 
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The performance credit on a machine with a CUDA GPU (grader/credit.py):
+#   1. grades the reference solutions once: its results.json is the calibration,
+#      the reference's figures measured on this GPU in this job;
+#   2. grades the reference again, and a deliberately slow but correct submission
+#      (submissions/slow/make_slow.py: lab3's unrolling8 about 30 % slower), both
+#      against that calibration;
+#   3. checks that each passed timing test's credit is the lab's curve applied to
+#      its figure and the calibration's, and prints the table last
+#      (scripts/credit_table.py; exit 1 on any mismatch).
+# Logs and reports go to OUT (default build/credit-check); builds to build/credit.
+# LABS (default every lab) limits the labs. About 4 minutes on an H100.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/python-env.sh"
+source "$root/scripts/bubblewrap-env.sh"
+source "$root/scripts/owned-dirs.sh"
+out=${OUT:-$root/build/credit-check}
+work=$root/build/credit
+owned_dir "$out" && owned_dir "$work" || exit 2
+labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | paste -sd,)}
+cmake_args=()
+[ -d "$root/.deps/googletest" ] && cmake_args=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
+cd "$root" || exit 1
+
+python3 submissions/slow/make_slow.py "$work/slow" >/dev/null || exit 1
+grade() {  # report name, implementation, more grade arguments
+  echo "== grade $1"
+  python3 -m grader grade --impl "$2" --build-dir "$work/build-${2##*/}" --labs "$labs" \
+    --no-sanitize --report "$out/$1" "${cmake_args[@]}" "${@:3}" >"$out/$1.log" 2>&1
+  echo "   exit $? ($out/$1.log)"
+}
+grade calibration solutions
+grade reference solutions --calibration "$out/calibration/results.json"
+grade slow "$work/slow" --calibration "$out/calibration/results.json"
+python3 scripts/credit_table.py --calibration "$out/calibration/results.json" \
+  "$out/reference/results.json" "$out/slow/results.json"
