@@ -33,5 +33,6 @@ grade() {  # report name, implementation, more grade arguments
 grade calibration solutions
 grade reference solutions --calibration "$out/calibration/results.json"
 grade slow "$work/slow" --calibration "$out/calibration/results.json"
-python3 scripts/credit_table.py --calibration "$out/calibration/results.json" \
+# The grader's modules from this checkout: a GPU machine has no .venv that installs them.
+PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" python3 scripts/credit_table.py --calibration "$out/calibration/results.json" \
   "$out/reference/results.json" "$out/slow/results.json"

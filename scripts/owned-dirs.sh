@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the GPU scripts: `owned_dir DIR` empties DIR only when this kind of
 # script made it (its marker file is there), else refuses; then makes it anew.
 owned_dir_marker=.made-by-cuda-labs-script
