@@ -39,6 +39,11 @@ EXCLUDED_PREFIXES = (
     "scripts/lock.sh",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
+    # Making a lab: the template (its master holds a solution), its scripts and guide.
+    "templates/",
+    "scripts/new_lab.py",
+    "scripts/check-new-lab.sh",
+    "CONTRIBUTING.md",
     # Students install requirements.lock: the dependencies without the maintainers' checks.
     "requirements-dev.lock",
     "grader/known_wrong.py",

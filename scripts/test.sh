@@ -2,8 +2,10 @@
 # Everything that can be checked without a GPU, as CI runs it:
 #   each skeleton is what its master in solutions/ generates (scripts/make_skeletons.sh);
 #   both trees (skeletons, solutions) build for one architecture; every CTest test
-#   runs (GPU tests report themselves skipped, the harness's own tests pass); the
-#   grader's and the dataset generator's unit tests; formatting; the Python linters.
+#   runs (GPU tests report themselves skipped, the harness's own tests pass); a lab
+#   made from the template by scripts/new_lab.py builds and passes its checks
+#   (scripts/check-new-lab.sh, in a copy of the tree); the grader's and the dataset
+#   generator's unit tests; formatting; the Python linters.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/python-env.sh
@@ -19,6 +21,9 @@ done
 
 echo "== a GPU test without a GPU is skipped, never passed"
 python3 scripts/check_skips.py build/ci-solutions
+
+echo "== a new lab from the template (scripts/new_lab.py) builds and passes its checks"
+bash scripts/check-new-lab.sh
 
 echo "== formatting"
 # grader/tests/data holds fixtures whose line numbers the static-check tests rely on.

@@ -83,6 +83,8 @@ def test_the_export_leaks_no_solution_submission_or_secret(exported: Path) -> No
     assert not (exported / "grader" / "tests").exists()
     assert not (exported / "scripts" / "gpu-suite.sh").exists()
     assert not (exported / "scripts" / "make_skeletons.sh").exists()  # needs solutions/
+    assert not (exported / "templates").exists()  # the lab template's master is a solution
+    assert not (exported / "scripts" / "new_lab.py").exists()
     # The reference kernels' bodies appear nowhere in the export, nor do the masters'
     # LAB_SKELETON regions the skeletons are generated from.
     solution = (REPO / "solutions" / "lab1_histogram" / "histogram_kernels.cu").read_text()
@@ -151,6 +153,9 @@ def test_student_readme_drops_the_instructor_section() -> None:
         ("datasets/hidden_lab1.json", True),
         ("course.secret", True),
         ("grader/tests/test_cli.py", True),
+        ("templates/lab/solutions/labN_TOPIC/TOPIC_kernels.cu", True),
+        ("scripts/new_lab.py", True),
+        ("CONTRIBUTING.md", True),
         (".github/workflows/grade.yml", True),
         ("skeletons/lab1_histogram/histogram_kernels.cu", False),
         ("datasets/lab1.json", False),
