@@ -195,34 +195,39 @@ def preset_entries(lab: str) -> list[dict[str, Any]]:
 
 
 def _entry_text(entry: dict[str, Any], indent: str) -> str:
-    """One preset in the file's layout: its name, base and title on the first line,
-    the filter on the second."""
+    """One preset in the file's layout, from its opening brace: its name, base and title
+    on the first line, the filter on the second."""
     head = ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in entry.items() if k != "filter")
-    return f"{indent}{{{head},\n{indent} {json.dumps('filter')}: {json.dumps(entry['filter'])}}}"
+    return f"{{{head},\n{indent} {json.dumps('filter')}: {json.dumps(entry['filter'])}}}"
 
 
 def presets_with(text: str, lab: Lab) -> str:
-    """CMakePresets.json's text with the lab's test presets after those of the labs
-    numbered below it (else after the last test preset); everything else unchanged."""
+    """CMakePresets.json's text with the lab's test presets before those of the labs
+    numbered above it (else after the last test preset); everything else unchanged."""
     doc = json.loads(text)
     elements = _array_elements(text, "testPresets")
     tests = doc.get("testPresets", [])
     if not elements or len(elements) != len(tests):
         raise NewLabError(f"{PRESETS}: cannot find its test presets")
-    after = len(tests) - 1
-    lab_indexes = [
+    above = [
         i
         for i, preset in enumerate(tests)
-        if (m := LAB_PRESET.fullmatch(str(preset.get("name", "")))) and int(m.group(1)) < lab.number
+        if (m := LAB_PRESET.fullmatch(str(preset.get("name", "")))) and int(m.group(1)) > lab.number
     ]
-    if lab_indexes:
-        after = lab_indexes[-1]
-    start, end = elements[after]
-    indent = " " * (start - (text.rfind("\n", 0, start) + 1))
     entries = preset_entries(lab.id)
-    added = ",\n".join(_entry_text(entry, indent) for entry in entries)
-    new_text = f"{text[:end]},\n{added}{text[end:]}"
-    expected = dict(doc, testPresets=[*tests[: after + 1], *entries, *tests[after + 1 :]])
+    if above:
+        position = above[0]
+        start = elements[position][0]
+        indent = " " * (start - (text.rfind("\n", 0, start) + 1))
+        added = f",\n{indent}".join(_entry_text(entry, indent) for entry in entries)
+        new_text = f"{text[:start]}{added},\n{indent}{text[start:]}"
+    else:
+        position = len(tests)
+        start, end = elements[-1]
+        indent = " " * (start - (text.rfind("\n", 0, start) + 1))
+        added = f",\n{indent}".join(_entry_text(entry, indent) for entry in entries)
+        new_text = f"{text[:end]},\n{indent}{added}{text[end:]}"
+    expected = dict(doc, testPresets=[*tests[:position], *entries, *tests[position:]])
     if json.loads(new_text) != expected:  # a layout this function does not know
         raise NewLabError(f"{PRESETS}: could not add the presets without changing the rest")
     return new_text

@@ -1,0 +1,131 @@
+"""scripts/new_lab.py: the lab it makes from templates/lab/, the presets it adds, and
+what it refuses. Building the lab it makes is scripts/check-new-lab.sh's job (CI)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+needs_tools = pytest.mark.skipif(
+    shutil.which("unifdef") is None or shutil.which("clang-format") is None,
+    reason="unifdef and clang-format are needed to render the template",
+)
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("new_lab", REPO / "scripts" / "new_lab.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+new_lab = _module()
+
+
+def _repo(tmp_path: Path) -> Path:
+    """A repository with the template, the presets and two labs, lab1 and lab3."""
+    repo = tmp_path / "repo"
+    shutil.copytree(REPO / "templates", repo / "templates")
+    for name in ("CMakePresets.json", ".clang-format"):
+        shutil.copy2(REPO / name, repo / name)
+    for root in ("labs", "solutions", "skeletons"):
+        (repo / root / "lab1_histogram").mkdir(parents=True)
+    (repo / "labs" / "lab3_reduction").mkdir()
+    return repo
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("topic", ["", "Demo", "1x", "a-b", "_x", "x y", "ümlaut"])
+def test_a_topic_that_cannot_name_files_and_programs_is_refused(topic: str) -> None:
+    with pytest.raises(new_lab.NewLabError, match="lower-case letters"):
+        new_lab.check_topic(topic)
+
+
+def test_the_next_number_follows_every_lab_folder_and_preset(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    assert new_lab.choose_number(repo, None) == 6  # the presets name lab5
+    assert new_lab.choose_number(repo, 8) == 8
+    with pytest.raises(new_lab.NewLabError, match="lab3 exists: labs/lab3_reduction"):
+        new_lab.choose_number(repo, 3)
+    with pytest.raises(new_lab.NewLabError, match="start at 1"):
+        new_lab.choose_number(repo, 0)
+
+
+def test_a_topic_in_use_is_refused(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    with pytest.raises(new_lab.NewLabError, match="labs/lab3_reduction"):
+        new_lab.check_topic_free(repo, "reduction")
+    new_lab.check_topic_free(repo, "duction")  # only the whole topic counts
+
+
+def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
+    text = (REPO / "CMakePresets.json").read_text()
+    doc = json.loads(text)
+    added = new_lab.presets_with(text, new_lab.Lab(6, "demo"))
+    names = [p["name"] for p in json.loads(added)["testPresets"]]
+    assert names[-3:] == ["lab6", "lab6-correctness", "lab6-timing"]
+    assert added.startswith(text[: text.index('"lab5-timing"')])  # the rest as it was
+    new = {p["name"]: p for p in json.loads(added)["testPresets"]}
+    old = {p["name"]: p for p in doc["testPresets"]}
+    assert new["lab6-correctness"] == {
+        **old["lab5-correctness"],
+        "name": "lab6-correctness",
+        "displayName": "lab6: correctness tests",
+        "filter": {"include": {"label": "^lab6\\.correctness$"}},
+    }
+    between = new_lab.presets_with(text, new_lab.Lab(0, "first"))  # before every lab's
+    assert [p["name"] for p in json.loads(between)["testPresets"]][4:7] == [
+        "lab0",
+        "lab0-correctness",
+        "lab0-timing",
+    ]
+
+
+@needs_tools
+def test_a_lab_is_made_with_its_names_filled_in(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    written = new_lab.create(repo, new_lab.Lab(6, "matrix_transpose"))
+    assert Path("labs/lab6_matrix_transpose/matrix_transpose.cuh") in written
+    assert Path("skeletons/lab6_matrix_transpose/REPORT.md") in written
+    for rel in written:
+        text = (repo / rel).read_text()
+        for placeholder in ("labN", "TOPIC", "TITLE"):
+            assert placeholder not in text and placeholder not in str(rel), (rel, placeholder)
+    lab_json = json.loads((repo / "labs/lab6_matrix_transpose/lab.json").read_text())
+    assert (lab_json["lab"], lab_json["title"]) == ("lab6", "Matrix transpose")
+    master = (repo / "solutions/lab6_matrix_transpose/matrix_transpose_kernels.cu").read_text()
+    skeleton = (repo / "skeletons/lab6_matrix_transpose/matrix_transpose_kernels.cu").read_text()
+    assert "#if LAB_SKELETON" in master and "LAB_SKELETON" not in skeleton
+    assert "// TODO" in skeleton and "out[i] = a * x[i] + y[i];" not in skeleton
+    assert "lab6-timing" in (repo / "CMakePresets.json").read_text()
+
+
+@needs_tools
+def test_nothing_is_written_over_an_existing_folder(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    (repo / "skeletons" / "lab6_demo").mkdir()
+    before = _snapshot(repo)
+    with pytest.raises(new_lab.NewLabError, match="skeletons/lab6_demo exists"):
+        new_lab.create(repo, new_lab.Lab(6, "demo"))
+    assert _snapshot(repo) == before
+    assert not (repo / "labs" / "lab6_demo").exists()
+
+
+def test_the_command_line_refuses_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert new_lab.main(["Bad-Topic"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("new_lab: topic 'Bad-Topic'") and len(err.splitlines()) == 1
+    assert new_lab.main(["anything", "--number", "1"]) == 2
+    assert "lab1 exists" in capsys.readouterr().err
