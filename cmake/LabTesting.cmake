@@ -217,3 +217,20 @@ endfunction()
 function(lab_rejects lab program name expected)
   lab_expect(${lab} ${program} rejects_${name} 2 "${expected}" ${ARGN})
 endfunction()
+
+# lab_table(<lab> <name> <program> <arg>...): one of the lab's course tables, a run of
+# <program> that prints it (for the README and the student's report): test
+# tables.<lab>.<name>, labels `tables` and `tables.<lab>`, never `<lab>`, so no score
+# and no `ctest --preset <lab>` counts it; `ctest --preset <lab>-tables` prints them
+# all. Alone on the GPU (RUN_SERIAL); skipped without one (the programs' exit 4,
+# harness::kExitNoGpu); after the lab's dataset setup where it has one.
+function(lab_table lab name program)
+  set(test tables.${lab}.${name})
+  add_test(NAME ${test} COMMAND ${program} ${ARGN})
+  set(fixtures "")
+  if(TEST ${lab}.datasets)
+    set(fixtures ${lab}_data)
+  endif()
+  set_tests_properties(${test} PROPERTIES LABELS "tables;tables.${lab}" RUN_SERIAL TRUE
+                       SKIP_RETURN_CODE 4 TIMEOUT 300 FIXTURES_REQUIRED "${fixtures}")
+endfunction()

@@ -37,6 +37,9 @@ EXCLUDED_PREFIXES = (
     "scripts/seed-sweeps.sh",
     "scripts/provision-runner.sh",
     "scripts/lock.sh",
+    # The performance credit's check grades the solutions and submissions/slow/.
+    "scripts/credit-check.sh",
+    "scripts/credit_table.py",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
     # Making a lab: the template (its master holds a solution), its scripts and guide.

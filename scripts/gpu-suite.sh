@@ -5,7 +5,7 @@
 #   2. runs every lab test on each: the solutions must pass everything, the
 #      skeletons (and the export) must fail every lab test, cleanly (no hang, no
 #      crash) and fast;
-#   3. prints each lab program's table for the reference solutions;
+#   3. prints the course's tables for the reference solutions (ctest label tables.<lab>);
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
 #      grade (one grading, reports in grade/), modes (each tree and each
 #      known-wrong submission graded in both --process-mode values: identical
@@ -103,14 +103,13 @@ for tree in ${TREES:-solutions skeletons}; do
   done
 done
 
-# The lab programs' tables (the seed-style rows) for the reference solutions:
-# each lab's tables.sh, given BIN (the programs) and DATA (its generated cases).
+# The course's tables for the reference solutions: each lab's tests labelled
+# tables.<lab> (cmake lab_table; `ctest --preset <lab>-tables` for a student), their
+# output without ctest's line numbers.
 for lab in $([ "${TABLES:-1}" = 0 ] || echo $labs); do
-  for script in "$root"/labs/${lab}_*/tables.sh; do
-    [ -f "$script" ] || continue
-    BIN=$root/build/gpu-solutions/bin DATA=$root/build/gpu-solutions/datasets/$lab \
-      timeout 300 bash "$script" >"$out/$lab-tables.txt" 2>&1 || echo "$lab tables.sh failed" >&2
-  done
+  ctest --test-dir "$root/build/gpu-solutions" -L "^tables\.$lab$" -V 2>&1 |
+    sed -E 's/^[0-9]+: //' >"$out/$lab-tables.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || echo "$lab tables failed: see $out/$lab-tables.txt" >&2
 done
 
 # The grader's checks, each one line in checks.txt: name, exit status, seconds.

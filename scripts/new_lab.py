@@ -175,7 +175,7 @@ def _array_elements(text: str, key: str) -> list[tuple[int, int]]:
 
 
 def preset_entries(lab: str) -> list[dict[str, Any]]:
-    """The three test presets every lab has, as the README lists them."""
+    """The test presets every lab has, as the README lists them."""
     every = {"name": lab, "inherits": "student", "displayName": f"{lab}: every test"}
     return [
         {**every, "filter": {"include": {"label": f"^{lab}$"}}},
@@ -190,6 +190,14 @@ def preset_entries(lab: str) -> list[dict[str, Any]]:
             "inherits": "student",
             "displayName": f"{lab}: timing tests",
             "filter": {"include": {"label": f"^{lab}\\.timing$"}},
+        },
+        {
+            "name": f"{lab}-tables",
+            # Not "student", which leaves the tables out.
+            "inherits": "student-every-test",
+            "displayName": f"{lab}: the course's tables, printed",
+            "output": {"verbosity": "verbose"},
+            "filter": {"include": {"label": f"^tables\\.{lab}$"}},
         },
     ]
 

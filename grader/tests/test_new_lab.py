@@ -75,8 +75,8 @@ def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
     doc = json.loads(text)
     added = new_lab.presets_with(text, new_lab.Lab(6, "demo"))
     names = [p["name"] for p in json.loads(added)["testPresets"]]
-    assert names[-3:] == ["lab6", "lab6-correctness", "lab6-timing"]
-    assert added.startswith(text[: text.index('"lab5-timing"')])  # the rest as it was
+    assert names[-4:] == ["lab6", "lab6-correctness", "lab6-timing", "lab6-tables"]
+    assert added.startswith(text[: text.index('"lab5-tables"')])  # the rest as it was
     new = {p["name"]: p for p in json.loads(added)["testPresets"]}
     old = {p["name"]: p for p in doc["testPresets"]}
     assert new["lab6-correctness"] == {
@@ -86,11 +86,18 @@ def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
         "filter": {"include": {"label": "^lab6\\.correctness$"}},
     }
     between = new_lab.presets_with(text, new_lab.Lab(0, "first"))  # before every lab's
-    assert [p["name"] for p in json.loads(between)["testPresets"]][4:7] == [
+    between_names = [p["name"] for p in json.loads(between)["testPresets"]]
+    first = between_names.index("lab0")
+    assert between_names[first - 1] == "ci-solutions"  # after the trees' presets
+    assert between_names[first : first + 4] == [
         "lab0",
         "lab0-correctness",
         "lab0-timing",
+        "lab0-tables",
     ]
+    assert new["lab6-tables"]["filter"] == {"include": {"label": "^tables\\.lab6$"}}
+    # "student" leaves the tables out; the tables' preset must not inherit that.
+    assert new["lab6-tables"]["inherits"] == "student-every-test"
 
 
 @needs_tools
