@@ -13,6 +13,8 @@ export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
 echo "== skeletons: each is what its master in solutions/ generates"
 bash scripts/make_skeletons.sh --check
+echo "== each lab README's table of bars is what lab.json and calibration.json say"
+python3 scripts/readme_bars.py --check
 
 for tree in ci-skeletons ci-solutions; do
   echo "== $tree: configure, build, ctest"
