@@ -236,8 +236,8 @@ def check(out: Path) -> int:
     c(
         "gradebook finn",
         "a note, no score",
-        finn.get("note"),
-        bool(finn.get("note")) and not finn.get("total"),
+        (finn.get("note"), finn.get("total")),
+        bool(finn.get("note")) and float(finn.get("total") or 0) == 0,
     )
 
     board = json.loads((report / "leaderboard.json").read_text())
