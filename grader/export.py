@@ -40,6 +40,12 @@ EXCLUDED_PREFIXES = (
     # The performance credit's check grades the solutions and submissions/slow/.
     "scripts/credit-check.sh",
     "scripts/credit_table.py",
+    # Instructors' GPU checks: they grade solutions/ and submissions/.
+    "scripts/deadline-class.sh",
+    "scripts/bench-grading.sh",
+    "scripts/bench_summary.py",
+    "scripts/check-modes.sh",
+    "scripts/compare_modes.py",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
     # Making a lab: the template (its master holds a solution), its scripts and guide.
