@@ -1,5 +1,7 @@
-// lab3 contract: every function the student writes, in
-// skeletons/lab3_reduction/reduce_kernels.cu (reference: solutions/...).
+// lab3 contract: every function the harness calls, defined in
+// skeletons/lab3_reduction/reduce_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (1)-(9), which that file launches through
+// reduction_launchers.cuh, and reduce_shuffle with its kernel.
 //
 // Each launcher receives device pointers, launches its kernel(s) on the default
 // stream and returns without synchronizing or allocating.

@@ -1,5 +1,8 @@
-// lab4 contract: every function the student writes, in
-// skeletons/lab4_power_array/power_kernels.cu (reference: solutions/...).
+// lab4 contract: every function the harness calls, defined in
+// skeletons/lab4_power_array/power_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (a)-(f), (h) and (i), which that file launches
+// through power_array_launchers.cuh, and symbol_upload, symbol_download and
+// power_best.
 //
 // Part 1 computes A[i] = A[i]^k (k >= 0, repeated multiplication: A^0 = 1) three
 // ways (global reads, a register, shared memory), with the array held two ways:

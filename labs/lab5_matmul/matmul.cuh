@@ -1,5 +1,7 @@
-// lab5 contract: every function the student writes, in
-// skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...).
+// lab5 contract: every function the harness calls, defined in
+// skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (a) and (c), which that file launches through
+// matmul_launchers.cuh, and every other launcher with its kernel(s).
 //
 // Matrices are float32, row-major, in device memory, 256-byte aligned:
 //   A  n x k  (element (i, l) at A[i * k + l])
@@ -35,8 +37,8 @@ void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m,
 void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch);
 
 // (c) Shared-memory tiles: Tile x Tile threads per block, each loading one element
-//     of A's and one of B's Tile x Tile tiles per step. Your file must provide
-//     Tile = 16 and Tile = 32 (explicit instantiations, as the skeleton has).
+//     of A's and one of B's Tile x Tile tiles per step. Tile = 16 and Tile = 32
+//     (explicit instantiations, in matmul_launchers.cuh).
 template <int Tile>
 void matmul_tiled(const float* A, const float* B, float* C, int n, int k, int m);
 
