@@ -25,7 +25,7 @@ struct Launch {
   int block_y;
 };
 
-// (a) The seed's matrix_prod, generalized to rectangular matrices: one thread per
+// (a) The course's matrix_prod, generalized to rectangular matrices: one thread per
 //     element of C (granularity "case 2": n * m threads, each an inner product of
 //     length k). 2D grid of 2D blocks; the row comes from y, the column from x:
 //       Row = blockIdx.y * blockDim.y + threadIdx.y,  Col = blockIdx.x * blockDim.x + threadIdx.x.
@@ -66,7 +66,7 @@ struct MqdbDevice {
   float* elem;             // device: n * n elements, row-major (zeros outside the blocks)
 };
 
-// (f) One thread per element of C inside the diagonal blocks (the seed's Row/Col
+// (f) One thread per element of C inside the diagonal blocks (the course's Row/Col
 //     mapping inside each block), thread block launch.block_x x launch.block_y.
 //     C arrives as garbage: the zeros outside the blocks must be written too.
 void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch launch);

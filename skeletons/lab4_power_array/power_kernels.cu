@@ -11,10 +11,10 @@
 namespace lab4 {
 namespace {
 
-// The seed's array: __device__ float dA[N], its size fixed at compile time.
+// The course's array: __device__ float dA[N], its size fixed at compile time.
 __device__ float dA[kSymbolCapacity];
 
-// (a) The seed's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
+// (a) The course's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
 // c = 1, multiply c by in[i] k times (read in[i] inside the loop), out[i] = c.
 __global__ void global_kernel(const float* in, float* out, int n, int k) {
   // TODO

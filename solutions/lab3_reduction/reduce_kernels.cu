@@ -13,7 +13,7 @@
 #else
 // lab3 reference solution: every reduction variant of the exercise.
 //
-// The seeds' kernels reduce in place in global memory, one chunk per block. The
+// The course's kernels reduce in place in global memory, one chunk per block. The
 // harness pads `data` past n with garbage: a thread whose element lies past n
 // writes a 0 there first, so every block reduces a full power-of-two chunk and
 // every thread reaches every __syncthreads().
@@ -159,7 +159,7 @@ __global__ void unrolling_kernel(int* g_idata, int n, int* g_odata) {
 #else
 // The last warp without __syncthreads. Since Volta the threads of a warp are not
 // guaranteed to run in lockstep, so each step reads, waits for the warp
-// (__syncwarp), then writes: the seeds' `vmem[tid] += vmem[tid + 16]` alone races.
+// (__syncwarp), then writes: the course's `vmem[tid] += vmem[tid + 16]` alone races.
 __device__ void reduce_last_warp(volatile int* vmem, unsigned tid) {
   int v = vmem[tid];
 #pragma unroll

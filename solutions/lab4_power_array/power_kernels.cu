@@ -17,17 +17,17 @@ namespace lab4 {
 namespace {
 
 #if LAB_SKELETON
-// The seed's array: __device__ float dA[N], its size fixed at compile time.
+// The course's array: __device__ float dA[N], its size fixed at compile time.
 #else
-// The seed's array: its size is fixed at compile time (kSymbolCapacity floats).
+// The course's array: its size is fixed at compile time (kSymbolCapacity floats).
 #endif
 __device__ float dA[kSymbolCapacity];
 
 #if LAB_SKELETON
-// (a) The seed's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
+// (a) The course's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
 // c = 1, multiply c by in[i] k times (read in[i] inside the loop), out[i] = c.
 #else
-// (a) The seed's kernel: in[i] appears k times in the loop. Nothing in the loop
+// (a) The course's kernel: in[i] appears k times in the loop. Nothing in the loop
 // writes memory, so the compiler loads in[i] once and keeps it in a register:
 // cuobjdump -sass shows one LDG, and (a) times the same as (b).
 #endif
@@ -69,7 +69,7 @@ __global__ void register_kernel(const float* in, float* out, int n, int k) {
 // Every thread of the block must reach the __syncthreads(): keep it out of
 // `if (i < n)`.
 #else
-// (c) The seed's shared-memory version. The barrier sits outside `if (i < n)`, so
+// (c) The course's shared-memory version. The barrier sits outside `if (i < n)`, so
 // that every thread of the block reaches it. (Each thread reads back only its own
 // element here, so nothing would go wrong without it: the barrier matters as soon
 // as a thread reads what another wrote, as in the window below.)

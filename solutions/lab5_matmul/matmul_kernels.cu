@@ -25,16 +25,16 @@ __host__ __device__ inline int div_up(int a, int b) { return (a + b - 1) / b; }
 #endif
 
 #if LAB_SKELETON
-// (a) The seed's matrix_prod, rectangular. One thread per element of C:
+// (a) The course's matrix_prod, rectangular. One thread per element of C:
 //   Row = blockIdx.y * blockDim.y + threadIdx.y;  Col = blockIdx.x * blockDim.x + threadIdx.x;
 // if (Row < n && Col < m): val = sum over l < k of A[Row * k + l] * B[l * m + Col].
-// (The seed indexes B with M for both sizes: that only works for square matrices.)
+// (The course's kernel indexes B with M for both sizes: that only works for square matrices.)
 // Hint: index with size_t: 10000 x 10000 is close to the int limit.
 __global__ void naive_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
   // TODO
 }
 #else
-// (a) The seed's kernel, rectangular: row from y, column from x, one inner product
+// (a) The course's kernel, rectangular: row from y, column from x, one inner product
 // of length k per thread.
 __global__ void naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
                              float* __restrict__ C, int n, int k, int m) {
