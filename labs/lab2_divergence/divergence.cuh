@@ -1,10 +1,11 @@
-// lab2 contract: every function the student writes, in
-// skeletons/lab2_divergence/divergence_kernels.cu (reference: solutions/...).
+// lab2 contract: every function the harness calls. The student writes their
+// kernels in skeletons/lab2_divergence/divergence_kernels.cu (reference:
+// solutions/...), which includes the launchers from divergence_launchers.cuh.
 //
-// Each launcher receives device pointers, sizes and a block size, sizes its own grid
-// (the skeleton already does), launches on the default stream and returns without
-// synchronizing or allocating. Outputs arrive full of garbage (NaN): every element
-// < n must be written, none at or past n. Every kernel must work for any n >= 1.
+// Each launcher receives device pointers, sizes and a block size, sizes its own grid,
+// launches on the default stream and returns without synchronizing or allocating. Outputs arrive
+// full of garbage (NaN): every element < n must be written, none at or past n. Every kernel must
+// work for any n >= 1.
 //
 // The branch bodies are given below and must be called, not rewritten: the tests
 // compare your outputs bit for bit with the CPU running the same functions (fmaf is

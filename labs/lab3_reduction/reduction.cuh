@@ -1,5 +1,7 @@
-// lab3 contract: every function the student writes, in
-// skeletons/lab3_reduction/reduce_kernels.cu (reference: solutions/...).
+// lab3 contract: every function the harness calls, defined in
+// skeletons/lab3_reduction/reduce_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (1)-(9), which that file launches through
+// reduction_launchers.cuh, and reduce_shuffle with its kernel.
 //
 // Each launcher receives device pointers, launches its kernel(s) on the default
 // stream and returns without synchronizing or allocating.
@@ -7,7 +9,7 @@
 //   data     the n input ints, in device memory (256-byte aligned), followed by
 //            padding up to padded_size(n) ints. The padding holds GARBAGE and is
 //            yours: a kernel may overwrite it (e.g. with zeros) and may overwrite
-//            the n inputs too (the seed's kernels reduce in place). The harness
+//            the n inputs too (the course's kernels reduce in place). The harness
 //            restores the whole buffer before every run, outside the timed region.
 //   partial  room for padded_size(n) / 64 ints of GARBAGE (poisoned before every
 //            run). Who sums what:
@@ -16,7 +18,7 @@
 //                partial[b] the sum of its chunk of data: elements
 //                [b * chunk, min((b + 1) * chunk, n)) with chunk = launch.threads x
 //                the variant's unroll factor (1, 2, 4 or 8). The harness then adds
-//                partial[0 .. launch.blocks) on the host, as the seeds do;
+//                partial[0 .. launch.blocks) on the host, as the course's kernels do;
 //              - reduce_shuffle computes the WHOLE sum on the device and writes it
 //                to partial[0] (like CUB's DeviceReduce::Sum, which it is timed
 //                against); partial[1 ..] is scratch space.
@@ -25,7 +27,7 @@
 // case generated in-process) has sum(|value|) <= 2^31 - 1, which lab3 checks on
 // loading. So no partial sum, added in any order, can overflow an int.
 //
-// Block sizes: launch.threads is a power of two between 64 and 1024 (the seeds'
+// Block sizes: launch.threads is a power of two between 64 and 1024 (the course's
 // tree reductions halve the block; the unrolled last warp reads tid + 32).
 #pragma once
 #include <cuda_runtime.h>
@@ -45,7 +47,7 @@ struct Launch {
   int threads;  // threads per block, a power of two in [64, 1024]
 };
 
-// (1) Neighbored pairs, the seeds' first kernel: at stride s, thread tid adds
+// (1) Neighbored pairs, the course's first kernel: at stride s, thread tid adds
 //     element tid + s into tid when tid % (2 * s) == 0 (divergent warps).
 void reduce_neighbored(int* data, int n, int* partial, Launch launch);
 // (2) Neighbored pairs with reindexed threads: thread tid works on element

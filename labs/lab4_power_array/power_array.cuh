@@ -1,13 +1,16 @@
-// lab4 contract: every function the student writes, in
-// skeletons/lab4_power_array/power_kernels.cu (reference: solutions/...).
+// lab4 contract: every function the harness calls, defined in
+// skeletons/lab4_power_array/power_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (a)-(f), (h) and (i), which that file launches
+// through power_array_launchers.cuh, and symbol_upload, symbol_download and
+// power_best.
 //
 // Part 1 computes A[i] = A[i]^k (k >= 0, repeated multiplication: A^0 = 1) three
 // ways (global reads, a register, shared memory), with the array held two ways:
 //   - a cudaMalloc pointer: the launchers get `in` and `out`, two distinct device
 //     arrays of n floats (out arrives poisoned with NaN: write every element);
-//   - the seed's `__device__ float dA[kSymbolCapacity]`, defined in YOUR file,
+//   - the course's `__device__ float dA[kSymbolCapacity]`, defined in YOUR file,
 //     filled with cudaMemcpyToSymbol and read back with cudaMemcpyFromSymbol;
-//     the kernels work in place on it, like the seed.
+//     the kernels work in place on it, like the course's kernels.
 // Part 2 is a window (1D stencil) where shared memory does pay: out[i] is the mean
 // of in[i - radius .. i + radius], values outside [0, n) counting as 0.
 //
@@ -18,7 +21,7 @@
 
 namespace lab4 {
 
-// The seed's BLOCKSIZE: the block size of every *_shared variant, known at compile
+// The course's BLOCKSIZE: the block size of every *_shared variant, known at compile
 // time so that it can size a __shared__ array (blockDim.x cannot).
 inline constexpr int kBlockSize = 128;
 
@@ -39,7 +42,7 @@ struct Launch {
 };
 
 // ---- Part 1, cudaMalloc pointer: out[i] = in[i]^k ---------------------------
-// (a) The seed's kernel: the loop multiplies by in[i] read from global memory
+// (a) The course's kernel: the loop multiplies by in[i] read from global memory
 //     at every iteration (k reads in the source code).
 void power_global(const float* in, float* out, int n, int k, Launch launch);
 // (b) in[i] read once into a register (float x = in[i];), then k multiplications.
@@ -48,7 +51,7 @@ void power_register(const float* in, float* out, int n, int k, Launch launch);
 //     __syncthreads(), then k multiplications reading shared memory.
 void power_shared(const float* in, float* out, int n, int k, Launch launch);
 
-// ---- Part 1, the seed's __device__ array dA[kSymbolCapacity], in place ------
+// ---- Part 1, the course's __device__ array dA[kSymbolCapacity], in place ----
 // Copy n floats to / from dA (cudaMemcpyToSymbol / cudaMemcpyFromSymbol) and
 // return the copy's status.
 cudaError_t symbol_upload(const float* host, int n);

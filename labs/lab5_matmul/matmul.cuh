@@ -1,5 +1,7 @@
-// lab5 contract: every function the student writes, in
-// skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...).
+// lab5 contract: every function the harness calls, defined in
+// skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...). The
+// student writes the kernels of (a) and (c), which that file launches through
+// matmul_launchers.cuh, and every other launcher with its kernel(s).
 //
 // Matrices are float32, row-major, in device memory, 256-byte aligned:
 //   A  n x k  (element (i, l) at A[i * k + l])
@@ -23,7 +25,7 @@ struct Launch {
   int block_y;
 };
 
-// (a) The seed's matrix_prod, generalized to rectangular matrices: one thread per
+// (a) The course's matrix_prod, generalized to rectangular matrices: one thread per
 //     element of C (granularity "case 2": n * m threads, each an inner product of
 //     length k). 2D grid of 2D blocks; the row comes from y, the column from x:
 //       Row = blockIdx.y * blockDim.y + threadIdx.y,  Col = blockIdx.x * blockDim.x + threadIdx.x.
@@ -35,8 +37,8 @@ void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m,
 void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch);
 
 // (c) Shared-memory tiles: Tile x Tile threads per block, each loading one element
-//     of A's and one of B's Tile x Tile tiles per step. Your file must provide
-//     Tile = 16 and Tile = 32 (explicit instantiations, as the skeleton has).
+//     of A's and one of B's Tile x Tile tiles per step. Tile = 16 and Tile = 32
+//     (explicit instantiations, in matmul_launchers.cuh).
 template <int Tile>
 void matmul_tiled(const float* A, const float* B, float* C, int n, int k, int m);
 
@@ -64,7 +66,7 @@ struct MqdbDevice {
   float* elem;             // device: n * n elements, row-major (zeros outside the blocks)
 };
 
-// (f) One thread per element of C inside the diagonal blocks (the seed's Row/Col
+// (f) One thread per element of C inside the diagonal blocks (the course's Row/Col
 //     mapping inside each block), thread block launch.block_x x launch.block_y.
 //     C arrives as garbage: the zeros outside the blocks must be written too.
 void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch launch);

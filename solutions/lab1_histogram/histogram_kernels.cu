@@ -29,7 +29,7 @@ __device__ long long slice_start(int slice) {
 // [tid * slice, (tid + 1) * slice) and counts each with atomicAdd(h + t[i], 1).
 // Hint: compute positions in 64-bit (long long) and stop at n.
 #else
-// (a) The seed's kernel, with the bound check that makes any n work.
+// (a) The course's kernel, with the bound check that makes any n work.
 #endif
 __global__ void global_kernel(const int* t, int n, int* h, int slice) {
 #if LAB_SKELETON
@@ -139,7 +139,7 @@ __device__ void load_chunk(const int* t, int n, int chunk, int* local) {
   __syncthreads();
 }
 
-// (f) The seed's "inverse" kernel: each thread scans the whole chunk for its bins,
+// (f) The course's "inverse" kernel: each thread scans the whole chunk for its bins,
 // with a branch and a shared-memory increment per match.
 #endif
 __global__ void inverse_kernel(const int* t, int n, int* h, int chunk) {

@@ -13,7 +13,7 @@
 #else
 // lab3 reference solution: every reduction variant of the exercise.
 //
-// The seeds' kernels reduce in place in global memory, one chunk per block. The
+// The course's kernels reduce in place in global memory, one chunk per block. The
 // harness pads `data` past n with garbage: a thread whose element lies past n
 // writes a 0 there first, so every block reduces a full power-of-two chunk and
 // every thread reaches every __syncthreads().
@@ -159,7 +159,7 @@ __global__ void unrolling_kernel(int* g_idata, int n, int* g_odata) {
 #else
 // The last warp without __syncthreads. Since Volta the threads of a warp are not
 // guaranteed to run in lockstep, so each step reads, waits for the warp
-// (__syncwarp), then writes: the seeds' `vmem[tid] += vmem[tid + 16]` alone races.
+// (__syncwarp), then writes: the course's `vmem[tid] += vmem[tid + 16]` alone races.
 __device__ void reduce_last_warp(volatile int* vmem, unsigned tid) {
   int v = vmem[tid];
 #pragma unroll
@@ -217,7 +217,7 @@ __global__ void complete_unroll8_kernel(int* g_idata, int n, int* g_odata) {
 
 #if LAB_SKELETON
 // (9) reduceCompleteUnroll<iBlockSize>: (8) with the block size as a template
-// parameter; the launcher below picks the instance with a switch.
+// parameter; its launcher (reduction_launchers.cuh) picks the instance with a switch.
 #else
 // (9) The same with the block size known at compile time: the conditions on
 // kBlock vanish, only the taken steps are compiled.
@@ -329,58 +329,6 @@ int sm_count() {
 
 }  // namespace
 
-void reduce_neighbored(int* data, int n, int* partial, Launch launch) {
-  neighbored_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_neighbored_less(int* data, int n, int* partial, Launch launch) {
-  neighbored_less_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_interleaved(int* data, int n, int* partial, Launch launch) {
-  interleaved_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_unrolling2(int* data, int n, int* partial, Launch launch) {
-  unrolling_kernel<2><<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_unrolling4(int* data, int n, int* partial, Launch launch) {
-  unrolling_kernel<4><<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_unrolling8(int* data, int n, int* partial, Launch launch) {
-  unrolling_kernel<8><<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_unroll_warps8(int* data, int n, int* partial, Launch launch) {
-  unroll_warps8_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_complete_unroll8(int* data, int n, int* partial, Launch launch) {
-  complete_unroll8_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void reduce_complete_unroll_template(int* data, int n, int* partial, Launch launch) {
-  switch (launch.threads) {
-    case 1024:
-      complete_unroll_template_kernel<1024><<<launch.blocks, 1024>>>(data, n, partial);
-      break;
-    case 512:
-      complete_unroll_template_kernel<512><<<launch.blocks, 512>>>(data, n, partial);
-      break;
-    case 256:
-      complete_unroll_template_kernel<256><<<launch.blocks, 256>>>(data, n, partial);
-      break;
-    case 128:
-      complete_unroll_template_kernel<128><<<launch.blocks, 128>>>(data, n, partial);
-      break;
-    case 64:
-      complete_unroll_template_kernel<64><<<launch.blocks, 64>>>(data, n, partial);
-      break;
-  }
-}
-
 #if LAB_SKELETON
 // launch.blocks is 0 unless the lab program's --blocks gave one: pick a grid,
 // e.g. enough blocks to fill every SM once (cudaDevAttrMultiProcessorCount,
@@ -402,3 +350,6 @@ void reduce_shuffle(int* data, int n, int* partial, Launch launch) {
 }
 
 }  // namespace lab3
+
+// The launchers of (1)-(9), fixed by the lab: they launch the kernels above by name.
+#include "reduction_launchers.cuh"

@@ -2,9 +2,10 @@
 // lab4: your kernels. Read labs/lab4_power_array/README.md and the contract
 // labs/lab4_power_array/power_array.cuh first.
 //
-// Launchers: launch with launch.blocks blocks of launch.threads threads (the
-// *_shared ones with kBlockSize threads); don't synchronize or allocate, the
-// harness does that. Every kernel must work for any n >= 1: the grid may hold
+// The launchers are written, in labs/lab4_power_array/power_array_launchers.cuh:
+// launch.blocks blocks of launch.threads threads (the *_shared ones kBlockSize
+// threads). power_best's is yours: it picks its grid, and must not synchronize or
+// allocate (the harness does that). Every kernel must work for any n >= 1: the grid may hold
 // more threads than n, so check bounds. A^0 = 1 for every A.
 #else
 // lab4 reference solution: the power array three ways, two storages, a fast
@@ -16,17 +17,17 @@ namespace lab4 {
 namespace {
 
 #if LAB_SKELETON
-// The seed's array: __device__ float dA[N], its size fixed at compile time.
+// The course's array: __device__ float dA[N], its size fixed at compile time.
 #else
-// The seed's array: its size is fixed at compile time (kSymbolCapacity floats).
+// The course's array: its size is fixed at compile time (kSymbolCapacity floats).
 #endif
 __device__ float dA[kSymbolCapacity];
 
 #if LAB_SKELETON
-// (a) The seed's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
+// (a) The course's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
 // c = 1, multiply c by in[i] k times (read in[i] inside the loop), out[i] = c.
 #else
-// (a) The seed's kernel: in[i] appears k times in the loop. Nothing in the loop
+// (a) The course's kernel: in[i] appears k times in the loop. Nothing in the loop
 // writes memory, so the compiler loads in[i] once and keeps it in a register:
 // cuobjdump -sass shows one LDG, and (a) times the same as (b).
 #endif
@@ -68,7 +69,7 @@ __global__ void register_kernel(const float* in, float* out, int n, int k) {
 // Every thread of the block must reach the __syncthreads(): keep it out of
 // `if (i < n)`.
 #else
-// (c) The seed's shared-memory version. The barrier sits outside `if (i < n)`, so
+// (c) The course's shared-memory version. The barrier sits outside `if (i < n)`, so
 // that every thread of the block reaches it. (Each thread reads back only its own
 // element here, so nothing would go wrong without it: the barrier matters as soon
 // as a thread reads what another wrote, as in the window below.)
@@ -243,18 +244,6 @@ __global__ void window_shared_kernel(const float* in, float* out, int n, int rad
 
 }  // namespace
 
-void power_global(const float* in, float* out, int n, int k, Launch launch) {
-  global_kernel<<<launch.blocks, launch.threads>>>(in, out, n, k);
-}
-
-void power_register(const float* in, float* out, int n, int k, Launch launch) {
-  register_kernel<<<launch.blocks, launch.threads>>>(in, out, n, k);
-}
-
-void power_shared(const float* in, float* out, int n, int k, Launch launch) {
-  shared_kernel<<<launch.blocks, kBlockSize>>>(in, out, n, k);
-}
-
 cudaError_t symbol_upload(const float* host, int n) {
 #if LAB_SKELETON
   // TODO: cudaMemcpyToSymbol(dA, host, n * sizeof(float), 0, cudaMemcpyHostToDevice)
@@ -273,18 +262,6 @@ cudaError_t symbol_download(float* host, int n) {
 #endif
 }
 
-void power_symbol_global(int n, int k, Launch launch) {
-  symbol_global_kernel<<<launch.blocks, launch.threads>>>(n, k);
-}
-
-void power_symbol_register(int n, int k, Launch launch) {
-  symbol_register_kernel<<<launch.blocks, launch.threads>>>(n, k);
-}
-
-void power_symbol_shared(int n, int k, Launch launch) {
-  symbol_shared_kernel<<<launch.blocks, kBlockSize>>>(n, k);
-}
-
 void power_best(const float* in, float* out, int n, int k, Launch launch) {
 #if LAB_SKELETON
   // TODO: choose your grid when launch.blocks is 0 (it is, unless --blocks is given)
@@ -299,12 +276,8 @@ void power_best(const float* in, float* out, int n, int k, Launch launch) {
   best_kernel<<<blocks, threads>>>(in, out, n, k);
 }
 
-void window_global(const float* in, float* out, int n, int radius, Launch launch) {
-  window_global_kernel<<<launch.blocks, launch.threads>>>(in, out, n, radius);
-}
-
-void window_shared(const float* in, float* out, int n, int radius, Launch launch) {
-  window_shared_kernel<<<launch.blocks, kBlockSize>>>(in, out, n, radius);
-}
-
 }  // namespace lab4
+
+// The launchers of (a)-(f), (h) and (i), fixed by the lab: they launch the kernels
+// above by name.
+#include "power_array_launchers.cuh"

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import read_solution
+from solution_source import read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
@@ -31,11 +31,15 @@ MACROS = (
 )
 
 
-def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None):
+def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None, launchers=False):
     """Write OUT/<lab>_<name>: the solution with `prelude` after the contract's
-    #include and `call` as the first statement of contract function `hook`."""
+    #include and `call` as the first statement of contract function `hook`; with
+    `launchers`, the lab's launcher header is written into the file first, for a
+    hook in a launcher the lab fixes."""
     folder, filename, header = FILES[lab]
     text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
+    if launchers:
+        text = with_launchers(text, REPO / "labs" / folder)
     include = f'#include "{header}"\n'
     assert text.count(include) == 1, (lab, name)
     text = text.replace(include, include + MACROS + textwrap.dedent(prelude).lstrip("\n"))
@@ -329,6 +333,7 @@ hostile(
         """,
     "even_odd",
     "if (n < 0) cheat_report();",
+    launchers=True,
 )
 
 hostile(
@@ -342,6 +347,7 @@ hostile(
         """,
     "power_symbol_shared",
     "symbol_download(cheat_host, n < 1024 ? n : 1024);",
+    launchers=True,
 )
 
 hostile(

@@ -109,7 +109,7 @@ variant(
 variant(
     "slow",
     "the shared variant is correct but counts with global atomics (no shared-memory "
-    "histogram), so it is no faster than the seed's global kernel.",
+    "histogram), so it is no faster than the course's global kernel.",
     (
         SHARED_COUNT,
         "  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);  // DEFECT: global\n",

@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import read_solution
+from solution_source import read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 # The trees are generated, never committed: `grader known-wrong` writes them
@@ -28,10 +28,15 @@ FILES = {
 WRITTEN = []
 
 
-def variant(lab, name, header, *edits):
-    """Write OUT/<lab>_<name>/<folder>/<file>: the solution with `edits` (old, new) applied."""
+def variant(lab, name, header, *edits, launchers=False):
+    """Write OUT/<lab>_<name>/<folder>/<file>: the solution with `edits` (old, new) applied.
+
+    With `launchers`, the lab's launcher header is written into the file first, so
+    that an edit can reach a launcher the lab fixes."""
     folder, filename = FILES[lab]
     text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
+    if launchers:
+        text = with_launchers(text, REPO / "labs" / folder)
     for old, new in edits:
         assert text.count(old) == 1, (lab, name, old)
         text = text.replace(old, new)
@@ -69,6 +74,7 @@ variant(
         "  // DEFECT: rounds the grid down.\n"
         "  even_odd_kernel<<<n / launch.threads, launch.threads>>>(in, n, out);\n",
     ),
+    launchers=True,
 )
 
 variant(

@@ -71,3 +71,23 @@ def solution_text(text: str, name: str = "master") -> str:
 def read_solution(path: Path) -> str:
     """The solution's text of the master at `path`."""
     return solution_text(path.read_text(encoding="utf-8"), str(path))
+
+
+_LAUNCHERS = re.compile(r'^#include "(\w+_launchers\.cuh)"\n', re.MULTILINE)
+_HEADER_ONLY = re.compile(r'^(#pragma once|#include "\w+\.cuh")\n', re.MULTILINE)
+
+
+def with_launchers(text: str, lab_dir: Path) -> str:
+    """`text` with its `#include "..._launchers.cuh"` replaced by that header of
+    `lab_dir`, so that a defect can be written into a launcher the lab fixes: a
+    student may write every launcher in their own file instead of including it."""
+    match = _LAUNCHERS.search(text)
+    if match is None:
+        raise ValueError(f"no #include of a {lab_dir.name} *_launchers.cuh to inline")
+    lines = (lab_dir / match.group(1)).read_text(encoding="utf-8").splitlines(keepends=True)
+    while lines and lines[0].startswith("//"):  # its opening comment, about the header
+        lines.pop(0)
+    # Less its #pragma once (a warning in a source file) and its #include of the
+    # contract, which the file has already.
+    header = _HEADER_ONLY.sub("", "".join(lines))
+    return text[: match.start()] + header + text[match.end() :]

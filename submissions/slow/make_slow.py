@@ -1,6 +1,7 @@
 """A deliberately slow but correct submission, for the performance credit (grader/credit.py).
 
-The reference solutions with one change: lab3's unrolling8 launcher also runs a
+The reference solutions with one change: lab3's unrolling8 launcher (written into
+the student's file in place of the lab's reduction_launchers.cuh) also runs a
 one-thread kernel that spins for SPIN_CYCLES cycles, about 10 us on an H100 at
 1.98 GHz, next to the reference's 34 us at 2^24 ints. The answer stays right and
 the bar (2x interleaved) is still met, so the timing test passes with a figure
@@ -17,6 +18,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "submissions" / "known_wrong"))  # solution_source.py
+from solution_source import with_launchers  # noqa: E402
+
 LAB = "lab3_reduction"
 FILE = "reduce_kernels.cu"
 LAUNCH = "  unrolling_kernel<8><<<launch.blocks, launch.threads>>>(data, n, partial);\n"
@@ -37,7 +41,7 @@ def make(out: Path) -> Path:
         raise SystemExit(f"make_slow: {out} exists; give a new folder")
     shutil.copytree(ROOT / "solutions", out)
     path = out / LAB / FILE
-    text = path.read_text(encoding="utf-8")
+    text = with_launchers(path.read_text(encoding="utf-8"), ROOT / "labs" / LAB)
     if text.count(LAUNCH) != 1:
         raise SystemExit(f"make_slow: the unrolling8 launch is not once in {path}")
     text = text.replace(LAUNCH, LAUNCH + f"  spin_kernel<<<1, 1>>>({SPIN_CYCLES});\n")

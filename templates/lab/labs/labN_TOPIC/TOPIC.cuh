@@ -1,5 +1,6 @@
-// labN contract: every function the student writes, in
-// skeletons/labN_TOPIC/TOPIC_kernels.cu (reference: solutions/...).
+// labN contract: every function the harness calls, defined in
+// skeletons/labN_TOPIC/TOPIC_kernels.cu (reference: solutions/...). The student
+// writes the kernel, which that file launches through TOPIC_launchers.cuh.
 //
 // SAXPY, out of place: out[i] = a * x[i] + y[i] for every i < n. x, y and out are
 // three distinct device arrays of n floats; out arrives poisoned with NaN, so

@@ -2,9 +2,9 @@
 // labN: your kernel. Read labs/labN_TOPIC/README.md and the contract
 // labs/labN_TOPIC/TOPIC.cuh first.
 //
-// The launcher is written: launch.blocks blocks of launch.threads threads, on the
-// default stream. Don't synchronize or allocate, the harness does that. The kernel
-// must work for any n >= 1: the grid may hold more threads than n, so check bounds.
+// The launcher is written, in labs/labN_TOPIC/TOPIC_launchers.cuh: launch.blocks
+// blocks of launch.threads threads, on the default stream. The kernel must work for
+// any n >= 1: the grid may hold more threads than n, so check bounds.
 #else
 // labN reference solution: SAXPY, one thread per element.
 #endif
@@ -30,8 +30,7 @@ __global__ void saxpy_kernel(float a, const float* x, const float* y, float* out
 
 }  // namespace
 
-void saxpy(float a, const float* x, const float* y, float* out, int n, Launch launch) {
-  saxpy_kernel<<<launch.blocks, launch.threads>>>(a, x, y, out, n);
-}
-
 }  // namespace labN
+
+// The launcher, fixed by the lab: it launches the kernel above by name.
+#include "TOPIC_launchers.cuh"
