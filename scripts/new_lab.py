@@ -329,7 +329,7 @@ new_lab: {i} is a working SAXPY lab; make it the exercise you want:
      On a GPU: cmake --workflow --preset reference (add -DLAB_ONLY={i} to its configure
      to build only this lab), and the skeleton must fail every {i} test cleanly.
   2. Write the exercise: the contract labs/{f}/{t}.cuh, the launchers the lab fixes
-     (labs/{f}/{t}_launchers.cuh), the harness (bench.hpp, bench.cu), the program
+     (labs/{f}/{t}_launchers.cuh), the harness ({i}.hpp, {i}.cu), the program
      (main.cu), the tests (labs/{f}/tests/), the README and REPORT.md's questions
      (skeletons/{f}/REPORT.md).
   3. Write the student's file in its master, solutions/{f}/{t}_kernels.cu

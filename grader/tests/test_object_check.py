@@ -92,7 +92,7 @@ def test_includes_are_judged_by_where_the_file_is(tmp_path: Path) -> None:
         str(own / "helpers.cuh"),
         str(own / "table.dat"),
         str(LAB1 / "histogram.cuh"),
-        str(LAB1 / "cpu_reference.hpp"),
+        str(LAB1 / "lab1.hpp"),
         "/usr/include/c++/12/cstdio",
         "/usr/local/cuda-13.0/include/cuda_runtime.h",
         CUB,
@@ -105,7 +105,7 @@ def test_includes_are_judged_by_where_the_file_is(tmp_path: Path) -> None:
     ]
     assert found == [
         ("include-not-source", "includes table.dat"),
-        ("include-outside", f"includes {LAB1.resolve() / 'cpu_reference.hpp'}"),
+        ("include-outside", f"includes {LAB1.resolve() / 'lab1.hpp'}"),
         ("library-include", f"includes {Path(CUB).resolve()}"),
         ("include-outside", f"includes {tmp_path.resolve() / 'secret.txt'}"),
     ]

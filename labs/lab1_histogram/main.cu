@@ -1,14 +1,13 @@
 // lab1_histogram: runs histogram variants on a data.bin file, prints the first 10
-// bins (compare them with the seed's Python program) and one row per variant
-// like the seed's tables. Exits 1 when a histogram is wrong.
+// bins (compare them with the course's Python program) and one row per variant
+// like the course's tables. Exits 1 when a histogram is wrong.
 #include <climits>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab1.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
@@ -16,7 +15,6 @@
 #include "labs/named.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
-#include "variants.hpp"
 
 namespace {
 
@@ -117,9 +115,9 @@ int main(int argc, char** argv) {
           harness::TimingOptions options;
           options.min_reps = options.max_reps = reps;
           const Cell blank = Cell().shown_as("");
-          const harness::TimingStats seed = bench.time_seed_global(options);
+          const harness::TimingStats course = bench.time_course_global(options);
           out.row({"seed_global*", blank, 512, 1024, Cell().shown_as("harness baseline"),
-                   seed.median_ms, harness::gbps(bench.bytes_moved(), seed.median_ms), Cell()});
+                   course.median_ms, harness::gbps(bench.bytes_moved(), course.median_ms), Cell()});
           const std::string cub_wrong = bench.check_cub();
           const harness::TimingStats cub = bench.time_cub(options);
           out.row({"cub*", blank, blank, blank, Cell().shown_as("DeviceHistogram::HistogramEven"),

@@ -8,15 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab2.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/named.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
 #include "labs/sync.hpp"
-#include "variants.hpp"
 
 namespace {
 

@@ -9,12 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "bench.hpp"
+#include "lab2.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
-#include "variants.hpp"
 
 int main(int argc, char** argv) {
   return harness::run_program(

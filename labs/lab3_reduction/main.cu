@@ -1,4 +1,4 @@
-// lab3_reduction: sums an int array with the reduction variants of the seeds and
+// lab3_reduction: sums an int array with the reduction variants of the course and
 // prints one row per variant like the book's reduceInteger output: grid, block,
 // time, bandwidth, speedup over the CPU's recursiveReduce and over the neighbored
 // kernel. Exits 1 when a sum is wrong.
@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab3.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
@@ -18,7 +17,6 @@
 #include "labs/named.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
-#include "variants.hpp"
 
 namespace {
 
@@ -50,7 +48,7 @@ Row run_variant(harness::ResultWriter& out, lab3::ReductionBench& bench, const l
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
   const harness::TimingStats t = wrong.empty() ? bench.time(v, l, options) : harness::not_timed();
-  out.row({v.name, v.seed_name, l.blocks ? Cell(l.blocks) : Cell(), l.threads, t.median_ms,
+  out.row({v.name, v.course_name, l.blocks ? Cell(l.blocks) : Cell(), l.threads, t.median_ms,
            harness::gbps(bench.bytes_moved(), t.median_ms), cpu_ms / t.median_ms,
            neigh_ms > 0 ? Cell(neigh_ms / t.median_ms) : Cell(), wrong.empty() ? "ok" : "WRONG"});
   if (!wrong.empty()) out.note("  " + std::string(v.name) + ": " + wrong);
@@ -105,7 +103,7 @@ int main(int argc, char** argv) {
         out.context(harness::str_printf("data: %s, %lld values", source.c_str(), n),
                     {{"data", source}, {"values", n}});
 
-        // The CPU side as in the seeds: recursiveReduce, timed on the host.
+        // The CPU side as in the course: recursiveReduce, timed on the host.
         std::vector<int> copy = values;
         const auto start = std::chrono::steady_clock::now();
         const int cpu_sum = lab3::recursiveReduce(copy.data(), static_cast<int>(n));

@@ -1,7 +1,9 @@
+// lab3's yardstick (lab3.hpp): CUB's DeviceReduce::Sum, a unit of its own because CUB
+// takes long to compile.
 #include <cub/device/device_reduce.cuh>
 
+#include "lab3.hpp"
 #include "labs/cuda_check.hpp"
-#include "yardsticks.hpp"
 
 namespace lab3 {
 

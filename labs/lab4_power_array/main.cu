@@ -1,6 +1,6 @@
 // lab4_power_array: runs the power-array variants (A[i] = A[i]^k) and the window
-// variants on a dataset and prints one row per variant like the seed's examples;
-// --memory prints the seed's memory table beside this GPU's own numbers.
+// variants on a dataset and prints one row per variant like the course's examples;
+// --memory prints the course's memory table beside this GPU's own numbers.
 // Exits 1 when a result is wrong.
 #include <climits>
 #include <exception>
@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab4.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
@@ -17,8 +16,6 @@
 #include "labs/named.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
-#include "variants.hpp"
-#include "yardsticks.hpp"
 
 namespace {
 
@@ -87,7 +84,7 @@ bool run_window(harness::ResultWriter& out, lab4::PowerBench& bench, const lab4:
   return report(out, v.name, wrong);
 }
 
-// The seed's table (global memory, registers, L1, L2, shared memory) beside what
+// The course's table (global memory, registers, L1, L2, shared memory) beside what
 // this GPU reports, and load latencies measured by pointer chasing.
 void print_memory_table(harness::ResultWriter& out) {
   using harness::str_printf;

@@ -244,10 +244,10 @@ hostile(
 hostile(
     "lab1",
     "macro_include",
-    "includes the harness's CPU reference through a path built by macros.",
+    "includes a harness header through a path built by macros.",
     f"""
-        #define CHEAT_HARNESS(file) CHEAT_STR({REPO}/labs/lab1_histogram/file)
-        #include CHEAT_HARNESS(cpu_reference.hpp)
+        #define CHEAT_HARNESS(file) CHEAT_STR({REPO}/labs/common/include/labs/file)
+        #include CHEAT_HARNESS(named.hpp)
         """,
 )
 

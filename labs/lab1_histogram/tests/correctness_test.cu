@@ -1,25 +1,23 @@
-// Every lab1 variant, on every public case, with the seed's launch configuration
+// Every lab1 variant, on every public case, with the course's launch configuration
 // and with an odd one (block and slice sizes that divide nothing), must give the
 // exact CPU histogram.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab1.hpp"
 #include "lab1_cases.hpp"
 #include "labs/dataset.hpp"
-#include "variants.hpp"
 
 namespace lab1 {
 namespace {
 
-enum class Config { Seed, Odd };
+enum class Config { Course, Odd };
 
 // Odd launches: 96 threads and slice 7 (per-thread variants), 160 threads owning
 // bins unevenly and chunks of 3000 (per-bin variants).
 Launch launch_for(const Variant& v, Config c) {
-  if (c == Config::Seed) return v.defaults;
+  if (c == Config::Course) return v.defaults;
   switch (v.work) {
     case Work::SlicePerThread:
       return Launch{0, 96, 7};
@@ -56,13 +54,13 @@ std::vector<const char*> variant_names() {
 INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
                          testing::Combine(testing::ValuesIn(variant_names()),
                                           testing::ValuesIn(k_cases),
-                                          testing::Values(Config::Seed, Config::Odd)),
+                                          testing::Values(Config::Course, Config::Odd)),
                          [](const testing::TestParamInfo<Param>& info) {
                            std::ostringstream name;
                            name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name
                                 << "__"
-                                << (std::get<2>(info.param) == Config::Seed ? "seed_launch"
-                                                                            : "odd_launch");
+                                << (std::get<2>(info.param) == Config::Course ? "seed_launch"
+                                                                              : "odd_launch");
                            return name.str();
                          });
 

@@ -6,15 +6,13 @@
 #include <utility>
 #include <vector>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab1.hpp"
+#include "lab1_bars.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab1 {
 namespace {

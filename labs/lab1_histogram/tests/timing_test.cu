@@ -3,14 +3,12 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab1.hpp"
+#include "lab1_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab1 {
 namespace {
@@ -28,13 +26,13 @@ TEST(Timing, SharedBeatsTheSeedGlobalAtomics) {
                                 "nothing; fix the correctness tests first:\n"
                              << wrong;
   const harness::RatioVerdict verdict = harness::ratio_at_least(kSharedSpeedup, [&] {
-    const harness::TimingStats seed = bench.time_seed_global();
+    const harness::TimingStats course = bench.time_course_global();
     const harness::TimingStats mine = bench.time(shared.run, launch);
     char detail[200];
     std::snprintf(detail, sizeof detail,
-                  "shared %.3f ms vs the seed's global-atomics kernel %.3f ms (%s)", mine.median_ms,
-                  seed.median_ms, "2^25 uniform samples");
-    return harness::Ratio{seed.median_ms / mine.median_ms, seed.cv + mine.cv, detail};
+                  "shared %.3f ms vs the course's global-atomics kernel %.3f ms (%s)",
+                  mine.median_ms, course.median_ms, "2^25 uniform samples");
+    return harness::Ratio{course.median_ms / mine.median_ms, course.cv + mine.cv, detail};
   });
   harness::report_timing("shared / seed global atomics", verdict);
   EXPECT_TRUE(verdict.passed) << "shared variant speedup over the global-atomics baseline: "
@@ -62,7 +60,7 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
       "fastest variant " + best.name);
   harness::report_timing("fastest variant / copy ceiling", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message()
-                              << "\nmedians at the seed configurations:" << fastest.notes;
+                              << "\nmedians at the course's configurations:" << fastest.notes;
 }
 
 }  // namespace

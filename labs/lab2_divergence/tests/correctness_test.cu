@@ -8,9 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
-#include "variants.hpp"
+#include "lab2.hpp"
 
 namespace lab2 {
 namespace {

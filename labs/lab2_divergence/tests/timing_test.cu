@@ -5,12 +5,11 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
+#include "lab2.hpp"
+#include "lab2_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab2 {
 namespace {

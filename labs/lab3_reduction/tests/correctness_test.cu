@@ -1,26 +1,24 @@
-// Every lab3 variant, on every public case, with the seeds' block of 512 and with
+// Every lab3 variant, on every public case, with the course's block of 512 and with
 // the smallest (64) and largest (1024) blocks, must give the exact sum: every
 // block's partial sum for the per-block variants, the total for shuffle.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab3.hpp"
 #include "lab3_cases.hpp"
 #include "labs/dataset.hpp"
-#include "variants.hpp"
 
 namespace lab3 {
 namespace {
 
-enum class Config { Seed, Small, Large };
+enum class Config { Course, Small, Large };
 
 // shuffle, which picks its own grid, gets a fixed grid of 7 blocks with the small
 // block: a grid-stride loop must cover any n with any grid.
 Launch launch_for(const Variant& v, Config c) {
   switch (c) {
-    case Config::Seed:
+    case Config::Course:
       return Launch{0, v.threads};
     case Config::Small:
       return Launch{v.per_block() ? 0 : 7, 64};
@@ -31,7 +29,7 @@ Launch launch_for(const Variant& v, Config c) {
 }
 
 const char* config_name(Config c) {
-  return c == Config::Seed ? "block512" : c == Config::Small ? "block64" : "block1024";
+  return c == Config::Course ? "block512" : c == Config::Small ? "block64" : "block1024";
 }
 
 using Param = std::tuple<const char*, harness::DatasetCase, Config>;
@@ -44,8 +42,9 @@ TEST_P(Reduction, GivesTheExactSum) {
   ReductionBench bench(load_values(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v, launch);
-  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.seed_name << ") on " << data.name
-                             << " (n = " << data.n << "), launched with " << launch << ":\n"
+  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.course_name << ") on "
+                             << data.name << " (n = " << data.n << "), launched with " << launch
+                             << ":\n"
                              << wrong;
 }
 
@@ -58,7 +57,7 @@ std::vector<const char*> variant_names() {
 INSTANTIATE_TEST_SUITE_P(
     Correctness, Reduction,
     testing::Combine(testing::ValuesIn(variant_names()), testing::ValuesIn(k_cases),
-                     testing::Values(Config::Seed, Config::Small, Config::Large)),
+                     testing::Values(Config::Course, Config::Small, Config::Large)),
     [](const testing::TestParamInfo<Param>& info) {
       std::ostringstream name;
       name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name << "__"

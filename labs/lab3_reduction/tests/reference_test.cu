@@ -4,13 +4,11 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab3.hpp"
+#include "lab3_bars.hpp"
 #include "labs/dataset.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab3 {
 namespace {

@@ -1,16 +1,14 @@
 // Every lab4 variant, on every public case, for k = 0, 1, 2, 4, 64 (windows: radius
-// 0, 1, 16, 64), with the seed's launch configuration; and with an odd one (96
+// 0, 1, 16, 64), with the course's launch configuration; and with an odd one (96
 // threads, three blocks more than needed) that only bounds checks survive. Results
 // are compared element by element with a float64 CPU reference.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab4.hpp"
 #include "lab4_cases.hpp"
 #include "labs/dataset.hpp"
-#include "variants.hpp"
 
 namespace lab4 {
 namespace {

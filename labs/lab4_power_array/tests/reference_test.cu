@@ -5,15 +5,13 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab4.hpp"
+#include "lab4_bars.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab4 {
 namespace {
@@ -59,7 +57,7 @@ TEST(Reference, SharedWindowBeatsTheGlobalMemoryWindow) {
 }
 
 // The README's claim: reading in[i] k times in the source costs nothing, because
-// the compiler loads it once. Checked for the seed's k = 4 and for k = 64.
+// the compiler loads it once. Checked for the course's k = 4 and for k = 64.
 class GlobalMatchesRegister : public testing::TestWithParam<int> {};
 
 TEST_P(GlobalMatchesRegister, SeedKernelTimesLikeTheRegisterOne) {

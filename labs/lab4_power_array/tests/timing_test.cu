@@ -3,15 +3,12 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab4.hpp"
+#include "lab4_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
-#include "yardsticks.hpp"
 
 namespace lab4 {
 namespace {

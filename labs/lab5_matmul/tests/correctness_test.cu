@@ -1,6 +1,6 @@
 // Every lab5 variant on rectangular and odd sizes (none a multiple of any block or
 // tile), small ones against the float64 CPU product element by element, large
-// ones (4096, 10000) with Freivalds' check; and the MQDB products on the seed's
+// ones (4096, 10000) with Freivalds' check; and the MQDB products on the course's
 // three instances plus edge cases, structure (exact zeros off the blocks) first.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "variants.hpp"
+#include "lab5.hpp"
 
 namespace lab5 {
 namespace {
@@ -37,7 +36,7 @@ const Shape kShapes[] = {
 struct DenseCase {
   const char* variant;
   Shape shape;
-  bool odd_launch;  // a 24 x 10 block instead of the seed's 16 x 16 (naive, fine)
+  bool odd_launch;  // a 24 x 10 block instead of the course's 16 x 16 (naive, fine)
 };
 
 std::vector<DenseCase> dense_cases() {
@@ -86,7 +85,7 @@ struct MqdbCase {
   int n, k, seed;
 };
 
-// The seed's three instances (seed s, n, k) and edge cases: one 1 x 1 block, k = n
+// The course's three instances (seed s, n, k) and edge cases: one 1 x 1 block, k = n
 // (all blocks 1 x 1), k = 1 (a dense matrix), many small blocks.
 const MqdbCase kMqdbCases[] = {
     {"seed0_n1000_k3", 1000, 3, 0},

@@ -4,11 +4,10 @@
 
 #include <cstdio>
 
-#include "bench.hpp"
+#include "lab5.hpp"
+#include "lab5_bars.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
-#include "timing_bars.hpp"
-#include "variants.hpp"
 
 namespace lab5 {
 namespace {

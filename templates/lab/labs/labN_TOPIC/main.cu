@@ -3,7 +3,7 @@
 // Exits 1 when the result is wrong.
 #include <string>
 
-#include "bench.hpp"
+#include "labN.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/cli.hpp"
 #include "labs/program.hpp"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "bench.hpp"
+#include "labN.hpp"
 
 namespace labN {
 namespace {

@@ -2,7 +2,7 @@
 // generated into labN_bars.hpp).
 #include <gtest/gtest.h>
 
-#include "bench.hpp"
+#include "labN.hpp"
 #include "labN_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/timing_report.hpp"

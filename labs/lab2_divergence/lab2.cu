@@ -1,14 +1,159 @@
+// lab2's harness (lab2.hpp): the kernels' table, the CPU reference, the harness's own
+// kernels and the benches.
 #include <stdexcept>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab2.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
+#include "labs/named.hpp"
+#include "labs/parallel.hpp"
+#include "labs/random.hpp"
 #include "labs/sync.hpp"
-#include "yardsticks.hpp"
 
 namespace lab2 {
+
+// ---- The kernels and the launch rules ---------------------------------------
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> table = {
+      {"even_odd", "a", even_odd, Family::Parity, "i % 2"},
+      {"warp_aligned", "b", warp_aligned, Family::Parity, "(i / warpSize) % 2"},
+      {"half_block", "c", half_block, Family::Parity, "threadIdx.x < blockDim.x / 2"},
+      {"switch_divergent", "d", switch_divergent, Family::Switch, "switch (i % 32)"},
+      {"switch_uniform", "e", switch_uniform, Family::Switch, "switch (warp % 32)"},
+  };
+  return table;
+}
+
+const Variant& find_variant(const std::string& name) {
+  return harness::find_by_name(variants(), name);
+}
+
+Launch check_launch(long long threads) {
+  if (threads < kWarp || threads > 1024 || threads % kWarp != 0) {
+    throw std::invalid_argument(
+        "threads per block must be a multiple of 32 (warpSize) from 32 "
+        "to 1024, not " +
+        std::to_string(threads));
+  }
+  return Launch{static_cast<int>(threads)};
+}
+
+Block2D check_block(long long x, long long y) {
+  if (x < 1 || y < 1 || x * y > 1024) {
+    throw std::invalid_argument("block (" + std::to_string(x) + "," + std::to_string(y) +
+                                ") is not a valid block: each side at least 1, at most 1024 "
+                                "threads in all");
+  }
+  return Block2D{static_cast<int>(x), static_cast<int>(y)};
+}
+
+// ---- The CPU reference and the inputs ---------------------------------------
+
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
+  return harness::random_values<float>(n, seed, [&](std::uint64_t r) {
+    return lo + (hi - lo) * (static_cast<float>(r >> 40) * (1.0f / 16777216.0f));
+  });
+}
+
+std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi) {
+  const std::uint64_t span = static_cast<std::uint64_t>(static_cast<long long>(hi) - lo + 1);
+  return harness::random_values<int>(n, seed, [&](std::uint64_t r) {
+    return static_cast<int>(lo + static_cast<long long>(r % span));
+  });
+}
+
+std::vector<float> expected_cpu(Family family, const std::vector<float>& in) {
+  std::vector<float> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (family == Family::Parity) {
+      out[i] = i % 2 == 0 ? work_even(in[i]) : work_odd(in[i]);
+    } else {
+      out[i] = switch_work(static_cast<int>(i % kWarp), in[i]);
+    }
+  }
+  return out;
+}
+
+std::vector<int> simple_divergence_cpu(std::vector<int> data) {
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (i % kWarp < 16) {
+      data[i] *= 2;
+    } else {
+      data[i] += 1;
+    }
+  }
+  return data;
+}
+
+std::vector<float> sum_matrix_cpu(const std::vector<float>& a, const std::vector<float>& b) {
+  std::vector<float> c(a.size());
+  harness::for_ranges(a.size(), 1 << 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+  });
+  return c;
+}
+
+// ---- The harness's own kernels ----------------------------------------------
+
+namespace {
+
+// Both bodies are one instruction: the compiler emits predicated moves (or a
+// select) and no branch, so no warp diverges whichever condition is used.
+__global__ void pari_dispari_1(int* c, int n) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= n) return;
+  int a = 0, b = 0;
+  if (tid % 2 == 0) {
+    a = 2;  // even thread
+  } else {
+    b = 1;  // odd thread
+  }
+  c[tid] = a + b;
+}
+
+__global__ void pari_dispari_warp(int* c, int n) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= n) return;
+  int a = 0, b = 0;
+  if ((tid / warpSize) % 2 == 0) {
+    a = 2;
+  } else {
+    b = 1;
+  }
+  c[tid] = a + b;
+}
+
+__global__ void reference_kernel(Family family, const float* in, int n, float* out) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (family == Family::Parity) {
+    out[i] = i % 2 == 0 ? work_even(in[i]) : work_odd(in[i]);
+  } else {
+    out[i] = switch_work(static_cast<int>(i % kWarp), in[i]);
+  }
+}
+
+unsigned blocks(long long n, int threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
+
+}  // namespace
+
+void textbook_even_odd(int* c, int n, int threads) {
+  pari_dispari_1<<<blocks(n, threads), threads>>>(c, n);
+}
+
+void textbook_warp_aligned(int* c, int n, int threads) {
+  pari_dispari_warp<<<blocks(n, threads), threads>>>(c, n);
+}
+
+void gpu_reference(Family family, const float* in, int n, float* out) {
+  reference_kernel<<<blocks(n, 256), 256>>>(family, in, n, out);
+}
+
+// ---- The benches ------------------------------------------------------------
 
 ElementwiseBench::ElementwiseBench(int n, std::uint64_t seed)
     : n_(n), input_(random_floats(n, seed)), d_in_(input_), d_out_(n) {}

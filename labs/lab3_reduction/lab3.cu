@@ -1,21 +1,152 @@
+// lab3's harness (lab3.hpp): the variants, the CPU reference and the inputs, the bench.
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 
-#include "bench.hpp"
-#include "cpu_reference.hpp"
+#include "lab3.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
+#include "labs/dataset.hpp"
 #include "labs/fresh.hpp"
+#include "labs/named.hpp"
 #include "labs/parallel.hpp"
 #include "labs/random.hpp"
 #include "labs/sync.hpp"
-#include "yardsticks.hpp"
 
 namespace lab3 {
+
+// ---- The variants -----------------------------------------------------------
+
+const std::vector<Variant>& variants() {
+  // Block 512, the course's configuration for 16M elements.
+  static const std::vector<Variant> table = {
+      {"neighbored", "reduceNeighbored", reduce_neighbored, 1, 512},
+      {"neighbored_less", "reduceNeighboredLess", reduce_neighbored_less, 1, 512},
+      {"interleaved", "reduceInterleaved", reduce_interleaved, 1, 512},
+      {"unrolling2", "reduceUnrolling2", reduce_unrolling2, 2, 512},
+      {"unrolling4", "reduceUnrolling4", reduce_unrolling4, 4, 512},
+      {"unrolling8", "reduceUnrolling8", reduce_unrolling8, 8, 512},
+      {"unroll_warps8", "reduceUnrollWarps8", reduce_unroll_warps8, 8, 512},
+      {"complete_unroll8", "reduceCompleteUnrollWarps8", reduce_complete_unroll8, 8, 512},
+      {"complete_unroll_template", "reduceCompleteUnroll<512>", reduce_complete_unroll_template, 8,
+       512},
+      {"shuffle", "(grid-stride, warp shuffles)", reduce_shuffle, 0, 512},
+  };
+  return table;
+}
+
+const Variant& find_variant(const std::string& name) {
+  return harness::find_by_name(variants(), name);
+}
+
+Launch resolve_launch(const Variant& v, long long n, Launch requested) {
+  Launch l = requested;
+  const int t = l.threads;
+  if (t < 64 || t > 1024 || (t & (t - 1)) != 0) {
+    throw std::invalid_argument("threads per block must be a power of two from 64 to 1024, not " +
+                                std::to_string(t));
+  }
+  if (n < 1 || n > 0x7fffffffLL) {
+    throw std::invalid_argument("n must be 1 .. 2^31 - 1, not " + std::to_string(n));
+  }
+  if (!v.per_block()) {
+    const long long slots = padded_size(n) / 64;
+    if (l.blocks < 0 || l.blocks > slots) {
+      throw std::invalid_argument("shuffle: --blocks must be 0 (auto) .. " + std::to_string(slots) +
+                                  " (the partial buffer) for n = " + std::to_string(n) + ", not " +
+                                  std::to_string(l.blocks));
+    }
+    return l;
+  }
+  const long long chunk = chunk_of(v, l);
+  const long long needed = (n + chunk - 1) / chunk;
+  if (l.blocks != 0 && l.blocks != needed) {
+    throw std::invalid_argument(std::string(v.name) + " reduces " + std::to_string(chunk) +
+                                " elements per block (" + std::to_string(t) + " threads x " +
+                                std::to_string(v.unroll) + "), so n = " + std::to_string(n) +
+                                " needs exactly " + std::to_string(needed) + " blocks, not " +
+                                std::to_string(l.blocks) + ": leave --blocks out");
+  }
+  l.blocks = static_cast<int>(needed);
+  return l;
+}
+
+std::ostream& operator<<(std::ostream& o, const Launch& l) {
+  return o << l.blocks << " blocks x " << l.threads << " threads";
+}
+
+// ---- The CPU reference and the inputs ---------------------------------------
+
+int recursiveReduce(int* data, int size) {
+  // terminate
+  if (size == 1) return data[0];
+  // renew the stride
+  const int stride = size / 2;
+  // in-place reduction
+  for (int i = 0; i < stride; i++) data[i] += data[i + stride];
+  // an odd size leaves its last element unpaired: fold it into data[0]
+  if (size % 2 == 1) data[0] += data[size - 1];
+  // recursive call
+  return recursiveReduce(data, stride);
+}
+
+int reduce_cpu(const std::vector<int>& values) {
+  std::vector<int> copy = values;
+  return recursiveReduce(copy.data(), static_cast<int>(copy.size()));
+}
+
+std::vector<int> block_sums_cpu(const std::vector<int>& values, long long chunk) {
+  const std::size_t n = values.size(), size = static_cast<std::size_t>(chunk);
+  std::vector<int> sums((n + size - 1) / size, 0);
+  const std::size_t grain = std::max<std::size_t>(1, (1 << 16) / size);
+  harness::for_ranges(sums.size(), grain, [&](std::size_t, std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const std::size_t end = std::min(n, (b + 1) * size);
+      for (std::size_t i = b * size; i < end; ++i) sums[b] += values[i];
+    }
+  });
+  return sums;
+}
+
+void check_no_overflow(const std::vector<int>& values, const std::string& path) {
+  long long total = 0;
+  for (int v : values) {
+    total += std::llabs(static_cast<long long>(v));
+    if (total > INT_MAX) {
+      throw harness::DatasetError(
+          path +
+          ": the sum of |values| exceeds 2^31 - 1, so an int sum could overflow; lab3 "
+          "datasets must keep n x max|value| below 2^31 (e.g. values 0..127 up to 2^24 "
+          "elements)");
+    }
+  }
+}
+
+std::vector<int> load_values(const std::string& path, long long expected_count) {
+  std::vector<int> values = harness::read_binary_file<int>(path, expected_count);
+  if (values.empty()) throw harness::DatasetError(path + ": holds no values; n must be >= 1");
+  check_no_overflow(values, path);
+  return values;
+}
+
+std::vector<int> random_values(long long n, unsigned long long seed) {
+  std::vector<int> values(static_cast<std::size_t>(n));
+  // splitmix64 of (seed, index): the same values whatever the number of threads.
+  harness::for_ranges(values.size(), 1 << 16, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t z = harness::splitmix64_mix(seed * harness::kSplitMixGamma + i);
+      values[i] = static_cast<int>(z >> 61);  // 0..7
+    }
+  });
+  return values;
+}
+
+// ---- The bench --------------------------------------------------------------
 
 ReductionBench::ReductionBench(std::vector<int> values)
     : values_(std::move(values)),
@@ -52,7 +183,7 @@ std::string ReductionBench::compare(const Variant& v, Launch launch) {
     return harness::describe_mismatches(std::vector<int>{expected_sum_}, std::vector<int>{total},
                                         "sum (partial[0])");
   }
-  // The seeds' host side: copy the per-block partial sums back, add them here.
+  // The course's host side: copy the per-block partial sums back, add them here.
   std::vector<int> partial(launch.blocks);
   LAB_CUDA_CHECK(cudaMemcpy(partial.data(), d_partial_.get(), partial.size() * sizeof(int),
                             cudaMemcpyDeviceToHost));

@@ -1,7 +1,8 @@
+// labN's harness (labN.hpp): the launch rules, the inputs, the CPU reference, the bench.
 #include <stdexcept>
 #include <string>
 
-#include "bench.hpp"
+#include "labN.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"

@@ -1,6 +1,7 @@
-// Runs, checks and times the student's saxpy on seeded inputs: used by the lab
-// program and by the tests, so both judge it the same way. The inputs are drawn
-// in-process from fixed seeds: this lab reads no dataset files.
+// labN's harness, shared by the program and the tests so that both judge saxpy the
+// same way: the launch rules, the seeded inputs (drawn in-process: this lab reads no
+// dataset files), the CPU reference and the bench that runs, checks and times it.
+// The bar is lab.json's (labN_bars.hpp, for the timing test).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,483 @@
+// lab4's harness (lab4.hpp): the variants, the CPU references and checks, the harness's
+// own kernels and the bench.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "lab4.hpp"
+#include "labs/cuda_check.hpp"
+#include "labs/dataset.hpp"
+#include "labs/device_buffer.hpp"
+#include "labs/fresh.hpp"
+#include "labs/named.hpp"
+#include "labs/parallel.hpp"
+#include "labs/sync.hpp"
+#include "power_array.cuh"
+
+namespace lab4 {
+
+// ---- The variants -----------------------------------------------------------
+
+const std::vector<PowerVariant>& power_variants() {
+  // The course launches blocks of 128 threads (BLOCKSIZE), one element per thread.
+  static const std::vector<PowerVariant> table = {
+      {"global", "a", Storage::Pointer, power_global, nullptr, Grid::Cover, {0, kBlockSize}},
+      {"register", "b", Storage::Pointer, power_register, nullptr, Grid::Cover, {0, kBlockSize}},
+      {"shared", "c", Storage::Pointer, power_shared, nullptr, Grid::FixedBlock, {0, kBlockSize}},
+      {"symbol_global",
+       "d",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_global,
+       Grid::Cover,
+       {0, kBlockSize}},
+      {"symbol_register",
+       "e",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_register,
+       Grid::Cover,
+       {0, kBlockSize}},
+      {"symbol_shared",
+       "f",
+       Storage::Symbol,
+       nullptr,
+       power_symbol_shared,
+       Grid::FixedBlock,
+       {0, kBlockSize}},
+      {"best", "g", Storage::Pointer, power_best, nullptr, Grid::Free, {0, 256}},
+  };
+  return table;
+}
+
+const std::vector<WindowVariant>& window_variants() {
+  static const std::vector<WindowVariant> table = {
+      {"window_global", "h", window_global, Grid::Cover, {0, kBlockSize}},
+      {"window_shared", "i", window_shared, Grid::FixedBlock, {0, kBlockSize}},
+  };
+  return table;
+}
+
+const PowerVariant& find_power_variant(const std::string& name) {
+  return harness::find_by_name(power_variants(), name);
+}
+
+const WindowVariant& find_window_variant(const std::string& name) {
+  return harness::find_by_name(window_variants(), name);
+}
+
+bool is_window_variant(const std::string& name) {
+  for (const WindowVariant& v : window_variants()) {
+    if (name == v.name) return true;
+  }
+  return false;
+}
+
+Launch resolve_launch(Grid grid, long long n, Launch requested) {
+  Launch l = requested;
+  if (l.threads < 1 || l.threads > 1024) {
+    throw std::invalid_argument("threads per block must be 1..1024, not " +
+                                std::to_string(l.threads));
+  }
+  if (grid == Grid::FixedBlock && l.threads != kBlockSize) {
+    throw std::invalid_argument("the shared variants use blocks of kBlockSize = " +
+                                std::to_string(kBlockSize) + " threads (their __shared__ array " +
+                                "is sized at compile time), not " + std::to_string(l.threads));
+  }
+  if (l.blocks < 0) throw std::invalid_argument("blocks must be at least 0 (0: automatic)");
+  if (grid == Grid::Free) return l;
+  const long long needed = (n + l.threads - 1) / l.threads;
+  if (l.blocks == 0) {
+    if (needed > 0x7fffffffLL) throw std::invalid_argument("grid too large: raise threads");
+    l.blocks = static_cast<int>(needed);
+  } else if (l.blocks < needed) {
+    throw std::invalid_argument(
+        std::to_string(l.blocks) + " blocks x " + std::to_string(l.threads) + " threads cover " +
+        std::to_string(static_cast<long long>(l.blocks) * l.threads) +
+        " elements, fewer than n = " + std::to_string(n) + ": use at least " +
+        std::to_string(needed) + " blocks, or leave --blocks out");
+  }
+  return l;
+}
+
+void check_fits_symbol(const PowerVariant& v, long long n) {
+  if (v.storage == Storage::Symbol && n > kSymbolCapacity) {
+    throw std::invalid_argument(std::string(v.name) + " works on the __device__ array dA of " +
+                                std::to_string(kSymbolCapacity) + " floats (its size is fixed " +
+                                "at compile time); n = " + std::to_string(n) + " does not fit");
+  }
+}
+
+void check_power_k(long long k) {
+  if (k < 0) throw std::invalid_argument("k must be at least 0, not " + std::to_string(k));
+}
+
+void check_radius(long long radius) {
+  if (radius < 0 || radius > kMaxRadius) {
+    throw std::invalid_argument("radius must be 0.." + std::to_string(kMaxRadius) + ", not " +
+                                std::to_string(radius));
+  }
+}
+
+std::ostream& operator<<(std::ostream& o, const Launch& l) {
+  return o << l.blocks << " blocks x " << l.threads << " threads";
+}
+
+// ---- The CPU references and the checks --------------------------------------
+
+namespace {
+
+template <class Bad>
+std::string describe(std::size_t size, const char* tolerance_text, Bad bad, int shown = 5) {
+  if (!harness::any_index(size, [&](std::size_t i) { return bad(i, nullptr); })) return "";
+  std::size_t wrong = 0;
+  std::ostringstream first;
+  first.precision(9);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (bad(i, wrong < static_cast<std::size_t>(shown) ? &first : nullptr)) ++wrong;
+  }
+  if (wrong == 0) return "";
+  std::ostringstream o;
+  o << wrong << " of " << size << " elements off by more than " << tolerance_text
+    << "; first:" << first.str();
+  return o.str();
+}
+
+const char* never_written(double g) { return std::isnan(g) ? " (NaN: never written?)" : ""; }
+
+}  // namespace
+
+std::vector<double> power_cpu(const std::vector<float>& x, int k) {
+  std::vector<double> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    double c = 1.0;
+    for (int j = 0; j < k; ++j) c *= x[i];
+    out[i] = c;
+  }
+  return out;
+}
+
+double power_tolerance(int k) { return (k + 2) * std::ldexp(1.0, -23); }
+
+std::string describe_power_mismatches(const std::vector<float>& x, const std::vector<double>& ref,
+                                      const std::vector<float>& got, int k) {
+  if (got.size() != ref.size()) {
+    return "size differs: expected " + std::to_string(ref.size()) + ", got " +
+           std::to_string(got.size());
+  }
+  const double tol = power_tolerance(k);
+  char text[96];
+  std::snprintf(text, sizeof text, "%.3g relative (k = %d)", tol, k);
+  return describe(ref.size(), text, [&](std::size_t i, std::ostringstream* o) {
+    const double g = got[i];
+    const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tol * std::fabs(ref[i]);
+    if (bad && o) {
+      *o << "\n  element " << i << ": " << x[i] << "^" << k << " expected " << ref[i] << ", got "
+         << g << never_written(g);
+    }
+    return bad;
+  });
+}
+
+WindowReference window_cpu(const std::vector<float>& x, int radius) {
+  const long long n = static_cast<long long>(x.size());
+  WindowReference r{std::vector<double>(x.size()), std::vector<double>(x.size())};
+  const double m = 2.0 * radius + 1;
+  // Running sums in double, summed afresh every 256 elements so that rounding drift
+  // stays far below the float tolerance.
+  double sum = 0, abs_sum = 0;
+  for (long long i = 0; i < n; ++i) {
+    if (i % 256 == 0) {
+      sum = abs_sum = 0;
+      for (long long j = i - radius; j <= i + radius; ++j) {
+        if (j >= 0 && j < n) sum += x[j], abs_sum += std::fabs(x[j]);
+      }
+    }
+    r.mean[i] = sum / m;
+    r.scale[i] = abs_sum / m;
+    const long long in = i + radius + 1, out = i - radius;
+    if (in < n) sum += x[in], abs_sum += std::fabs(x[in]);
+    if (out >= 0) sum -= x[out], abs_sum -= std::fabs(x[out]);
+  }
+  return r;
+}
+
+double window_tolerance(int radius) { return (2 * radius + 3) * std::ldexp(1.0, -23); }
+
+std::string describe_window_mismatches(const WindowReference& ref, const std::vector<float>& got,
+                                       int radius) {
+  if (got.size() != ref.mean.size()) {
+    return "size differs: expected " + std::to_string(ref.mean.size()) + ", got " +
+           std::to_string(got.size());
+  }
+  const double tol = window_tolerance(radius);
+  char text[128];
+  std::snprintf(text, sizeof text, "%.3g x the mean |neighbour| (radius %d)", tol, radius);
+  return describe(got.size(), text, [&](std::size_t i, std::ostringstream* o) {
+    const double g = got[i];
+    const double allowed = tol * ref.scale[i] + 1e-12;  // + the reference's own drift
+    const bool bad = !std::isfinite(g) || std::fabs(g - ref.mean[i]) > allowed;
+    if (bad && o) {
+      *o << "\n  element " << i << ": expected " << ref.mean[i] << ", got " << g
+         << never_written(g);
+    }
+    return bad;
+  });
+}
+
+std::vector<float> load_values(const std::string& path, long long expected_count) {
+  std::vector<float> x = harness::read_binary_file<float>(path, expected_count);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) {
+      throw harness::DatasetError(path + ": value " + std::to_string(i) +
+                                  " is not a finite number: not a lab4 dataset");
+    }
+  }
+  return x;
+}
+
+// ---- The harness's own kernels ----------------------------------------------
+
+namespace {
+
+__global__ void window_global_kernel(const float* in, float* out, int n, int radius) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float sum = 0.0f;
+  for (int j = i - radius; j <= i + radius; j++) {
+    if (j >= 0 && j < n) sum += in[j];
+  }
+  out[i] = sum / (2 * radius + 1);
+}
+
+__global__ void volatile_kernel(const volatile float* in, float* out, int n, int k) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float c = 1.0f;
+    for (int j = 0; j < k; j++) c *= in[i];
+    out[i] = c;
+  }
+}
+
+constexpr int kChaseSteps = 4096;
+
+// Each launch: one warm-up pass of `warm` loads, then kChaseSteps timed loads.
+template <bool kBypassL1>
+__global__ void chase_global(const unsigned* next, int warm, unsigned* sink, long long* cycles) {
+  unsigned j = 0;
+  for (int s = 0; s < warm; s++) j = kBypassL1 ? __ldcg(next + j) : next[j];
+  const long long t0 = clock64();
+  for (int s = 0; s < kChaseSteps; s++) j = kBypassL1 ? __ldcg(next + j) : next[j];
+  const long long t1 = clock64();
+  *sink = j;
+  *cycles = t1 - t0;
+}
+
+__global__ void chase_shared(unsigned* sink, long long* cycles) {
+  __shared__ unsigned next[1024];
+  for (int i = 0; i < 1024; i++) next[i] = (i * 97 + 31) % 1024;  // one cycle: 97 is odd
+  __syncthreads();
+  unsigned j = 0;
+  const long long t0 = clock64();
+  for (int s = 0; s < kChaseSteps; s++) j = next[j];
+  const long long t1 = clock64();
+  *sink = j;
+  *cycles = t1 - t0;
+}
+
+// A random cycle through `bytes` of memory, one stop per 128-byte line.
+harness::DeviceBuffer<unsigned> random_cycle(std::size_t bytes) {
+  const std::size_t words = bytes / sizeof(unsigned), per_line = 32, lines = words / per_line;
+  std::vector<unsigned> order(lines);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937(4));
+  std::vector<unsigned> next(words, 0);
+  for (std::size_t l = 0; l < lines; ++l) {
+    next[order[l] * per_line] = static_cast<unsigned>(order[(l + 1) % lines] * per_line);
+  }
+  return harness::DeviceBuffer<unsigned>(next);
+}
+
+}  // namespace
+
+void window_global_yardstick(const float* in, float* out, int n, int radius) {
+  constexpr int threads = 128;
+  window_global_kernel<<<(n + threads - 1) / threads, threads>>>(in, out, n, radius);
+  LAB_CHECK_LAUNCH();
+}
+
+void power_volatile_reads(const float* in, float* out, int n, int k) {
+  constexpr int threads = 128;
+  volatile_kernel<<<(n + threads - 1) / threads, threads>>>(in, out, n, k);
+  LAB_CHECK_LAUNCH();
+}
+
+std::vector<Latency> measure_latencies() {
+  harness::DeviceBuffer<unsigned> sink(1);
+  harness::DeviceBuffer<long long> cycles(1);
+  auto result = [&] {
+    harness::synchronize_or_die();
+    return static_cast<double>(cycles.download()[0]) / kChaseSteps;
+  };
+  std::vector<Latency> rows;
+  chase_shared<<<1, 1>>>(sink.get(), cycles.get());
+  LAB_CHECK_LAUNCH();
+  rows.push_back({"shared memory", "1024 words, one thread", result()});
+  {
+    auto small = random_cycle(16 << 10);  // 128 lines: fits in L1 after one pass
+    chase_global<false><<<1, 1>>>(small.get(), 128, sink.get(), cycles.get());
+    LAB_CHECK_LAUNCH();
+    rows.push_back({"L1 hit", "16 KiB, random lines, warmed", result()});
+  }
+  {
+    auto mid = random_cycle(8 << 20);  // 65536 lines: in L2, not in L1; loads skip L1
+    chase_global<true><<<1, 1>>>(mid.get(), 65536, sink.get(), cycles.get());
+    LAB_CHECK_LAUNCH();
+    rows.push_back({"L2 hit", "8 MiB, random lines, warmed, ld.cg", result()});
+  }
+  {
+    auto big = random_cycle(std::size_t{256} << 20);  // 256 MiB: 5x the largest L2
+    chase_global<true><<<1, 1>>>(big.get(), 0, sink.get(), cycles.get());
+    LAB_CHECK_LAUNCH();
+    rows.push_back(
+        {"global memory (DRAM)", "256 MiB, random lines, cold (TLB misses included)", result()});
+  }
+  return rows;
+}
+
+// ---- The bench --------------------------------------------------------------
+
+PowerBench::PowerBench(std::vector<float> x) : x_(std::move(x)), d_in_(x_), d_out_(x_.size()) {}
+
+harness::TimingOptions PowerBench::timing_options(harness::TimingOptions base) const {
+  int device = 0, l2 = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  base.flush_l2 = bytes_moved() <= 2.0 * l2;
+  return base;
+}
+
+std::string PowerBench::finish_power(int k, bool from_symbol) {
+  harness::synchronize_or_die();
+  if (from_symbol) {
+    last_.assign(x_.size(), std::numeric_limits<float>::quiet_NaN());
+    LAB_CUDA_CHECK(symbol_download(last_.data(), size()));
+    LAB_CUDA_CHECK(cudaGetLastError());
+  } else {
+    d_out_.download(last_);
+  }
+  return describe_power_mismatches(x_, expected_power(k), last_, k);
+}
+
+std::string PowerBench::finish_window(int radius) {
+  harness::synchronize_or_die();
+  d_out_.download(last_);
+  return describe_window_mismatches(expected_window(radius), last_, radius);
+}
+
+const std::vector<double>& PowerBench::expected_power(int k) {
+  auto found = power_by_k_.find(k);
+  if (found == power_by_k_.end()) found = power_by_k_.emplace(k, power_cpu(x_, k)).first;
+  return found->second;
+}
+
+const WindowReference& PowerBench::expected_window(int radius) {
+  auto found = window_by_radius_.find(radius);
+  if (found == window_by_radius_.end()) {
+    found = window_by_radius_.emplace(radius, window_cpu(x_, radius)).first;
+  }
+  return found->second;
+}
+
+std::string PowerBench::check(const PowerVariant& v, int k, Launch launch) {
+  check_fits_symbol(v, n());
+  if (v.storage == Storage::Symbol) {
+    LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
+    LAB_CUDA_CHECK(cudaGetLastError());
+    v.symbol(size(), k, launch);
+  } else {
+    d_out_.poison();
+    v.pointer(d_in_.get(), d_out_.get(), size(), k, launch);
+  }
+  LAB_CHECK_LAUNCH();
+  return finish_power(k, v.storage == Storage::Symbol);
+}
+
+std::string PowerBench::check(const WindowVariant& v, int radius, Launch launch) {
+  d_out_.poison();
+  v.run(d_in_.get(), d_out_.get(), size(), radius, launch);
+  LAB_CHECK_LAUNCH();
+  return finish_window(radius);
+}
+
+std::string PowerBench::check_window_yardstick(int radius) {
+  d_out_.poison();
+  window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius);
+  return finish_window(radius);
+}
+
+std::string PowerBench::check_volatile(int k) {
+  d_out_.poison();
+  power_volatile_reads(d_in_.get(), d_out_.get(), size(), k);
+  return finish_power(k, false);
+}
+
+// Fresh values of the same distribution: the array rotated by a random offset, so
+// every output moves to another index.
+void PowerBench::redraw() {
+  if (x_.size() < 2) return;
+  const std::size_t offset = 1 + harness::fresh_seed() % (x_.size() - 1);
+  std::rotate(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(offset), x_.end());
+  for (auto& [k, expected] : power_by_k_) {  // x^k moves with x
+    std::rotate(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(offset),
+                expected.end());
+  }
+  window_by_radius_.clear();  // a window across the seam is new
+  d_in_.upload(x_);
+}
+
+harness::TimingStats PowerBench::time(const PowerVariant& v, int k, Launch launch,
+                                      const harness::TimingOptions& options) {
+  check_fits_symbol(v, n());
+  harness::TimingOptions least = harness::doing_at_least(options, bytes_moved());
+  const bool symbol = v.storage == Storage::Symbol;
+  if (symbol) {  // in place: the upload is the poison
+    least.prepare = [&] {
+      LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
+      LAB_CUDA_CHECK(cudaGetLastError());
+    };
+  }
+  const harness::FreshChecks fresh{
+      symbol ? std::vector<harness::Output>{} : std::vector{harness::output_of(d_out_)},
+      [&] { return finish_power(k, symbol); }, [&] { redraw(); }};
+  if (symbol) return harness::time_fresh([&] { v.symbol(size(), k, launch); }, least, fresh);
+  return harness::time_fresh([&] { v.pointer(d_in_.get(), d_out_.get(), size(), k, launch); },
+                             least, fresh);
+}
+
+harness::TimingStats PowerBench::time(const WindowVariant& v, int radius, Launch launch,
+                                      const harness::TimingOptions& options) {
+  return harness::time_fresh(
+      [&] { v.run(d_in_.get(), d_out_.get(), size(), radius, launch); },
+      harness::doing_at_least(options, bytes_moved()),
+      {{harness::output_of(d_out_)}, [&] { return finish_window(radius); }, [&] { redraw(); }});
+}
+
+harness::TimingStats PowerBench::time_window_yardstick(int radius,
+                                                       const harness::TimingOptions& options) {
+  return harness::time_gpu(
+      [&] { window_global_yardstick(d_in_.get(), d_out_.get(), size(), radius); },
+      harness::doing_at_least(options, bytes_moved()));
+}
+
+harness::TimingStats PowerBench::time_volatile(int k, const harness::TimingOptions& options) {
+  return harness::time_gpu([&] { power_volatile_reads(d_in_.get(), d_out_.get(), size(), k); },
+                           harness::doing_at_least(options, bytes_moved()));
+}
+
+}  // namespace lab4
