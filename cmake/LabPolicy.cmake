@@ -1,5 +1,5 @@
 # A lab's policy file, labs/labN_topic/lab.json: the one place its grading rules
-# live. The grader reads it too (grader/lab_file.py).
+# live. The grader reads it too (grader/core/lab_file.py).
 
 # lab_policy_get(<var> <key>...): the value at <key>... in the current lab folder's
 # lab.json (string(JSON GET) path), or <var>-NOTFOUND when it is not there. A
@@ -8,7 +8,7 @@ function(lab_policy_get var)
   set(file ${CMAKE_CURRENT_SOURCE_DIR}/lab.json)
   if(NOT EXISTS ${file})
     message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR} has no lab.json: every lab folder needs "
-                        "its policy file (see grader/lab_file.py)")
+                        "its policy file (see grader/core/lab_file.py)")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
   file(READ ${file} json)

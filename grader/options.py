@@ -4,8 +4,8 @@ Every command that takes `--jobs`, `--impl` or `--secret-file` must accept and c
 it the same way, so the `add_..._argument` functions and the readers of their values
 (`read_secret`, `resolve_impl`, `writable_dir`, ...) live here, not in one command's
 module that the others would then depend on. Options that belong to a module's own
-decision stay with it: `--sandbox` (grader/sandbox.py) and the release flags
-(grader/release.py).
+decision stay with it: `--sandbox` (grader/core/sandbox.py) and the release flags
+(grader/core/release.py).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import os
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS
-from grader.errors import GraderUsageError
-from grader.model import lab_number
-from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
-from grader.runner import SECRET_ENV
-from grader.static_check import lab_folders
+from grader.core.build import IMPL_WORDS
+from grader.core.errors import GraderUsageError
+from grader.core.model import lab_number
+from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.core.runner import SECRET_ENV
+from grader.trust.static_check import lab_folders
 
 
 def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
@@ -45,7 +45,7 @@ def add_repo_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_submissions_argument(parser: argparse.ArgumentParser) -> None:
-    """SUBMISSIONS_DIR: a class, as grader/batch.py's find_submissions reads it."""
+    """SUBMISSIONS_DIR: a class, as grader/instructor/batch.py's find_submissions reads it."""
     parser.add_argument(
         "submissions",
         type=Path,
@@ -69,7 +69,7 @@ def add_report_file_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
+    """--sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py)."""
     parser.add_argument(
         "--sanitize",
         action=argparse.BooleanOptionalAction,
@@ -92,7 +92,7 @@ def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
-    """--calibration: timeouts sized to a reference grading (grader/watchdog.py)."""
+    """--calibration: timeouts sized to a reference grading (grader/core/watchdog.py)."""
     parser.add_argument(
         "--calibration",
         type=Path,

@@ -1,7 +1,7 @@
 """`batch SUBMISSIONS_DIR --report OUT`: grade every student's folder over the GPUs.
 
 With --secret-file, whether the reports and the class table show hidden-data
-results is decided once, before grading (grader/release.py); whole copies go to
+results is decided once, before grading (grader/core/release.py); whole copies go to
 OUT/instructor/ and OUT/<student>/instructor/ either way.
 
 Exit status: 0 the batch ran and the class table is written (students' own
@@ -21,20 +21,26 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from grader.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
-from grader.batch_steps import (
+from grader.command import Command
+from grader.core.build import print_progress
+from grader.core.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
+from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import lab_number
+from grader.core.outcome_cache import grading_order, tree_digest
+from grader.core.release import add_release_arguments, release_from_args
+from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
+from grader.core.schedule import check_jobs
+from grader.instructor.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
+from grader.instructor.batch_steps import (
     BatchConfig,
     build_fixed_parts,
     build_submission,
     grade_submission,
     lab_maxima,
 )
-from grader.build import print_progress
-from grader.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
-from grader.command import Command
-from grader.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
-from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.gpu_slots import (
+from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
+from grader.instructor.gpu_slots import (
     GpuSlots,
     check_listed,
     describe,
@@ -42,8 +48,8 @@ from grader.gpu_slots import (
     read_resource_spec,
     worker_gpus,
 )
-from grader.gpu_usage import LOG_NAME, UsageLog
-from grader.model import lab_number
+from grader.instructor.gpu_usage import LOG_NAME, UsageLog
+from grader.instructor.written_answers import summary
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
@@ -55,12 +61,6 @@ from grader.options import (
     add_timeout_scale_argument,
     writable_dir,
 )
-from grader.outcome_cache import grading_order, tree_digest
-from grader.release import add_release_arguments, release_from_args
-from grader.reports import INSTRUCTOR_DIR
-from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
-from grader.schedule import check_jobs
-from grader.written_answers import summary
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,11 +17,11 @@ import tempfile
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import checked_repo, parse_lab_list, repo_root
-from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
+from grader.core.discovery import checked_repo, parse_lab_list, repo_root
+from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.options import add_labs_argument, impl_labs, resolve_impl
-from grader.static_check import Finding
-from grader.submission_check import check_submission
+from grader.trust.static_check import Finding
+from grader.trust.submission_check import check_submission
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,9 +14,9 @@ import argparse
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import repo_root
-from grader.errors import EXIT_OK
-from grader.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
+from grader.core.discovery import repo_root
+from grader.core.errors import EXIT_OK
+from grader.instructor.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

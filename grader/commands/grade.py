@@ -1,7 +1,7 @@
 """`grade`: build (optionally), run the chosen labs' tests as a pytest session, report.
 
 With a secret (hidden data) the reports in --report hold the hidden-data results
-back until their release (grader/release.py: --deadline-policy, --release-hidden,
+back until their release (grader/core/release.py: --deadline-policy, --release-hidden,
 --hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
 held and no instructor/ folder is written.
 
@@ -18,17 +18,21 @@ import re
 import sys
 from pathlib import Path
 
-from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.command import Command
-from grader.discovery import (
+from grader.core.build import IMPL_WORDS, configure_and_build, configured_impl, print_progress
+from grader.core.discovery import (
     checked_repo,
     lab_dirs,
     parse_lab_list,
     repo_root,
     require_known_labs,
 )
-from grader.errors import EXIT_FAILED, GraderUsageError
-from grader.grading_run import exit_status, run_pytest
+from grader.core.errors import EXIT_FAILED, GraderUsageError
+from grader.core.grading_run import exit_status, run_pytest
+from grader.core.release import Release, add_release_arguments, release_from_args
+from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
+from grader.core.sandbox import add_argument as add_sandbox_argument
+from grader.core.session import GradingSession
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
@@ -43,11 +47,7 @@ from grader.options import (
     resolve_impl,
     writable_dir,
 )
-from grader.release import Release, add_release_arguments, release_from_args
-from grader.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
-from grader.sandbox import add_argument as add_sandbox_argument
-from grader.session import GradingSession
-from grader.submission_check import check_submission, configured_impl, rejected_labs
+from grader.trust.submission_check import check_submission, rejected_labs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

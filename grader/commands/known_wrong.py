@@ -21,11 +21,14 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from grader.build import configure_and_build
 from grader.command import Command
-from grader.discovery import parse_lab_list, read_ctest_json, repo_root
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (
+from grader.core.build import configure_and_build
+from grader.core.discovery import parse_lab_list, read_ctest_json, repo_root
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import LabTest, Outcome
+from grader.core.sanitize import sanitize_tests, tool_of
+from grader.core.session import GradingSession
+from grader.instructor.known_wrong import (
     Expectation,
     Judgement,
     judge_grade,
@@ -34,17 +37,14 @@ from grader.known_wrong import (
     table,
     write_trees,
 )
-from grader.model import LabTest, Outcome
 from grader.options import (
     add_jobs_argument,
     add_process_mode_argument,
     add_report_file_argument,
     read_secret,
 )
-from grader.sanitize import sanitize_tests, tool_of
-from grader.session import GradingSession
-from grader.static_check import Finding, lab_folders
-from grader.submission_check import check_submission
+from grader.trust.static_check import Finding, lab_folders
+from grader.trust.submission_check import check_submission
 
 NOT_JUDGED = "not judged"
 

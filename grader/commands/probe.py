@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from grader.command import Command
-from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.gpu import probe
+from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.gpu import probe
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

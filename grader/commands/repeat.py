@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import parse_lab_list
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import Outcome, Status
+from grader.core.discovery import parse_lab_list
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import Outcome, Status
+from grader.core.session import GradingSession
 from grader.options import (
     add_jobs_argument,
     add_labs_argument,
@@ -33,7 +34,6 @@ from grader.options import (
     add_timeout_scale_argument,
     read_secret,
 )
-from grader.session import GradingSession
 
 
 @dataclass(frozen=True)

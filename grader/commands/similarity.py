@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.batch import find_submissions
 from grader.command import Command
-from grader.discovery import (
+from grader.core.discovery import (
     checked_repo,
     lab_dirs,
     parse_lab_list,
     repo_root,
     require_known_labs,
 )
-from grader.errors import EXIT_OK, GraderUsageError
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.instructor.batch import find_submissions
+from grader.instructor.similarity import compare_class, html_report, markdown
 from grader.options import add_labs_argument, add_submissions_argument, writable_dir
-from grader.similarity import compare_class, html_report, markdown
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

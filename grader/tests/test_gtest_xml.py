@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.gtest_xml import filter_matches, matching, read_cases
-from grader.model import Figure
+from grader.core.gtest_xml import filter_matches, matching, read_cases
+from grader.core.model import Figure
 from grader.tests.helpers import DATA
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>

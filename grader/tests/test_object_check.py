@@ -11,7 +11,8 @@ import pytest
 
 from grader.cli import main
 from grader.commands.check import check_impl
-from grader.object_check import (
+from grader.tests.helpers import DATA
+from grader.trust.object_check import (
     ObjectPolicy,
     check_includes,
     check_lab_objects,
@@ -19,8 +20,7 @@ from grader.object_check import (
     load_object_policy,
     system_include_dirs,
 )
-from grader.object_facts import parse_relocations, parse_sections, parse_symbols
-from grader.tests.helpers import DATA
+from grader.trust.object_facts import parse_relocations, parse_sections, parse_symbols
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECTS = DATA / "objects"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.discovery import checked_repo, parse_lab_list
-from grader.errors import GraderUsageError
+from grader.core.discovery import checked_repo, parse_lab_list
+from grader.core.errors import GraderUsageError
 from grader.tests.helpers import PACKAGE_PARENT, make_build, needs_ctest, run_grader
 
 
@@ -82,10 +82,10 @@ def test_empty_labs_under_plain_pytest_is_a_usage_error(tmp_path: Path) -> None:
             "-m",
             "pytest",
             "-p",
-            "grader.plugin",
+            "grader.core.plugin",
             "-p",
             "no:cacheprovider",
-            str(Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"),
+            str(Path(PACKAGE_PARENT) / "grader" / "core" / "grading_suite.py"),
             "--build",
             str(build),
             "--labs",
