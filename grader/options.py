@@ -3,14 +3,14 @@
 Every command that takes `--jobs`, `--impl` or `--secret-file` must accept and check
 it the same way, so the `add_..._argument` functions and the readers of their values
 (`read_secret`, `resolve_impl`, `writable_dir`, ...) live here, not in one command's
-module that the others would then depend on. Options that belong to a module's own
-decision stay with it: `--sandbox` (grader/core/sandbox.py) and the release flags
-(grader/core/release.py).
+module that the others would then depend on. The modules that decide from a value
+(grader/core/sandbox.py, grader/core/release.py) read it from the parsed arguments.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import tempfile
 from pathlib import Path
@@ -19,8 +19,20 @@ from grader.core.build import IMPL_WORDS
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
 from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.core.release import DECIDED, HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
+from grader.core.sandbox import MODE_ENV, MODES
 from grader.trust.static_check import lab_folders
+
+
+def add_build_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--build: the built tree a command runs, required where it is the only source."""
+    parser.add_argument("--build", type=Path, required=True, metavar="BUILD", help=help)
+
+
+def add_secret_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--secret-file: the instructor's secret for hidden data, read by `read_secret`."""
+    parser.add_argument("--secret-file", type=Path, metavar="PATH", help=help)
 
 
 def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
@@ -125,6 +137,51 @@ def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
         "(and every test after it) runs again alone, whose verdict counts (default: "
         "%(default)s)",
     )
+
+
+def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
+    """--sandbox require|auto|off, for every command that runs student code."""
+    parser.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default=None,
+        help="run student code in bubblewrap: require (refuse to grade "
+        "without it), auto (grade unsandboxed, saying so, when it cannot "
+        f"start), off (default: ${MODE_ENV}, else auto)",
+    )
+
+
+def add_release_arguments(parser: argparse.ArgumentParser) -> None:
+    """--release-hidden / --hold-hidden and --deadline-policy, for every command that
+    writes results or class tables."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--release-hidden",
+        dest="hidden_results",
+        action="store_const",
+        const=RELEASE,
+        help="show hidden-data results now, whatever the deadline",
+    )
+    group.add_argument(
+        "--hold-hidden",
+        dest="hidden_results",
+        action="store_const",
+        const=HOLD,
+        help="hold hidden-data results back, whatever the deadline",
+    )
+    parser.add_argument(
+        "--deadline-policy",
+        type=Path,
+        metavar="FILE",
+        help="the deadline policy (JSON, as collect's --policy): hidden-data results are "
+        "released once the last due time (extensions and late days included) has passed "
+        "(default without it: held)",
+    )
+
+
+def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hidden-results", choices=DECIDED, default="held")
+    parser.add_argument("--release-at", type=dt.datetime.fromisoformat)
 
 
 def read_secret(path: Path | None) -> str | None:

@@ -27,9 +27,9 @@ from grader.core.discovery import lab_dirs, parse_lab_list, repo_root, require_k
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import lab_number
 from grader.core.outcome_cache import grading_order, tree_digest
-from grader.core.release import add_release_arguments, release_from_args
+from grader.core.release import release_from_args
 from grader.core.reports import INSTRUCTOR_DIR
-from grader.core.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
+from grader.core.sandbox import HIDE_ENV, MODE_ENV, decide, hide_targets, warn
 from grader.core.schedule import check_jobs
 from grader.instructor.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
 from grader.instructor.batch_steps import (
@@ -55,8 +55,11 @@ from grader.options import (
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
+    add_release_arguments,
     add_repo_argument,
+    add_sandbox_argument,
     add_sanitize_argument,
+    add_secret_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
@@ -121,17 +124,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="limit on one student's whole grading run (default: 3 h)",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data drawn from the secret in PATH",
-    )
+    add_secret_argument(parser, "grade on hidden data drawn from the secret in PATH")
     add_repo_argument(parser)
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
     add_calibration_argument(parser)
-    add_argument(parser)
+    add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on")
     add_release_arguments(parser)
 

@@ -29,17 +29,19 @@ from grader.core.discovery import (
 )
 from grader.core.errors import EXIT_FAILED, GraderUsageError
 from grader.core.grading_run import exit_status, run_pytest
-from grader.core.release import Release, add_release_arguments, release_from_args
+from grader.core.release import Release, release_from_args
 from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
-from grader.core.sandbox import add_argument as add_sandbox_argument
 from grader.core.session import GradingSession
 from grader.options import (
     add_calibration_argument,
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
+    add_release_arguments,
     add_repo_argument,
+    add_sandbox_argument,
     add_sanitize_argument,
+    add_secret_argument,
     add_timeout_scale_argument,
     impl_folder,
     impl_labs,
@@ -90,11 +92,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 0 when tests were skipped for lack of a GPU",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data drawn from the secret in PATH (keep it "
+    add_secret_argument(
+        parser,
+        "grade on hidden data drawn from the secret in PATH (keep it "
         "outside the students' tree; default: $LAB_SECRET_SEED, if set)",
     )
     add_repo_argument(parser)

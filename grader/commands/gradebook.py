@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.command import Command
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.core.release import add_release_arguments, release_from_args
+from grader.core.release import release_from_args
 from grader.instructor.class_table import HIDDEN_COLUMN
 from grader.instructor.gradebook import (
     GRADEBOOK_NAME,
@@ -31,7 +31,7 @@ from grader.instructor.gradebook import (
     read_roster,
     unrostered,
 )
-from grader.options import add_class_report_argument
+from grader.options import add_class_report_argument, add_release_arguments
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

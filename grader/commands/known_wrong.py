@@ -41,6 +41,7 @@ from grader.options import (
     add_jobs_argument,
     add_process_mode_argument,
     add_report_file_argument,
+    add_secret_argument,
     read_secret,
 )
 from grader.trust.static_check import Finding, lab_folders
@@ -80,11 +81,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="extra configure argument, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="secret for the hidden-data entries (default: $LAB_SECRET_SEED, else a random one)",
+    add_secret_argument(
+        parser, "secret for the hidden-data entries (default: $LAB_SECRET_SEED, else a random one)"
     )
     parser.add_argument(
         "--kernel-timeout",

@@ -17,11 +17,11 @@ import sys
 
 from grader.command import Command
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.core.release import add_release_arguments, release_from_args
+from grader.core.release import release_from_args
 from grader.instructor.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
 from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
 from grader.instructor.gradebook import read_class_table
-from grader.options import add_class_report_argument
+from grader.options import add_class_report_argument, add_release_arguments
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -28,9 +28,11 @@ from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageErr
 from grader.core.model import Outcome, Status
 from grader.core.session import GradingSession
 from grader.options import (
+    add_build_argument,
     add_jobs_argument,
     add_labs_argument,
     add_report_file_argument,
+    add_secret_argument,
     add_timeout_scale_argument,
     read_secret,
 )
@@ -91,13 +93,7 @@ def table(found: Sequence[Change], times: int) -> str:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build",
-        type=Path,
-        required=True,
-        metavar="BUILD",
-        help="an already built CMake build directory",
-    )
+    add_build_argument(parser, "an already built CMake build directory")
     add_labs_argument(parser, "every lab built")
     parser.add_argument(
         "--times",
@@ -107,12 +103,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how many gradings (default: %(default)s)",
     )
     add_timeout_scale_argument(parser)
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data (default: $LAB_SECRET_SEED, if set)",
-    )
+    add_secret_argument(parser, "grade on hidden data (default: $LAB_SECRET_SEED, if set)")
     add_report_file_argument(parser)
     parser.add_argument(
         "--record",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 from grader.command import Command
 from grader.core.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
@@ -24,6 +23,7 @@ from grader.core.sandbox import decide, warn
 from grader.core.sanitize import sanitize_tests
 from grader.core.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
 from grader.options import (
+    add_build_argument,
     add_jobs_argument,
     add_labs_argument,
     add_report_file_argument,
@@ -32,13 +32,7 @@ from grader.options import (
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build",
-        type=Path,
-        required=True,
-        metavar="BUILD",
-        help="a build configured with -DLAB_SANITIZE=ON and built",
-    )
+    add_build_argument(parser, "a build configured with -DLAB_SANITIZE=ON and built")
     add_labs_argument(parser, "every lab built")
     add_timeout_scale_argument(parser)
     add_report_file_argument(parser)

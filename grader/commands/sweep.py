@@ -15,8 +15,8 @@ from pathlib import Path
 from grader.command import Command
 from grader.core.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.core.sandbox import Sandbox, add_argument, decide, warn
-from grader.options import writable_dir
+from grader.core.sandbox import Sandbox, decide, warn
+from grader.options import add_sandbox_argument, writable_dir
 from grader.tools.sweep import (
     NoDevice,
     ProgramHelp,
@@ -72,7 +72,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REPO",
         help="repository holding labs/ and datasets/ (default: this one)",
     )
-    add_argument(parser)
+    add_sandbox_argument(parser)
 
 
 def _help_of(path: Path, sandbox: Sandbox | None) -> ProgramHelp:

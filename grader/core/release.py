@@ -80,48 +80,15 @@ def decide(policy: LatePolicy | None, now: dt.datetime, forced: str | None = Non
     return Release(False, f"held until {at.isoformat()}, the class's last due time", at)
 
 
-def add_release_arguments(parser: argparse.ArgumentParser) -> None:
-    """--release-hidden / --hold-hidden and --deadline-policy, for every command that
-    writes results or class tables."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--release-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=RELEASE,
-        help="show hidden-data results now, whatever the deadline",
-    )
-    group.add_argument(
-        "--hold-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=HOLD,
-        help="hold hidden-data results back, whatever the deadline",
-    )
-    parser.add_argument(
-        "--deadline-policy",
-        type=Path,
-        metavar="FILE",
-        help="the deadline policy (JSON, as collect's --policy): hidden-data results are "
-        "released once the last due time (extensions and late days included) has passed "
-        "(default without it: held)",
-    )
-
-
 # A batch decides once, at its start, and hands the decision to each worker: a batch
 # that runs past the deadline still treats every student alike.
-_DECIDED = ("held", "released")
+DECIDED = ("held", "released")
 
 
 def decision_argv(release: Release) -> list[str]:
-    """`release` as the options add_decision_arguments reads."""
+    """`release` as the options grader/options.py's add_decision_arguments adds."""
     at = ["--release-at", release.at.isoformat()] if release.at is not None else []
-    return ["--hidden-results", _DECIDED[release.released], *at]
-
-
-def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hidden-results", choices=_DECIDED, default="held")
-    parser.add_argument("--release-at", type=dt.datetime.fromisoformat)
+    return ["--hidden-results", DECIDED[release.released], *at]
 
 
 def decision_from_args(args: argparse.Namespace) -> Release:
@@ -136,7 +103,7 @@ def _utc_now() -> dt.datetime:
 def release_from_args(
     args: argparse.Namespace, now: Callable[[], dt.datetime] = _utc_now
 ) -> Release:
-    """The decision the command line asks for (add_release_arguments' options)."""
+    """The decision the command line asks for (grader/options.py's add_release_arguments)."""
     path = args.deadline_policy
     if path is None:
         return decide(None, now(), args.hidden_results)

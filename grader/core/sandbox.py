@@ -19,7 +19,6 @@ unsandboxed and says so, `off` does not try.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import glob
 import os
@@ -280,18 +279,6 @@ def decide(
     if mode == "require":
         raise GraderUsageError(f"--sandbox require: {reason}; {NEEDS}")
     return Decision(mode, None, reason)
-
-
-def add_argument(parser: argparse.ArgumentParser) -> None:
-    """--sandbox require|auto|off, for every command that runs student code."""
-    parser.add_argument(
-        "--sandbox",
-        choices=MODES,
-        default=None,
-        help="run student code in bubblewrap: require (refuse to grade "
-        "without it), auto (grade unsandboxed, saying so, when it cannot "
-        f"start), off (default: ${MODE_ENV}, else auto)",
-    )
 
 
 def hide_targets(paths: Iterable[Path | str]) -> tuple[str, ...]:

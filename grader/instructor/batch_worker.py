@@ -23,9 +23,9 @@ from grader.core.errors import EXIT_FAILED, EXIT_USAGE, GraderUsageError
 from grader.core.grading_run import exit_status, run_pytest
 from grader.core.outcome_cache import OutcomeCache
 from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
-from grader.core.release import add_decision_arguments, decision_from_args
+from grader.core.release import decision_from_args
 from grader.core.session import GradingSession
-from grader.options import read_secret
+from grader.options import add_decision_arguments, read_secret
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,8 +20,6 @@ from grader.core.release import (
     HOLD,
     RELEASE,
     Release,
-    add_decision_arguments,
-    add_release_arguments,
     decide,
     decision_argv,
     decision_from_args,
@@ -39,6 +37,7 @@ from grader.instructor.batch_steps import (
     worker_command,
 )
 from grader.instructor.class_table import result_from_report, write_class_table
+from grader.options import add_decision_arguments, add_release_arguments
 from grader.tests.helpers import (
     gtest_spec,
     make_build,
