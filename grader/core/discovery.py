@@ -2,7 +2,7 @@
 
 Tests come from `ctest --show-only=json-v1`, so the grader runs exactly what
 CMake registered. Labs are matched by exact label (`lab1` never matches
-`lab10`, unlike `ctest -L`).
+`lab10`, unlike `ctest -L`, a regular expression).
 """
 
 from __future__ import annotations

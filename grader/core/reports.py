@@ -4,6 +4,10 @@
 - `results.json`: Gradescope's autograder results, to its specification;
 - `summary.md`: a table for a GitHub Actions job summary.
 
+`ctest --output-junit` writes JUnit from exit statuses; this one carries the
+grader's verdict, its reason and each test's points, and holds hidden-data results
+back until their release.
+
 A skipped test scores 0 and is never shown as passed. A run whose student code
 ran outside the sandbox says so first in each report.
 

@@ -3,6 +3,14 @@
 Each test gets a new session (process group), so a hung kernel and anything it
 spawned are killed together. Output goes to a file, not a pipe, so a leftover
 child holding it open cannot stall the grader.
+
+Why not `ctest`, which already runs each test under its TIMEOUT after its
+FIXTURES_SETUP: ctest judges by exit status and takes a test's word for a skip,
+while a verdict here comes from GoogleTest's XML report vouched for by the end
+marker (provenance.py), a skip counts only without a GPU, student code runs in the
+sandbox, timeouts follow a calibration (watchdog.py), and a run may share a process
+with its program's other tests (process_mode.py). What ctest decides is still
+taken from it: the commands, TIMEOUT, fixtures and labels (discovery.py).
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ their own, with the GPU to itself, when the first of them is asked for.
 Where a batch puts several workers on one GPU (gpu_slots.py), "alone" also means
 alone on the GPU: every run here holds the GPU's lock (gpu_lock.py), shared when
 it may have neighbours, exclusive when it must have none.
+
+`ctest -j` with RUN_SERIAL orders the same way but cannot run a failure again
+alone, nor hold a lock that other graders' processes on the GPU respect.
 """
 
 from __future__ import annotations

@@ -50,5 +50,3 @@ RULES: tuple[Rule, ...] = (
         "write the kernel yourself",
     ),
 )
-
-RULES_BY_ID = {rule.rule_id: rule for rule in RULES}
