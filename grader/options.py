@@ -45,15 +45,18 @@ def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
     )
 
 
-def add_repo_argument(parser: argparse.ArgumentParser) -> None:
-    """--repo: the repository whose labs are built and graded (the commands that
-    need more of it, or other parts, say so in their own --repo)."""
+def add_repo_argument(
+    parser: argparse.ArgumentParser, what: str = "holding CMakeLists.txt and labs/"
+) -> None:
+    """--repo: the repository the command works on; `what` says which part it needs."""
     parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding CMakeLists.txt and labs/ (default: this one)",
+        "--repo", type=Path, metavar="REPO", help=f"repository {what} (default: this one)"
     )
+
+
+def add_cmake_arg_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--cmake-arg: repeatable, handed to every configure the command runs."""
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG", help=help)
 
 
 def add_submissions_argument(parser: argparse.ArgumentParser) -> None:

@@ -52,6 +52,7 @@ from grader.instructor.gpu_usage import LOG_NAME, UsageLog
 from grader.instructor.written_answers import summary
 from grader.options import (
     add_calibration_argument,
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
@@ -109,13 +110,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "(in BUILD_ROOT/.fixed-parts); each student's build then compiles only their "
         "own files and links",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument for every build (repeatable)",
-    )
+    add_cmake_arg_argument(parser, "extra configure argument for every build (repeatable)")
     add_timeout_scale_argument(parser)
     parser.add_argument(
         "--student-timeout",

@@ -34,6 +34,7 @@ from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summar
 from grader.core.session import GradingSession
 from grader.options import (
     add_calibration_argument,
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
@@ -69,12 +70,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help="build directory for --impl (default: ./build-grade-<name>)",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument for --impl, e.g. "
+    add_cmake_arg_argument(
+        parser,
+        "extra configure argument for --impl, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
     add_labs_argument(parser, "every lab built")

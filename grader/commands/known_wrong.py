@@ -38,8 +38,10 @@ from grader.instructor.known_wrong import (
     write_trees,
 )
 from grader.options import (
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_process_mode_argument,
+    add_repo_argument,
     add_report_file_argument,
     add_secret_argument,
     read_secret,
@@ -73,12 +75,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run the static check only; GPU entries are reported not judged",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument, e.g. "
+    add_cmake_arg_argument(
+        parser,
+        "extra configure argument, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
     add_secret_argument(
@@ -99,12 +98,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also write every test run's status, per submission, to FILE (JSON, the "
         "shape of a report's results.json: scripts/compare_modes.py compares two)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding submissions/known_wrong (default: this one)",
-    )
+    add_repo_argument(parser, "holding submissions/known_wrong")
     parser.add_argument(
         "--build-jobs",
         type=int,

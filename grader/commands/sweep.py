@@ -16,7 +16,7 @@ from grader.command import Command
 from grader.core.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.sandbox import Sandbox, decide, warn
-from grader.options import add_sandbox_argument, writable_dir
+from grader.options import add_repo_argument, add_sandbox_argument, writable_dir
 from grader.tools.sweep import (
     NoDevice,
     ProgramHelp,
@@ -66,12 +66,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding labs/ and datasets/ (default: this one)",
-    )
+    add_repo_argument(parser, "holding labs/ and datasets/")
     add_sandbox_argument(parser)
 
 
