@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
 from grader.core.errors import GraderUsageError
+from grader.core.gpu_slots import gpu_indices
 
 _LAB_DIR = re.compile(r"(lab\d+)_.+")
-_GPU_LINE = re.compile(r"^GPU (\d+):")
 _NVIDIA_SMI_TIMEOUT_S = 60
 
 
@@ -133,11 +133,6 @@ def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.
     if proc.returncode != 0:
         return []
     return gpu_indices(proc.stdout)
-
-
-def gpu_indices(listing: str) -> list[str]:
-    """The GPU indices in the output of `nvidia-smi -L`."""
-    return [m.group(1) for m in map(_GPU_LINE.match, listing.splitlines()) if m]
 
 
 def choose_gpus(request: str, available: Sequence[str]) -> list[str]:

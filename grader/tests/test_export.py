@@ -392,6 +392,20 @@ def test_the_exported_grader_runs_without_the_instructors_modules(exported: Path
     assert result.returncode == 2 and "in the instructor's repository" in result.stderr
 
 
+def test_the_exported_resource_spec_script_runs(exported: Path) -> None:
+    """The README's scripts/gpu_resource_spec.py, for ctest --resource-spec-file, finds
+    its grader modules in the export."""
+    result = subprocess.run(
+        [sys.executable, "scripts/gpu_resource_spec.py", "--help"],
+        cwd=exported,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["cmake", *args], capture_output=True, text=True, timeout=900, check=False

@@ -10,11 +10,15 @@ Each slot is one grading worker, so a GPU of 2 slots grades 2 students at once;
 `--gpus N|auto` is one slot per GPU. An id is a GPU's index in `nvidia-smi -L`,
 as CUDA_VISIBLE_DEVICES takes it. Workers sharing a GPU still never time a test
 beside another test: gpu_lock.py.
+
+In core/, not instructor/, because the students' scripts/gpu_resource_spec.py
+writes the same spec for their own `ctest --resource-spec-file`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +26,7 @@ from pathlib import Path
 from grader.core.errors import GraderUsageError
 
 SPEC_VERSION = {"major": 1, "minor": 0}  # the only one ctest reads
+_GPU_LINE = re.compile(r"^GPU (\d+):")
 
 
 @dataclass(frozen=True)
@@ -125,3 +130,8 @@ def worker_gpus(gpus: Sequence[GpuSlots]) -> list[str]:
 def describe(gpus: Sequence[GpuSlots]) -> str:
     """`GPU 0 (2 slots), GPU 1` for the batch's first line."""
     return ", ".join(f"GPU {g.gpu}" + (f" ({g.slots} slots)" if g.slots > 1 else "") for g in gpus)
+
+
+def gpu_indices(listing: str) -> list[str]:
+    """The GPU indices in the output of `nvidia-smi -L`."""
+    return [m.group(1) for m in map(_GPU_LINE.match, listing.splitlines()) if m]
