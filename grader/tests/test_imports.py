@@ -185,7 +185,15 @@ def test_no_import_circle() -> None:
 
 
 def test_no_private_name_is_imported_from_another_module() -> None:
-    assert private_imports(FILES) == []
+    """Nor from the grader's tests, scripts/ or submissions/ (their own names only)."""
+    repo = PACKAGE.parent
+    users = [
+        *PACKAGE.glob("tests/*.py"),
+        *repo.glob("scripts/*.py"),
+        *repo.glob("submissions/*.py"),
+    ]
+    files = {**FILES, **{str(path.relative_to(repo)): path for path in users}}
+    assert private_imports(files) == []
 
 
 def test_each_package_imports_only_the_layers_below_it() -> None:
