@@ -19,13 +19,14 @@ from grader.commands import INSTRUCTOR_ONLY
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
-# Which groups of modules each group may import (itself included). core/ is the base;
-# instructor/ is left out of the student export, so nothing the students get imports it.
+# Which groups of modules each group may import (itself included): those above it in
+# grader/README.md's Layout table. instructor/ is left out of the student export, so
+# nothing the students get imports it.
 LAYERS: dict[str, set[str]] = {
     "core": {"core"},
     "trust": {"core", "trust"},
     "shared": {"core", "trust", "shared"},  # options.py, command.py, errors' users
-    "tools": {"core", "shared", "tools"},
+    "tools": {"core", "trust", "shared", "tools"},
     "instructor": {"core", "trust", "shared", "instructor"},
     # The commands the student export keeps: what they import must be exported too.
     "commands": {"core", "trust", "shared", "tools", "commands"},
