@@ -35,6 +35,11 @@ def add_secret_argument(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--secret-file", type=Path, metavar="PATH", help=help)
 
 
+def add_build_jobs_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--build-jobs: builds run on the CPUs at once, ahead of grading."""
+    parser.add_argument("--build-jobs", type=int, default=2, metavar="J", help=help)
+
+
 def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
     """--labs: which labs, as `parse_lab_list` reads them (checked in grader/cli.py);
     `default` says what the command takes without it."""

@@ -51,6 +51,7 @@ from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_t
 from grader.instructor.gpu_usage import LOG_NAME, UsageLog
 from grader.instructor.written_answers import summary
 from grader.options import (
+    add_build_jobs_argument,
     add_calibration_argument,
     add_cmake_arg_argument,
     add_jobs_argument,
@@ -96,13 +97,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where each student's build goes (default: ./build-batch)",
     )
-    parser.add_argument(
-        "--build-jobs",
-        type=int,
-        default=2,
-        metavar="J",
-        help="submissions built at once, ahead of the GPUs (default: 2)",
-    )
+    add_build_jobs_argument(parser, "submissions built at once, ahead of the GPUs (default: 2)")
     parser.add_argument(
         "--build-once",
         action="store_true",

@@ -38,6 +38,7 @@ from grader.instructor.known_wrong import (
     write_trees,
 )
 from grader.options import (
+    add_build_jobs_argument,
     add_cmake_arg_argument,
     add_jobs_argument,
     add_process_mode_argument,
@@ -99,12 +100,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "shape of a report's results.json: scripts/compare_modes.py compares two)",
     )
     add_repo_argument(parser, "holding submissions/known_wrong")
-    parser.add_argument(
-        "--build-jobs",
-        type=int,
-        default=2,
-        metavar="J",
-        help="entries built at once, ahead of grading (default: %(default)s)",
+    add_build_jobs_argument(
+        parser, "entries built at once, ahead of grading (default: %(default)s)"
     )
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
