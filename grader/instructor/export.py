@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.commands import INSTRUCTOR_ONLY
 from grader.core.errors import GraderUsageError
 
 # Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
@@ -55,17 +56,11 @@ EXCLUDED_PREFIXES = (
     "CONTRIBUTING.md",
     # Students install requirements.lock: the dependencies without the maintainers' checks.
     "requirements-dev.lock",
-    # The class-level tools and their commands (grader/commands/__init__.py's
-    # INSTRUCTOR_ONLY), and the deadline policy, which only hidden-data grading reads.
+    # The class-level tools and their commands, and the deadline policy, which only
+    # hidden-data grading reads.
     "grader/instructor/",
     "grader/core/deadline.py",
-    "grader/commands/known_wrong.py",
-    "grader/commands/batch.py",
-    "grader/commands/export.py",
-    "grader/commands/similarity.py",
-    "grader/commands/collect.py",
-    "grader/commands/gradebook.py",
-    "grader/commands/leaderboard.py",
+    *(f"grader/commands/{name}.py" for name in INSTRUCTOR_ONLY),
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
 EXCLUDED_PATTERNS = (
