@@ -20,8 +20,8 @@ function(lab_policy_get var)
 endfunction()
 
 # lab_bars_header(<lab> <var>): writes <lab>_bars.hpp from lab.json's "bars" (one
-# constexpr double per bar, after its line saying whose bar it is and what it
-# compares) into the build tree, and sets <var> to its folder.
+# constexpr harness::Bar per bar, its name and value, after its line saying whose
+# bar it is and what it compares) into the build tree, and sets <var> to its folder.
 function(lab_bars_header lab var)
   lab_policy_get(bars bars)
   set(rows "")
@@ -37,7 +37,7 @@ function(lab_bars_header lab var)
       string(JSON value GET "${bars}" ${name} value)
       string(JSON whose GET "${bars}" ${name} for)
       string(JSON what GET "${bars}" ${name} what)
-      string(APPEND rows "// ${whose}: ${what}\ninline constexpr double ${name} = ${value};\n")
+      string(APPEND rows "// ${whose}: ${what}\ninline constexpr harness::Bar ${name}{\"${name}\", ${value}};\n")
     endforeach()
   endif()
   set(dir ${CMAKE_BINARY_DIR}/generated/${lab})
@@ -46,6 +46,7 @@ function(lab_bars_header lab var)
 "// Generated from ${source} by CMake: edit its \"bars\", not this file.
 // Each bar is a ratio measured in the same run on the same GPU.
 #pragma once
+#include \"labs/verdict.hpp\"
 
 namespace ${lab} {
 ${rows}}  // namespace ${lab}

@@ -23,6 +23,7 @@ MAX_XML_BYTES = 8 << 20
 FIGURE_PROPERTY = "timing_figure"
 VALUE_PROPERTY = "timing_value"
 NEEDED_PROPERTY = "timing_needed"
+BAR_PROPERTY = "timing_bar"
 _FIGURE_NAME_CHARS = 120
 
 
@@ -51,9 +52,9 @@ class GtestCase:
         value = _finite(self.properties.get(VALUE_PROPERTY))
         if not name or value is None:
             return None
-        return Figure(
-            name[:_FIGURE_NAME_CHARS], value, _finite(self.properties.get(NEEDED_PROPERTY))
-        )
+        needed = _finite(self.properties.get(NEEDED_PROPERTY))
+        bar = self.properties.get(BAR_PROPERTY, "")
+        return Figure(name[:_FIGURE_NAME_CHARS], value, needed, bar if bar.isidentifier() else "")
 
 
 def read_cases(path: Path) -> list[GtestCase] | None:

@@ -105,12 +105,14 @@ class Figure:
     summary and the performance credit of a passed test (credit.py).
 
     `name` reads "<what> / <against>" ("fastest variant / copy ceiling") and is the
-    same in every run; `value` is the ratio, higher is better; `needed` is the bar.
+    same in every run; `value` is the ratio, higher is better; `needed` is the bar;
+    `bar` names the lab.json bar it was derived from ("" when the test named none).
     """
 
     name: str
     value: float
     needed: float | None = None
+    bar: str = ""
 
 
 @dataclass(frozen=True)

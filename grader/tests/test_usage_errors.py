@@ -141,3 +141,12 @@ def test_sweep_with_a_missing_repo_says_it_has_no_labs(tmp_path: Path) -> None:
         "labs/; give a cuda-labs repository (one holding labs/labN_topic/)"
     )
     assert "known labs are" not in line
+
+
+def test_calibrate_refuses_a_build_that_is_not_the_reference(tmp_path: Path) -> None:
+    # A student's figures must never become what the bars were set from.
+    build = tmp_path / "B"
+    build.mkdir()
+    (build / "CMakeCache.txt").write_text("LAB_IMPL:STRING=skeletons\n")
+    line = _one_usage_line(_grader("repeat", "--build", str(build), "--calibrate", cwd=tmp_path))
+    assert "--calibrate measures the reference" in line and "LAB_IMPL=solutions" in line
