@@ -45,6 +45,14 @@ void histogram_inverse(const int* samples, int n, int* hist, Launch launch);
 // (g) the same, written so that the scan reads shared memory without bank
 //     conflicts (all threads read the same word: a broadcast) and without a branch.
 void histogram_banks(const int* samples, int n, int* hist, Launch launch);
+// (g2) banks unrolled by 2, the course's histogram_banks2: thread t owns the pairs of
+//     bins (b, b + kBins / 2) for b = t, t + threads, ... < kBins / 2, and each read of
+//     a shared sample feeds both of a pair's counters (the course launches 512 threads).
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch);
+// (g4) unrolled by 4, the course's histogram_banks4: thread t owns the quadruples
+//     (b, b + kBins / 4, b + kBins / 2, b + 3 * kBins / 4) for b = t, t + threads, ...
+//     < kBins / 4, one read feeding four counters (the course launches 256 threads).
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch);
 
 // Your fastest histogram, any method (launch.blocks is 0: pick the grid).
 // The timing test measures every variant above and this one and grades the fastest.

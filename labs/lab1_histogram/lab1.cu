@@ -23,6 +23,8 @@ const std::vector<Variant>& variants() {
       {"shared", "e", histogram_shared, Work::SlicePerThread, {0, 256, 32}},
       {"inverse", "f", histogram_inverse, Work::ChunkPerBlock, {0, 1024, 8192}},
       {"banks", "g", histogram_banks, Work::ChunkPerBlock, {0, 1024, 1024}},
+      {"banks2", "g2", histogram_banks2, Work::ChunkPerBlock, {0, 512, 1024}},
+      {"banks4", "g4", histogram_banks4, Work::ChunkPerBlock, {0, 256, 1024}},
       {"best", "h", histogram_best, Work::Free, {0, 512, 0}},
   };
   return table;

@@ -56,6 +56,20 @@ __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
   // TODO
 }
 
+// (g2) banks unrolled by 2, as the course's histogram_banks2: thread t owns the bins
+// b and b + kBins / 2 for b = t, t + blockDim.x, ... < kBins / 2, with one counter
+// each; every local[i] read once feeds both counters.
+__global__ void banks2_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
+// (g4) Unrolled by 4, as the course's histogram_banks4: bins b, b + kBins / 4,
+// b + kBins / 2 and b + 3 * kBins / 4 for b = t, t + blockDim.x, ... < kBins / 4,
+// four counters fed by one read of local[i].
+__global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
@@ -93,6 +107,18 @@ void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
   // TODO: zero hist
   banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
                                                                               launch.slice);
+}
+
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  banks2_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  banks4_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
 }
 
 // (h) Your fastest histogram. Start from (e); then read the README's hints

@@ -181,6 +181,63 @@ __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
 #endif
 }
 
+#if LAB_SKELETON
+// (g2) banks unrolled by 2, as the course's histogram_banks2: thread t owns the bins
+// b and b + kBins / 2 for b = t, t + blockDim.x, ... < kBins / 2, with one counter
+// each; every local[i] read once feeds both counters.
+#else
+// (g2) The course's histogram_banks2: one shared read per sample feeds two counters,
+// so the scan does half the reads of (g) for the same comparisons.
+#endif
+__global__ void banks2_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
+  extern __shared__ int local[];
+  load_chunk(t, n, chunk, local);
+  for (int b = threadIdx.x; b < kBins / 2; b += blockDim.x) {
+    const int b1 = b, b2 = b + kBins / 2;
+    int occurrences1 = 0, occurrences2 = 0;
+    for (int i = 0; i < chunk; i++) {
+      const int v = local[i];
+      occurrences1 += (b1 ^ v) ? 0 : 1;
+      occurrences2 += (b2 ^ v) ? 0 : 1;
+    }
+    if (occurrences1) atomicAdd(h + b1, occurrences1);
+    if (occurrences2) atomicAdd(h + b2, occurrences2);
+  }
+#endif
+}
+
+#if LAB_SKELETON
+// (g4) Unrolled by 4, as the course's histogram_banks4: bins b, b + kBins / 4,
+// b + kBins / 2 and b + 3 * kBins / 4 for b = t, t + blockDim.x, ... < kBins / 4,
+// four counters fed by one read of local[i].
+#else
+// (g4) The course's histogram_banks4: one shared read feeds four counters.
+#endif
+__global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
+  extern __shared__ int local[];
+  load_chunk(t, n, chunk, local);
+  constexpr int q = kBins / 4;
+  for (int b = threadIdx.x; b < q; b += blockDim.x) {
+    int occurrences[4] = {0, 0, 0, 0};
+    for (int i = 0; i < chunk; i++) {
+      const int v = local[i];
+#pragma unroll
+      for (int k = 0; k < 4; k++) occurrences[k] += ((b + k * q) ^ v) ? 0 : 1;
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      if (occurrences[k]) atomicAdd(h + b + k * q, occurrences[k]);
+    }
+  }
+#endif
+}
+
 #if !LAB_SKELETON
 // (h) Memory-bound version. One pass over the samples with 16-byte loads, four in
 // flight per thread; one shared histogram per warp, so warps never contend; a grid
@@ -307,6 +364,26 @@ void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
 #endif
   banks_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
                                                                               launch.slice);
+}
+
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
+  zero(hist);
+#endif
+  banks2_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
+  zero(hist);
+#endif
+  banks4_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
 }
 
 #if LAB_SKELETON
