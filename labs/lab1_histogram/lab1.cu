@@ -124,13 +124,21 @@ std::string HistogramBench::check_cub() {
 
 // Fresh samples of the same distribution: every value v becomes (v + s) mod kBins
 // for a random s, so every bin's count moves to another bin.
-void HistogramBench::redraw() {
-  const int shift = 1 + static_cast<int>(harness::fresh_seed() % (kBins - 1));
+void HistogramBench::shift_samples(int shift) {
   for (int& v : samples_) v = (v + shift) % kBins;
   std::vector<int> moved(kBins);
   for (int b = 0; b < kBins; ++b) moved[(b + shift) % kBins] = expected_[b];
   expected_ = std::move(moved);
   d_samples_.upload(samples_);
+  shift_ = (shift_ + shift) % kBins;
+}
+
+void HistogramBench::redraw() {
+  shift_samples(1 + static_cast<int>(harness::fresh_seed() % (kBins - 1)));
+}
+
+void HistogramBench::undo_redraws() {
+  if (shift_ != 0) shift_samples(kBins - shift_);
 }
 
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
