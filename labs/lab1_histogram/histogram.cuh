@@ -58,4 +58,37 @@ void histogram_banks4(const int* samples, int n, int* hist, Launch launch);
 // The timing test measures every variant above and this one and grades the fastest.
 void histogram_best(const int* samples, int n, int* hist, Launch launch);
 
+// ---- The atomic operations (the course's lecture: testAtomic, check_threshold) ----
+// Each launcher launches launch.blocks x launch.threads threads (enough to cover n);
+// thread tid = blockIdx.x * blockDim.x + threadIdx.x acts only when tid < n. The
+// harness sets the initial values and checks every result exactly.
+
+// The slots of atomic_catalogue, in the order of the course's testAtomic.
+enum AtomicSlot : int {
+  kSlotAdd,   // atomicAdd(slot, 10)
+  kSlotSub,   // atomicSub(slot, 10)
+  kSlotExch,  // exch_old[tid] = atomicExch(slot, tid)
+  kSlotMax,   // atomicMax(slot, tid)
+  kSlotMin,   // atomicMin(slot, tid)
+  kSlotInc,   // atomicInc((unsigned int*)slot, 17)
+  kSlotDec,   // atomicDec((unsigned int*)slot, 137)
+  kSlotCas,   // cas_old[tid] = atomicCAS(slot, -1, tid): the slot starts at -1, one tid claims it
+  kSlotAnd,   // atomicAnd(slot, 2 * tid + 7)
+  kSlotOr,    // atomicOr(slot, 1 << (tid % 32))
+  kSlotXor,   // atomicXor(slot, tid)
+  kSlots
+};
+// (i) testAtomic: every thread tid < n applies to `slots` (kSlots ints, set by the
+//     harness) the operation of each slot above; exch_old and cas_old (n ints of
+//     garbage) receive the values atomicExch and atomicCAS return to thread tid.
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch);
+// (j) check_threshold: `flag` (one int of garbage) must end 1 if some values[i] > threshold
+//     (set with atomicExch, as the course does), else 0: zero it first.
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch);
+// (k) An atomic the hardware lacks, built from atomicCAS: thread tid < n multiplies
+//     *product (set by the harness) by factors[tid], modulo 2^32 like unsigned
+//     arithmetic, in one atomic step, and writes the value it replaced to old[tid].
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch);
+
 }  // namespace lab1

@@ -70,6 +70,34 @@ __global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
   // TODO
 }
 
+// (i) The course's testAtomic: if tid < n, apply each slot's operation as the
+// contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
+// what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
+// atomicInc and atomicDec take an unsigned int*: reinterpret_cast the slot's address.
+__global__ void atomic_catalogue_kernel(int* slots, int* exch_old, int* cas_old, int n) {
+  // TODO
+}
+
+// (j) The course's check_threshold: if values[tid] > threshold, atomicExch(flag, 1).
+__global__ void check_threshold_kernel(const int* values, int n, int threshold, int* flag) {
+  // TODO
+}
+
+// (k) An atomic multiply from atomicCAS: read *address, then loop: compute the new
+// value from the one you assume is there, atomicCAS(address, assumed, new) swaps only
+// if *address still holds `assumed`, and returns what it found: retry until it is
+// `assumed`. Return the value replaced.
+__device__ unsigned int atomic_mul(unsigned int* address, unsigned int factor) {
+  // TODO
+  return *address;
+}
+
+__global__ void atomic_multiply_kernel(unsigned int* product, const unsigned int* factors,
+                                       unsigned int* old, int n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) old[i] = atomic_mul(product, factors[i]);
+}
+
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
@@ -126,6 +154,20 @@ void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
 void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   (void)launch;  // TODO: your own kernel and grid; until then, the shared-memory one
   histogram_shared(samples, n, hist, Launch{(n + 256 * 32 - 1) / (256 * 32), 256, 32});
+}
+
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch) {
+  atomic_catalogue_kernel<<<launch.blocks, launch.threads>>>(slots, exch_old, cas_old, n);
+}
+
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
+  // TODO: zero flag (it arrives full of garbage)
+  check_threshold_kernel<<<launch.blocks, launch.threads>>>(values, n, threshold, flag);
+}
+
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch) {
+  atomic_multiply_kernel<<<launch.blocks, launch.threads>>>(product, factors, old, n);
 }
 
 }  // namespace lab1

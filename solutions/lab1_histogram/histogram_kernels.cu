@@ -299,6 +299,80 @@ __global__ void best_kernel(const int* __restrict__ t, int n, int* __restrict__ 
 }
 #endif
 
+#if LAB_SKELETON
+// (i) The course's testAtomic: if tid < n, apply each slot's operation as the
+// contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
+// what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
+// atomicInc and atomicDec take an unsigned int*: reinterpret_cast the slot's address.
+#else
+// (i) The course's testAtomic. Its atomicCAS(slot, tid - 1, tid) chain ends on a value
+// that depends on the threads' order, so here every thread tries to claim a slot that
+// starts at -1: exactly one wins, which the harness can check exactly.
+#endif
+__global__ void atomic_catalogue_kernel(int* slots, int* exch_old, int* cas_old, int n) {
+#if LAB_SKELETON
+  // TODO
+#else
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= n) return;
+  atomicAdd(&slots[kSlotAdd], 10);
+  atomicSub(&slots[kSlotSub], 10);
+  exch_old[tid] = atomicExch(&slots[kSlotExch], tid);
+  atomicMax(&slots[kSlotMax], tid);
+  atomicMin(&slots[kSlotMin], tid);
+  atomicInc(reinterpret_cast<unsigned int*>(&slots[kSlotInc]), 17u);
+  atomicDec(reinterpret_cast<unsigned int*>(&slots[kSlotDec]), 137u);
+  cas_old[tid] = atomicCAS(&slots[kSlotCas], -1, tid);
+  atomicAnd(&slots[kSlotAnd], 2 * tid + 7);
+  atomicOr(&slots[kSlotOr], 1 << (tid % 32));
+  atomicXor(&slots[kSlotXor], tid);
+#endif
+}
+
+#if LAB_SKELETON
+// (j) The course's check_threshold: if values[tid] > threshold, atomicExch(flag, 1).
+#else
+// (j) The course's check_threshold. Only threads that see a value above write, and all
+// write 1: the flag's end value does not depend on who writes last.
+#endif
+__global__ void check_threshold_kernel(const int* values, int n, int threshold, int* flag) {
+#if LAB_SKELETON
+  // TODO
+#else
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && values[i] > threshold) atomicExch(flag, 1);
+#endif
+}
+
+#if LAB_SKELETON
+// (k) An atomic multiply from atomicCAS: read *address, then loop: compute the new
+// value from the one you assume is there, atomicCAS(address, assumed, new) swaps only
+// if *address still holds `assumed`, and returns what it found: retry until it is
+// `assumed`. Return the value replaced.
+#else
+// (k) The CAS loop: atomicCAS writes assumed * factor only if no other thread changed
+// *address since it was read; else it returns the newer value and the loop retries.
+#endif
+__device__ unsigned int atomic_mul(unsigned int* address, unsigned int factor) {
+#if LAB_SKELETON
+  // TODO
+  return *address;
+#else
+  unsigned int old = *address, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(address, assumed, assumed * factor);
+  } while (old != assumed);
+  return old;
+#endif
+}
+
+__global__ void atomic_multiply_kernel(unsigned int* product, const unsigned int* factors,
+                                       unsigned int* old, int n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) old[i] = atomic_mul(product, factors[i]);
+}
+
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
@@ -407,6 +481,24 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   const int blocks = launch.blocks > 0 && launch.blocks < resident ? launch.blocks : resident;
   best_kernel<<<blocks, threads, shared_bytes>>>(samples, n, hist, ++epoch);
 #endif
+}
+
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch) {
+  atomic_catalogue_kernel<<<launch.blocks, launch.threads>>>(slots, exch_old, cas_old, n);
+}
+
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero flag (it arrives full of garbage)
+#else
+  cudaMemsetAsync(flag, 0, sizeof(int));
+#endif
+  check_threshold_kernel<<<launch.blocks, launch.threads>>>(values, n, threshold, flag);
+}
+
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch) {
+  atomic_multiply_kernel<<<launch.blocks, launch.threads>>>(product, factors, old, n);
 }
 
 }  // namespace lab1
