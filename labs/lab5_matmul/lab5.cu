@@ -21,6 +21,7 @@ namespace lab5 {
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = {
       {"naive", "a", matmul_naive, Block::Chosen, {16, 16}},
+      {"naive_swapped", "a'", matmul_naive_swapped, Block::Chosen, {16, 16}},
       {"fine", "b", matmul_fine, Block::Chosen, {16, 16}},
       {"tiled16",
        "c",
@@ -80,9 +81,11 @@ void check_launch(const Variant& v, long long n, long long k, long long m, Launc
   }
   if (v.block == Block::Fixed) return;
   check_block(launch);
-  if ((n + launch.block_y - 1) / launch.block_y > 65535) {
-    throw std::invalid_argument(
-        "grid y = ceil(n / block_y) must be at most 65535: raise --block-y");
+  // The grid's y covers the rows, or the columns where the mapping is swapped.
+  const bool swapped = v.name == std::string("naive_swapped");
+  if (((swapped ? m : n) + launch.block_y - 1) / launch.block_y > 65535) {
+    throw std::invalid_argument(std::string("grid y = ceil(") + (swapped ? "m" : "n") +
+                                " / block_y) must be at most 65535: raise --block-y");
   }
   if (v.name == std::string("fine") && k > 65535) {
     throw std::invalid_argument("fine uses grid z = k, at most 65535, not " + std::to_string(k));

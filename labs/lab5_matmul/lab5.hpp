@@ -27,7 +27,7 @@ namespace lab5 {
 using Launcher = void (*)(const float*, const float*, float*, int, int, int, Launch);
 
 enum class Block {
-  Chosen,  // launch.block_x x launch.block_y threads (naive, fine)
+  Chosen,  // launch.block_x x launch.block_y threads (naive, naive_swapped, fine)
   Fixed,   // the variant fixes its block (tiled, register-blocked, best)
 };
 

@@ -1,6 +1,6 @@
 // lab5 contract: every function the harness calls, defined in
 // skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...). The
-// student writes the kernels of (a) and (c), which that file launches through
+// student writes the kernels of (a), (a') and (c), which that file launches through
 // matmul_launchers.cuh, and every other launcher with its kernel(s).
 //
 // Matrices are float32, row-major, in device memory, 256-byte aligned:
@@ -30,6 +30,13 @@ struct Launch {
 //     length k). 2D grid of 2D blocks; the row comes from y, the column from x:
 //       Row = blockIdx.y * blockDim.y + threadIdx.y,  Col = blockIdx.x * blockDim.x + threadIdx.x.
 void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m, Launch launch);
+
+// (a') The same kernel with the mapping swapped, question 1 made measurable: the row
+//      from x, the column from y,
+//       Row = blockIdx.x * blockDim.x + threadIdx.x,  Col = blockIdx.y * blockDim.y + threadIdx.y,
+//      so that the threads of a warp walk down a column of C instead of along a row.
+void matmul_naive_swapped(const float* A, const float* B, float* C, int n, int k, int m,
+                          Launch launch);
 
 // (b) Granularity "case 1": one thread per single product A(i,l) * B(l,j), n * m * k
 //     threads (grid z = l), each adding its product to C(i,j) with atomicAdd

@@ -22,6 +22,16 @@ __global__ void naive_kernel(const float* A, const float* B, float* C, int n, in
   // TODO
 }
 
+// (a') The same product with the mapping swapped (question 1): the row from x, the
+// column from y,
+//   Row = blockIdx.x * blockDim.x + threadIdx.x;  Col = blockIdx.y * blockDim.y + threadIdx.y;
+// the same bounds check and inner product as (a). The launcher (matmul_launchers.cuh)
+// covers n with the grid's x and m with its y.
+__global__ void naive_swapped_kernel(const float* A, const float* B, float* C, int n, int k,
+                                     int m) {
+  // TODO
+}
+
 // (b) One thread per product: l = blockIdx.z, then
 // atomicAdd(&C[Row * m + Col], A[Row * k + l] * B[l * m + Col]). C must be zero first.
 __global__ void fine_kernel(const float* A, const float* B, float* C, int n, int k, int m) {

@@ -49,6 +49,32 @@ __global__ void naive_kernel(const float* __restrict__ A, const float* __restric
 #endif
 
 #if LAB_SKELETON
+// (a') The same product with the mapping swapped (question 1): the row from x, the
+// column from y,
+//   Row = blockIdx.x * blockDim.x + threadIdx.x;  Col = blockIdx.y * blockDim.y + threadIdx.y;
+// the same bounds check and inner product as (a). The launcher (matmul_launchers.cuh)
+// covers n with the grid's x and m with its y.
+__global__ void naive_swapped_kernel(const float* A, const float* B, float* C, int n, int k,
+                                     int m) {
+  // TODO
+}
+#else
+// (a') Rows on x, columns on y: consecutive threads of a warp take consecutive rows,
+// so their loads of A and stores of C are k and m floats apart, and they share one
+// element of B per step instead of reading a row of it.
+__global__ void naive_swapped_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                                     float* __restrict__ C, int n, int k, int m) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < m) {
+    float val = 0;
+    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
+    C[(size_t)row * m + col] = val;
+  }
+}
+#endif
+
+#if LAB_SKELETON
 // (b) One thread per product: l = blockIdx.z, then
 // atomicAdd(&C[Row * m + Col], A[Row * k + l] * B[l * m + Col]). C must be zero first.
 __global__ void fine_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
