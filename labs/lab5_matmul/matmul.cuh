@@ -81,4 +81,25 @@ void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch 
 // (g) Your fastest MQDB product (it must touch only the diagonal blocks' work).
 void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C);
 
+// ---- The course's warning: a struct with pointers inside ------------------------------
+// The challenge hands its matrices over as the course's host `struct mqdb`: plain data
+// whose arrays sit behind pointers. Copying the struct copies the pointers, not what
+// they point to: in device memory, a host pointer is an address the kernel cannot follow.
+struct MqdbStruct {
+  int n;                  // matrix size
+  int k;                  // number of diagonal blocks
+  const int* block_size;  // the k sizes d_i, sum n
+  const float* elem;      // n * n elements, row-major, zeros outside the blocks
+};
+
+// (h) C = A B from two host structs (their pointers are host pointers, same D) into the
+//     device buffer C, n * n floats, garbage on entry: every element must be written,
+//     the zeros too. Deep-copy each struct: cudaMalloc and cudaMemcpy its block sizes
+//     and its elements, then a device copy of the struct with those device pointers in
+//     place of the host ones. Launch a kernel that takes the copies (a device pointer to
+//     each, or the patched struct by value), and cudaFree everything this function
+//     allocated before it returns. The one function that may call cudaMalloc,
+//     cudaMemcpy and cudaFree (lab.json "objects"), directly: not through a helper.
+void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C);
+
 }  // namespace lab5
