@@ -158,7 +158,7 @@ std::vector<MqdbCase> from_host_cases() {
 
 INSTANTIATE_TEST_SUITE_P(Correctness, MqdbFromHost, testing::ValuesIn(from_host_cases()),
                          [](const testing::TestParamInfo<MqdbCase>& info) {
-                           return std::string(info.param.name);
+                           return "mqdb_from_host__" + std::string(info.param.name);
                          });
 
 // What mqdb_from_host allocates it frees: 4 calls that kept their two n x n element
