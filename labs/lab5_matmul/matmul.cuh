@@ -10,8 +10,9 @@
 //      every element must be written.
 // Any n, k, m >= 1: sizes are NOT multiples of your block or tile sizes, and the
 // matrices are rectangular. Each launcher launches its kernel(s) on the default
-// stream and returns without synchronizing or allocating. Student code may not
-// call cuBLAS (or any other library's product): it is the yardstick.
+// stream and returns without synchronizing or allocating, except (h), whose exercise
+// is allocating and copying. Student code may not call cuBLAS (or any other
+// library's product): it is the yardstick.
 #pragma once
 #include <cuda_runtime.h>
 
