@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "lab4.hpp"
 #include "labs/cuda_check.hpp"
@@ -290,6 +291,47 @@ __global__ void chase_shared(unsigned* sink, long long* cycles) {
   *cycles = t1 - t0;
 }
 
+constexpr int kFmaChains = 8;     // independent chains per thread in the throughput kernel
+constexpr int kFmaSteps = 16384;  // a span long beside the blocks' start-up
+
+__global__ void fma_latency(float a, float b, float* sink, long long* cycles) {
+  float x = threadIdx.x;
+  const long long t0 = clock64();
+  for (int s = 0; s < kChaseSteps; s++) x = fmaf(x, a, b);  // each waits for the last
+  const long long t1 = clock64();
+  *sink = x;
+  *cycles = t1 - t0;
+}
+
+// Every warp has kFmaChains independent FMAs to issue at each step: enough for the
+// pipelines to stay full. Each block records its SM and its first and last cycle on
+// that SM's clock (clocks of different SMs are not comparable).
+__global__ void fma_throughput(float a, float b, float* sink, long long* span, unsigned* sm) {
+  float x[kFmaChains];
+#pragma unroll
+  for (int c = 0; c < kFmaChains; c++) x[c] = threadIdx.x + c;
+  __syncthreads();
+  const long long t0 = clock64();
+#pragma unroll 4
+  for (int s = 0; s < kFmaSteps; s++) {
+#pragma unroll
+    for (int c = 0; c < kFmaChains; c++) x[c] = fmaf(x[c], a, b);
+  }
+  __syncthreads();
+  const long long t1 = clock64();
+  float sum = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kFmaChains; c++) sum += x[c];
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+  if (threadIdx.x == 0) {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    span[2 * blockIdx.x] = t0;
+    span[2 * blockIdx.x + 1] = t1;
+    sm[blockIdx.x] = id;
+  }
+}
+
 // A random cycle through `bytes` of memory, one stop per 128-byte line.
 harness::DeviceBuffer<unsigned> random_cycle(std::size_t bytes) {
   const std::size_t words = bytes / sizeof(unsigned), per_line = 32, lines = words / per_line;
@@ -348,6 +390,106 @@ std::vector<Latency> measure_latencies() {
         {"global memory (DRAM)", "256 MiB, random lines, cold (TLB misses included)", result()});
   }
   return rows;
+}
+
+FmaRates measure_fma() {
+  FmaRates rates{};
+  // a and b keep x bounded and are not known at compile time.
+  const float a = 0.999f, b = 0.001f;
+  {
+    harness::DeviceBuffer<float> sink(1);
+    harness::DeviceBuffer<long long> cycles(1);
+    fma_latency<<<1, 1>>>(a, b, sink.get(), cycles.get());
+    LAB_CHECK_LAUNCH();
+    harness::synchronize_or_die();
+    rates.latency_cycles = static_cast<double>(cycles.download()[0]) / kChaseSteps;
+  }
+  constexpr int threads = 256;
+  int device = 0, sms = 0, per_sm = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LAB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fma_throughput, threads, 0));
+  const int blocks = sms * per_sm;  // one wave: every block resident from the start
+  harness::DeviceBuffer<float> sink(static_cast<std::size_t>(blocks) * threads);
+  harness::DeviceBuffer<long long> spans(2 * static_cast<std::size_t>(blocks));
+  harness::DeviceBuffer<unsigned> sm_of(blocks);
+  fma_throughput<<<blocks, threads>>>(a, b, sink.get(), spans.get(), sm_of.get());
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+  const std::vector<long long> t = spans.download();
+  const std::vector<unsigned> sm = sm_of.download();
+  // Per SM: the FMAs of its blocks over the cycles from its first start to its last end.
+  std::map<unsigned, std::pair<long long, long long>> window;
+  std::map<unsigned, int> count;
+  for (int b = 0; b < blocks; ++b) {
+    auto [it, fresh] = window.emplace(sm[b], std::make_pair(t[2 * b], t[2 * b + 1]));
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, t[2 * b]);
+      it->second.second = std::max(it->second.second, t[2 * b + 1]);
+    }
+    ++count[sm[b]];
+  }
+  std::vector<double> rate;
+  for (const auto& [id, w] : window) {
+    rate.push_back(1.0 * count[id] * threads * kFmaChains * kFmaSteps / (w.second - w.first));
+  }
+  std::nth_element(rate.begin(), rate.begin() + rate.size() / 2, rate.end());
+  rates.per_cycle_per_sm = rate[rate.size() / 2];  // the median SM
+  return rates;
+}
+
+// ---- Occupancy (Part 3) -------------------------------------------------------
+
+const std::vector<OccupancyKernel>& occupancy_kernels() {
+  static const std::vector<OccupancyKernel> table = [] {
+    const std::pair<const char*, KernelId> ids[] = {
+        {"global", KernelId::kGlobal},
+        {"register", KernelId::kRegister},
+        {"shared", KernelId::kShared},
+        {"symbol_global", KernelId::kSymbolGlobal},
+        {"symbol_register", KernelId::kSymbolRegister},
+        {"symbol_shared", KernelId::kSymbolShared},
+        {"best", KernelId::kBest},
+        {"window_global", KernelId::kWindowGlobal},
+        {"window_shared", KernelId::kWindowShared},
+    };
+    std::vector<OccupancyKernel> rows;
+    for (const auto& [name, id] : ids) {
+      if (is_window_variant(name)) {
+        const WindowVariant& v = find_window_variant(name);
+        rows.push_back({v.name, id, v.grid, v.defaults.threads});
+      } else {
+        const PowerVariant& v = find_power_variant(name);
+        rows.push_back({v.name, id, v.grid, v.defaults.threads});
+      }
+    }
+    return rows;
+  }();
+  return table;
+}
+
+OccupancyRow occupancy_of(const void* kernel, int threads, std::size_t dynamic_shared_bytes) {
+  int device = 0;
+  cudaDeviceProp p{};
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  OccupancyRow row{};
+  LAB_CUDA_CHECK(cudaFuncGetAttributes(&row.attributes, kernel));
+  LAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&row.runtime_blocks, kernel, threads,
+                                                               dynamic_shared_bytes));
+  row.limits = occupancy_limits(row.attributes, p, threads, dynamic_shared_bytes);
+  row.blocks = std::min({row.limits.by_block_slots, row.limits.by_warps, row.limits.by_registers,
+                         row.limits.by_shared});
+  row.warps_per_block = (threads + p.warpSize - 1) / p.warpSize;
+  row.max_warps_per_sm = p.maxThreadsPerMultiProcessor / p.warpSize;
+  return row;
+}
+
+OccupancyRow occupancy_of(KernelId id, int threads, std::size_t dynamic_shared_bytes) {
+  const void* kernel = kernel_address(id);
+  if (!kernel) throw std::invalid_argument("kernel_address returned no kernel");
+  return occupancy_of(kernel, threads, dynamic_shared_bytes);
 }
 
 // ---- The bench --------------------------------------------------------------

@@ -5,6 +5,7 @@
 // checks and times a variant on one array. The bars are lab.json's (lab4_bars.hpp,
 // for the timing tests); what they were set from is in calibration.json.
 #pragma once
+#include <cstddef>
 #include <map>
 #include <ostream>
 #include <string>
@@ -129,6 +130,44 @@ struct Latency {
   double cycles;
 };
 std::vector<Latency> measure_latencies();
+
+// The arithmetic side of Little's law: one thread's chain of dependent fmaf (the
+// latency, in cycles), and one full wave of blocks each running independent
+// chains (the throughput, FMAs per cycle per SM: the median SM's, over the span of
+// its blocks on its own clock).
+struct FmaRates {
+  double latency_cycles;
+  double per_cycle_per_sm;
+};
+FmaRates measure_fma();
+
+// ---- Occupancy (Part 3) ----------------------------------------------------
+
+// The kernels of Part 3's table, each at the block size the lab launches it with.
+struct OccupancyKernel {
+  const char* name;  // the variant's name
+  KernelId id;
+  Grid grid;  // FixedBlock: always kBlockSize threads
+  int threads;
+};
+const std::vector<OccupancyKernel>& occupancy_kernels();
+
+// One kernel's resources and occupancy at one launch: the student's limits beside
+// what the runtime says.
+struct OccupancyRow {
+  cudaFuncAttributes attributes;
+  OccupancyLimits limits;  // occupancy_limits, the student's
+  int blocks;              // the smallest of the student's limits
+  int runtime_blocks;      // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int warps_per_block;
+  int max_warps_per_sm;
+  double percent(int active_blocks) const {
+    return 100.0 * active_blocks * warps_per_block / max_warps_per_sm;
+  }
+};
+// Reads the kernel's attributes and the current device's limits, then asks both.
+OccupancyRow occupancy_of(KernelId id, int threads, std::size_t dynamic_shared_bytes);
+OccupancyRow occupancy_of(const void* kernel, int threads, std::size_t dynamic_shared_bytes);
 
 // ---- The bench -------------------------------------------------------------
 

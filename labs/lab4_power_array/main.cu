@@ -1,7 +1,10 @@
 // lab4_power_array: runs the power-array variants (A[i] = A[i]^k) and the window
 // variants on a dataset and prints one row per variant like the course's examples;
-// --memory prints the course's memory table beside this GPU's own numbers.
+// --memory prints the course's memory table beside this GPU's own numbers, and
+// Little's law's "parallelism needed" from the latencies and throughputs measured;
+// --occupancy prints each kernel's resources and occupancy (Part 3).
 // Exits 1 when a result is wrong.
+#include <algorithm>
 #include <climits>
 #include <exception>
 #include <stdexcept>
@@ -84,6 +87,9 @@ bool run_window(harness::ResultWriter& out, lab4::PowerBench& bench, const lab4:
   return report(out, v.name, wrong);
 }
 
+void print_littles_law(harness::ResultWriter& out, const cudaDeviceProp& p, int sm_khz,
+                       double copy_gbps, double dram_cycles);
+
 // The course's table (global memory, registers, L1, L2, shared memory) beside what
 // this GPU reports, and load latencies measured by pointer chasing.
 void print_memory_table(harness::ResultWriter& out) {
@@ -144,9 +150,100 @@ void print_memory_table(harness::ResultWriter& out) {
   out.table({Column("level", -22), Column("cycles", 7).fixed(1),
              Column("how").gap(" cycles  (").suffix(")")},
             harness::TableHeader::Hidden);
-  for (const lab4::Latency& row : lab4::measure_latencies()) {
-    out.row({row.level, row.cycles, row.how});
+  const std::vector<lab4::Latency> latencies = lab4::measure_latencies();
+  for (const lab4::Latency& row : latencies) out.row({row.level, row.cycles, row.how});
+  print_littles_law(out, p, sm_khz, ceiling.gbps, latencies.back().cycles);
+}
+
+// The course's tables 3-3 and 3-4, parallelism = latency x throughput, for this GPU:
+// every input is measured here, except the SM clock (the device's maximum), which
+// turns bytes per second into bytes per cycle.
+void print_littles_law(harness::ResultWriter& out, const cudaDeviceProp& p, int sm_khz,
+                       double copy_gbps, double dram_cycles) {
+  using harness::str_printf;
+  const lab4::FmaRates fma = lab4::measure_fma();
+  const double ops = fma.latency_cycles * fma.per_cycle_per_sm;
+  const int max_warps = p.maxThreadsPerMultiProcessor / p.warpSize;
+  out.note(
+      "# Little's law: parallelism needed = latency x throughput (the course's tables 3-3, "
+      "3-4)");
+  out.context(
+      str_printf("arithmetic (fmaf) | %.1f cycles x %.1f FMA/cycle/SM = %.0f FMAs in flight per "
+                 "SM = %.1f warps of independent FMAs (of %d per SM)",
+                 fma.latency_cycles, fma.per_cycle_per_sm, ops, ops / p.warpSize, max_warps),
+      {{"fma_latency_cycles", fma.latency_cycles},
+       {"fma_per_cycle_per_sm", fma.per_cycle_per_sm},
+       {"arithmetic_parallelism_ops_per_sm", ops},
+       {"arithmetic_warps_per_sm", ops / p.warpSize}});
+  const double bytes_per_cycle = copy_gbps * 1e9 / (sm_khz * 1e3);
+  const double in_flight = dram_cycles * bytes_per_cycle;
+  const double per_sm = in_flight / p.multiProcessorCount;
+  const double warps_4b = per_sm / (4.0 * p.warpSize), warps_16b = per_sm / (16.0 * p.warpSize);
+  out.context(
+      str_printf("memory (DRAM)     | %.0f cycles x %.0f GB/s copy = %.0f B/cycle at %d MHz: "
+                 "%.0f KB in flight, %.0f B per SM = %.1f warps of 4-byte loads or %.1f of "
+                 "16-byte loads (of %d per SM)",
+                 dram_cycles, copy_gbps, bytes_per_cycle, sm_khz / 1000, in_flight / 1024, per_sm,
+                 warps_4b, warps_16b, max_warps),
+      {{"memory_latency_cycles", dram_cycles},
+       {"memory_bytes_per_cycle", bytes_per_cycle},
+       {"memory_parallelism_kb", in_flight / 1024},
+       {"memory_bytes_per_sm", per_sm},
+       {"memory_warps_per_sm_4b_loads", warps_4b},
+       {"memory_warps_per_sm_16b_loads", warps_16b},
+       {"max_warps_per_sm", max_warps}});
+}
+
+// Part 3: every kernel's registers and shared memory (cudaFuncGetAttributes), the
+// blocks per SM that each resource allows by the student's occupancy_limits, and
+// the occupancy beside cudaOccupancyMaxActiveBlocksPerMultiprocessor's. `threads`
+// (when given) replaces the block size of the kernels that take any.
+bool print_occupancy_table(harness::ResultWriter& out, int threads, long long dynamic_bytes) {
+  cudaDeviceProp p{};
+  int device = 0;
+  LAB_CUDA_CHECK(cudaGetDevice(&device));
+  LAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  out.context(
+      harness::str_printf(
+          "# limits per SM: %d threads (%d warps), %d blocks, %d registers (%d per block), "
+          "%zu B shared memory (%zu per block, %zu reserved per block)",
+          p.maxThreadsPerMultiProcessor, p.maxThreadsPerMultiProcessor / p.warpSize,
+          p.maxBlocksPerMultiProcessor, p.regsPerMultiprocessor, p.regsPerBlock,
+          p.sharedMemPerMultiprocessor, p.sharedMemPerBlock, p.reservedSharedMemPerBlock),
+      {{"max_threads_per_sm", p.maxThreadsPerMultiProcessor},
+       {"max_warps_per_sm", p.maxThreadsPerMultiProcessor / p.warpSize},
+       {"max_blocks_per_sm", p.maxBlocksPerMultiProcessor},
+       {"registers_per_sm", p.regsPerMultiprocessor},
+       {"registers_per_block", p.regsPerBlock},
+       {"shared_per_sm_bytes", static_cast<long long>(p.sharedMemPerMultiprocessor)},
+       {"shared_per_block_bytes", static_cast<long long>(p.sharedMemPerBlock)},
+       {"shared_reserved_per_block_bytes", static_cast<long long>(p.reservedSharedMemPerBlock)}});
+  out.table({Column("kernel", -16), Column("threads", 7), Column("registers", 4).titled("regs"),
+             Column("shared_bytes", 7).titled("smem B"), Column("dynamic_bytes", 7).titled("dyn B"),
+             Column("by_slots", 5).titled("slots"), Column("by_warps", 5).titled("warps"),
+             Column("by_registers", 5).titled("regs"), Column("by_shared", 5).titled("smem"),
+             Column("blocks", 6), Column("runtime_blocks", 7).titled("runtime"),
+             Column("occupancy_pct", 6).titled("occ%").fixed(1),
+             Column("runtime_occupancy_pct", 6).titled("rt occ%").fixed(1), Column("check")});
+  bool all_right = true;
+  for (const lab4::OccupancyKernel& k : lab4::occupancy_kernels()) {
+    const int t = threads > 0 && k.grid != lab4::Grid::FixedBlock ? threads : k.threads;
+    const lab4::OccupancyRow r =
+        lab4::occupancy_of(k.id, t, static_cast<std::size_t>(dynamic_bytes));
+    const bool right = r.blocks == r.runtime_blocks;
+    all_right &= right;
+    // A limit no resource sets is shown as the empty cell, not as a huge number.
+    auto limit = [](int v) { return v >= (1 << 20) ? Cell() : Cell(v); };
+    out.row({k.name, t, r.attributes.numRegs, static_cast<long long>(r.attributes.sharedSizeBytes),
+             dynamic_bytes, limit(r.limits.by_block_slots), limit(r.limits.by_warps),
+             limit(r.limits.by_registers), limit(r.limits.by_shared), r.blocks, r.runtime_blocks,
+             r.percent(r.blocks), r.percent(r.runtime_blocks), right ? "ok" : "WRONG"});
   }
+  out.note(
+      "blocks: the smallest of the limits (slots, warps, regs, smem), by occupancy_limits; "
+      "runtime: cudaOccupancyMaxActiveBlocksPerMultiprocessor. Achieved occupancy: "
+      "ctest --preset lab4-tables (Nsight Compute)");
+  return all_right;
 }
 
 }  // namespace
@@ -164,11 +261,17 @@ int main(int argc, char** argv) {
        {"blocks", "N", "grid size", "just enough to cover n"},
        {"threads", "N", "threads per block", "128, the seed's BLOCKSIZE"},
        {"reps", "N", "timed repetitions", "20"},
-       {"memory", "", "print the memory table and latencies, then stop", ""}},
+       {"memory", "", "print the memory table, latencies and Little's law, then stop", ""},
+       {"occupancy", "", "print each kernel's resources and occupancy, then stop", ""},
+       {"dynamic-shared", "BYTES", "dynamic shared memory per block, for --occupancy", "0"}},
       [&](const harness::Args& args, harness::ResultWriter& out) {
         Settings s;
         // Everything that can be wrong with the input is reported before touching the GPU.
-        const bool memory_only = args.has("memory");
+        const bool occupancy_only = args.has("occupancy");
+        const bool memory_only = args.has("memory") || occupancy_only;
+        const long long dynamic_bytes = args.get_int("dynamic-shared", 0, 0, INT_MAX);
+        const long long occupancy_threads =
+            occupancy_only ? args.get_int("threads", 0, 1, 1024) : 0;
         const std::string path = args.get("data", "data.bin");
         const std::string name = args.get("variant", "all");
         const long long k = args.get_int("k", 4, 0, INT_MAX), radius = args.get_int("radius", 32);
@@ -203,6 +306,8 @@ int main(int argc, char** argv) {
           }
         }
         harness::require_gpu(out);
+        if (occupancy_only)
+          return print_occupancy_table(out, occupancy_threads, dynamic_bytes) ? 0 : 1;
         if (memory_only) {
           print_memory_table(out);
           return 0;

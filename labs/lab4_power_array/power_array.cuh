@@ -14,10 +14,15 @@
 // Part 2 is a window (1D stencil) where shared memory does pay: out[i] is the mean
 // of in[i - radius .. i + radius], values outside [0, n) counting as 0.
 //
+// Part 3 is occupancy: from a kernel's resources (cudaFuncGetAttributes) and the
+// device's limits (cudaGetDeviceProperties), how many of its blocks one SM holds.
+//
 // Launchers launch on the default stream and return without synchronizing or
 // allocating. Any n >= 1 must work: the grid may hold more threads than n.
 #pragma once
 #include <cuda_runtime.h>
+
+#include <cstddef>
 
 namespace lab4 {
 
@@ -73,5 +78,53 @@ void window_global(const float* in, float* out, int n, int radius, Launch launch
 // (i) the block's kBlockSize values plus radius on each side (the halo) loaded
 //     once into shared memory, __syncthreads(), then the sum read from there.
 void window_shared(const float* in, float* out, int n, int radius, Launch launch);
+
+// ---- Part 3: occupancy ------------------------------------------------------
+// The kernels of (a)-(i), for the harness's occupancy table and test:
+// kernel_address (written by the lab, in power_array_launchers.cuh) gives each one's
+// address for cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+enum class KernelId {
+  kGlobal,
+  kRegister,
+  kShared,
+  kSymbolGlobal,
+  kSymbolRegister,
+  kSymbolShared,
+  kBest,
+  kWindowGlobal,
+  kWindowShared,
+};
+const void* kernel_address(KernelId id);
+
+// How many blocks of one kernel a single SM can hold at once, limit by limit: each
+// field is the most blocks that resource alone allows (a very large number where
+// it allows any number). The theoretical occupancy is the smallest of the four
+// blocks, times the warps per block, over the SM's maximum warps.
+struct OccupancyLimits {
+  int by_block_slots;  // device.maxBlocksPerMultiProcessor
+  int by_warps;        // the SM's warps (maxThreadsPerMultiProcessor / warpSize) / warps per block
+  int by_registers;    // 0 when one block needs more registers than regsPerBlock
+  int by_shared;       // 0 when one block needs more than sharedMemPerBlock
+};
+
+// The limits for blocks of `threads_per_block` threads (1 up to
+// kernel.maxThreadsPerBlock) with `dynamic_shared_bytes` of dynamic shared memory,
+// as cudaOccupancyMaxActiveBlocksPerMultiprocessor counts them on sm_80 and newer
+// (the default shared memory carveout):
+//   - a block takes ceil(threads / warpSize) warps;
+//   - registers are given to warps: kernel.numRegs * warpSize rounded up to
+//     kRegisterAllocationUnit per warp; each of the SM's kSmPartitions gets
+//     regsPerMultiprocessor / kSmPartitions registers and holds as many whole
+//     warps as fit; a block whose warps, rounded up to a multiple of kSmPartitions,
+//     need more than device.regsPerBlock registers cannot launch;
+//   - shared memory: kernel.sharedSizeBytes (static) + dynamic_shared_bytes +
+//     device.reservedSharedMemPerBlock (the driver's own), rounded up to
+//     kSharedAllocationUnit; a block cannot launch above device.sharedMemPerBlock +
+//     device.reservedSharedMemPerBlock; the SM has device.sharedMemPerMultiprocessor.
+inline constexpr int kRegisterAllocationUnit = 256;  // registers
+inline constexpr int kSmPartitions = 4;              // warp schedulers, each with its registers
+inline constexpr int kSharedAllocationUnit = 128;    // bytes
+OccupancyLimits occupancy_limits(const cudaFuncAttributes& kernel, const cudaDeviceProp& device,
+                                 int threads_per_block, std::size_t dynamic_shared_bytes);
 
 }  // namespace lab4

@@ -276,6 +276,62 @@ void power_best(const float* in, float* out, int n, int k, Launch launch) {
   best_kernel<<<blocks, threads>>>(in, out, n, k);
 }
 
+#if LAB_SKELETON
+// Part 3: the blocks of one kernel an SM can hold, limit by limit (the contract gives
+// the rules). Ceiling divisions and rounding up to a unit are where the answers
+// differ from a first guess: 100 threads take 4 warps, 18 registers a thread take
+// 768 per warp.
+OccupancyLimits occupancy_limits(const cudaFuncAttributes& kernel, const cudaDeviceProp& device,
+                                 int threads_per_block, std::size_t dynamic_shared_bytes) {
+  // TODO: warps per block; then each of the four limits
+  return OccupancyLimits{0, 0, 0, 0};
+}
+#else
+// Part 3: what cudaOccupancyMaxActiveBlocksPerMultiprocessor counts, one resource
+// at a time, so that the table can say which one binds.
+namespace {
+
+constexpr int kUnlimited = 1 << 30;
+
+long long round_up(long long x, long long unit) { return (x + unit - 1) / unit * unit; }
+
+}  // namespace
+
+OccupancyLimits occupancy_limits(const cudaFuncAttributes& kernel, const cudaDeviceProp& device,
+                                 int threads_per_block, std::size_t dynamic_shared_bytes) {
+  const int warps = (threads_per_block + device.warpSize - 1) / device.warpSize;
+  OccupancyLimits limits{};
+  limits.by_block_slots = device.maxBlocksPerMultiProcessor;
+  limits.by_warps = device.maxThreadsPerMultiProcessor / device.warpSize / warps;
+
+  // Registers go to warps, in units, and each SM partition keeps its own: a warp
+  // cannot use registers left over in another partition.
+  const long long per_warp =
+      round_up(1LL * kernel.numRegs * device.warpSize, kRegisterAllocationUnit);
+  if (per_warp == 0) {
+    limits.by_registers = kUnlimited;
+  } else if (per_warp * round_up(warps, kSmPartitions) > device.regsPerBlock) {
+    limits.by_registers = 0;  // the launch itself fails: too many registers per block
+  } else {
+    const long long warps_per_partition = device.regsPerMultiprocessor / kSmPartitions / per_warp;
+    limits.by_registers = static_cast<int>(warps_per_partition * kSmPartitions / warps);
+  }
+
+  // Shared memory, the driver's reserved part included, in allocation units.
+  const long long shared =
+      round_up(static_cast<long long>(kernel.sharedSizeBytes + dynamic_shared_bytes +
+                                      device.reservedSharedMemPerBlock),
+               kSharedAllocationUnit);
+  if (shared >
+      static_cast<long long>(device.sharedMemPerBlock + device.reservedSharedMemPerBlock)) {
+    limits.by_shared = 0;
+  } else {
+    limits.by_shared = static_cast<int>(device.sharedMemPerMultiprocessor / shared);
+  }
+  return limits;
+}
+#endif
+
 }  // namespace lab4
 
 // The launchers of (a)-(f), (h) and (i), fixed by the lab: they launch the kernels
