@@ -14,7 +14,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ class ObjectPolicy:
     # symbol -> the only functions that may refer to it (`only_in` in lab.json)
     only_in: dict[str, tuple[str, ...]] = field(default_factory=dict)
     student_files: tuple[str, ...] = ()  # basenames: whose anonymous namespaces are the student's
+    relocatable: tuple[str, ...] = ()  # basenames compiled with -rdc (`relocatable` in lab.json)
 
     def allows_import(self, name: str) -> bool:
         if rules.ALLOWED_IMPORT_PATTERN.fullmatch(name):
@@ -88,6 +89,7 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
         tuple(extra.get("imports", ())),
         only_in,
         tuple(student_files),
+        tuple(str(f) for f in extra.get("relocatable", ())),
     )
 
 
@@ -321,7 +323,11 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
 
 
 def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
-    """Every object rule on one object."""
+    """Every object rule on one object (less nvcc's -rdc symbols in a relocatable file's)."""
+    source = facts.path.name.removesuffix(".o")
+    if source in policy.relocatable:
+        abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
+        facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
     return (
         check_libraries(facts, where)
         + check_definitions(facts, policy, where)

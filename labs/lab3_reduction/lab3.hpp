@@ -26,6 +26,9 @@ struct Variant {
   Launcher run;
   int unroll;   // data blocks per thread block; 0: the whole sum on the device
   int threads;  // the course's block size
+  // Launches a child grid per block (nested_reduce, nested_reduce_nosync): at most
+  // kMaxNestedBlocks blocks, with the device runtime's pending-launch limit raised.
+  bool child_per_block = false;
   bool per_block() const { return unroll > 0; }
 };
 
@@ -36,7 +39,8 @@ const Variant& find_variant(const std::string& name);
 // The configuration to launch `v` with on n elements. Per-block variants get
 // exactly ceil(n / (threads x unroll)) blocks; `requested.blocks` must be 0 or
 // that number. reduce_shuffle keeps requested.blocks (0: it picks its grid),
-// which may not exceed the partial buffer. Throws std::invalid_argument with the
+// which may not exceed the partial buffer; a child_per_block variant takes at
+// most kMaxNestedBlocks blocks. Throws std::invalid_argument with the
 // reason for a configuration that cannot work.
 Launch resolve_launch(const Variant& v, long long n, Launch requested);
 
@@ -115,6 +119,7 @@ class ReductionBench {
 
  private:
   void restore();
+  void allow_child_launches(const Variant& v, Launch launch);
   std::string compare(const Variant& v, Launch launch);
   void redraw();
   std::vector<int> values_;
