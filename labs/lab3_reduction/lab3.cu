@@ -36,9 +36,10 @@ const std::vector<Variant>& variants() {
       {"complete_unroll_template", "reduceCompleteUnroll<512>", reduce_complete_unroll_template, 8,
        512},
       {"shuffle", "(grid-stride, warp shuffles)", reduce_shuffle, 0, 512},
-      {"nested_reduce", "gpuRecursiveReduce", nested_reduce, 1, 512, true},
-      {"nested_reduce_nosync", "gpuRecursiveReduceNosync", nested_reduce_nosync, 1, 512, true},
-      {"nested_reduce2", "gpuRecursiveReduce2", nested_reduce2, 1, 512},
+      {"nested_reduce", "gpuRecursiveReduce", nested_reduce, 1, 512, Launches::ChildPerBlock},
+      {"nested_reduce_nosync", "gpuRecursiveReduceNosync", nested_reduce_nosync, 1, 512,
+       Launches::ChildPerBlock},
+      {"nested_reduce2", "gpuRecursiveReduce2", nested_reduce2, 1, 512, Launches::GridPerLevel},
   };
   return table;
 }
@@ -75,7 +76,7 @@ Launch resolve_launch(const Variant& v, long long n, Launch requested) {
                                 " needs exactly " + std::to_string(needed) + " blocks, not " +
                                 std::to_string(l.blocks) + ": leave --blocks out");
   }
-  if (v.child_per_block && needed > kMaxNestedBlocks) {
+  if (v.child_per_block() && needed > kMaxNestedBlocks) {
     throw std::invalid_argument(
         std::string(v.name) + " launches a child grid per block and takes " +
         std::to_string(kMaxNestedBlocks) + " blocks at most; n = " + std::to_string(n) + " needs " +
@@ -179,7 +180,7 @@ void ReductionBench::restore() {
 // is lost. A child tree per block keeps up to one pending launch per block. Raised
 // only for those variants, as needed: a larger buffer slows every device-side launch.
 void ReductionBench::allow_child_launches(const Variant& v, Launch launch) {
-  if (!v.child_per_block) return;
+  if (!v.child_per_block()) return;
   const std::size_t needed = 2 * static_cast<std::size_t>(launch.blocks) + 2048;
   std::size_t current = 0;
   LAB_CUDA_CHECK(cudaDeviceGetLimit(&current, cudaLimitDevRuntimePendingLaunchCount));

@@ -20,16 +20,22 @@ namespace lab3 {
 
 using Launcher = void (*)(int*, int, int*, Launch);
 
+// Who launches the kernels: the host only, or also the device (the nested
+// variants: a child grid per block, or one grid per level).
+enum class Launches { Host, ChildPerBlock, GridPerLevel };
+
 struct Variant {
   const char* name;
   const char* course_name;  // the kernel's name in the course's reduceInteger.cu
   Launcher run;
   int unroll;   // data blocks per thread block; 0: the whole sum on the device
   int threads;  // the course's block size
-  // Launches a child grid per block (nested_reduce, nested_reduce_nosync): at most
-  // kMaxNestedBlocks blocks, with the device runtime's pending-launch limit raised.
-  bool child_per_block = false;
+  // ChildPerBlock (nested_reduce, nested_reduce_nosync): at most kMaxNestedBlocks
+  // blocks, with the device runtime's pending-launch limit raised.
+  Launches launches = Launches::Host;
   bool per_block() const { return unroll > 0; }
+  bool nested() const { return launches != Launches::Host; }
+  bool child_per_block() const { return launches == Launches::ChildPerBlock; }
 };
 
 const std::vector<Variant>& variants();

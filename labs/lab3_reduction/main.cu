@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
         } else {
           if (requested.blocks != 0) throw std::invalid_argument("--blocks needs one --variant");
           for (const lab3::Variant& v : lab3::variants()) {
-            if (!v.child_per_block) lab3::resolve_launch(v, n, requested);
+            if (!v.child_per_block()) lab3::resolve_launch(v, n, requested);
           }
         }
         harness::require_gpu(out);
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
         const double neigh_ms = neigh.right ? neigh.ms : 0;
         for (const lab3::Variant& v : lab3::variants()) {
           if (std::string(v.name) == "neighbored" || (chosen && chosen != &v)) continue;
-          if (!chosen && v.child_per_block) {
+          if (!chosen && v.child_per_block()) {
             // In `all`, a child tree per block past its block limit is left out, said why.
             try {
               lab3::resolve_launch(v, n, requested);
