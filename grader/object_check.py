@@ -339,7 +339,8 @@ def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Fi
 
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
-    """The object files of target `<lab>_impl` under a CMake build tree that exist.
+    """The object files of targets `<lab>_impl` and `<lab>_impl_rdc` (the student's
+    files compiled with relocatable device code) under a CMake build tree that exist.
 
     A Ninja build names them in build.ninja, so a build folder reused for
     another submission never offers the last one's objects; other generators
@@ -349,7 +350,8 @@ def impl_objects(build: Path, lab: str) -> list[Path]:
         rule = re.compile(rf"^build (\S+\.o): \w+_COMPILER__{re.escape(lab)}_impl_", re.M)
         text = ninja_file.read_text(encoding="utf-8", errors="replace")
         return sorted(p for p in (build / m for m in rule.findall(text)) if p.is_file())
-    return sorted(p for d in build.rglob(f"{lab}_impl.dir") if d.is_dir() for p in d.rglob("*.o"))
+    dirs = [d for name in (f"{lab}_impl", f"{lab}_impl_rdc") for d in build.rglob(f"{name}.dir")]
+    return sorted(p for d in dirs if d.is_dir() for p in d.rglob("*.o"))
 
 
 def included_files(build: Path, obj: Path) -> list[str] | None:
