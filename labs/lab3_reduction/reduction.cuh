@@ -19,7 +19,7 @@
 //                partial[b] the sum of its chunk of data: elements
 //                [b * chunk, min((b + 1) * chunk, n)) with chunk = launch.threads x
 //                the variant's unroll factor (1, 2, 4 or 8). The harness then adds
-//                partial[0 .. launch.blocks) on the host, as the course's kernels do;
+//                partial[0 .. launch.blocks) on the host, as the course's kernels do.
 //                The nested variants (11)-(13) are per-block variants with
 //                chunk = launch.threads, like (1)-(3);
 //              - reduce_shuffle computes the WHOLE sum on the device and writes it
@@ -82,7 +82,7 @@ void reduce_shuffle(int* data, int n, int* partial, Launch launch);
 //      only file compiled with relocatable device code, so the only one whose
 //      kernels may launch kernels). The course's gpuRecursiveReduce,
 //      gpuRecursiveReduceNosync and gpuRecursiveReduce2 in their CUDA 12 form:
-//      device-side cudaDeviceSynchronize() is gone (README, "What you write").
+//      device-side cudaDeviceSynchronize() is gone (README, "Nested reduction").
 // (11) Each block halves its chunk in place, then its thread 0 launches a child grid
 //      of one block on the first half, and so on down to 2 elements; the sums
 //      stay at the start of each chunk, and a tail launch (cudaStreamTailLaunch),
