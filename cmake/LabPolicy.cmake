@@ -1,5 +1,5 @@
 # A lab's policy file, labs/labN_topic/lab.json: the one place its grading rules
-# live. The grader reads it too (grader/lab_file.py).
+# live. The grader reads it too (grader/core/lab_file.py).
 
 # lab_policy_get(<var> <key>...): the value at <key>... in the current lab folder's
 # lab.json (string(JSON GET) path), or <var>-NOTFOUND when it is not there. A
@@ -8,7 +8,7 @@ function(lab_policy_get var)
   set(file ${CMAKE_CURRENT_SOURCE_DIR}/lab.json)
   if(NOT EXISTS ${file})
     message(FATAL_ERROR "${CMAKE_CURRENT_SOURCE_DIR} has no lab.json: every lab folder needs "
-                        "its policy file (see grader/lab_file.py)")
+                        "its policy file (see grader/core/lab_file.py)")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
   file(READ ${file} json)
@@ -20,8 +20,8 @@ function(lab_policy_get var)
 endfunction()
 
 # lab_bars_header(<lab> <var>): writes <lab>_bars.hpp from lab.json's "bars" (one
-# constexpr double per bar, after its line saying whose bar it is and what it
-# compares) into the build tree, and sets <var> to its folder.
+# constexpr harness::Bar per bar, its name and value, after its line saying whose
+# bar it is and what it compares) into the build tree, and sets <var> to its folder.
 function(lab_bars_header lab var)
   lab_policy_get(bars bars)
   set(rows "")
@@ -37,7 +37,7 @@ function(lab_bars_header lab var)
       string(JSON value GET "${bars}" ${name} value)
       string(JSON whose GET "${bars}" ${name} for)
       string(JSON what GET "${bars}" ${name} what)
-      string(APPEND rows "// ${whose}: ${what}\ninline constexpr double ${name} = ${value};\n")
+      string(APPEND rows "// ${whose}: ${what}\ninline constexpr harness::Bar ${name}{\"${name}\", ${value}};\n")
     endforeach()
   endif()
   set(dir ${CMAKE_BINARY_DIR}/generated/${lab})
@@ -46,6 +46,7 @@ function(lab_bars_header lab var)
 "// Generated from ${source} by CMake: edit its \"bars\", not this file.
 // Each bar is a ratio measured in the same run on the same GPU.
 #pragma once
+#include \"labs/verdict.hpp\"
 
 namespace ${lab} {
 ${rows}}  // namespace ${lab}

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from grader.command import Command
 from grader.commands import load_commands
-from grader.discovery import parse_lab_list
-from grader.errors import EXIT_USAGE, GraderUsageError
+from grader.core.discovery import parse_lab_list
+from grader.core.errors import EXIT_USAGE, GraderUsageError
 
 
 def build_parser(

@@ -3,24 +3,41 @@
 Every command that takes `--jobs`, `--impl` or `--secret-file` must accept and check
 it the same way, so the `add_..._argument` functions and the readers of their values
 (`read_secret`, `resolve_impl`, `writable_dir`, ...) live here, not in one command's
-module that the others would then depend on. Options that belong to a module's own
-decision stay with it: `--sandbox` (grader/sandbox.py) and the release flags
-(grader/release.py).
+module that the others would then depend on. The modules that decide from a value
+(grader/core/sandbox.py, grader/core/release.py) read it from the parsed arguments.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import tempfile
 from pathlib import Path
 
-from grader.build import IMPL_WORDS
-from grader.errors import GraderUsageError
-from grader.model import lab_number
-from grader.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
-from grader.runner import SECRET_ENV
-from grader.static_check import lab_folders
+from grader.core.build import IMPL_WORDS
+from grader.core.errors import GraderUsageError
+from grader.core.model import lab_number
+from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
+from grader.core.release import DECIDED, HOLD, RELEASE
+from grader.core.runner import SECRET_ENV
+from grader.core.sandbox import MODE_ENV, MODES
+from grader.trust.static_check import lab_folders
+
+
+def add_build_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--build: the built tree a command runs, required where it is the only source."""
+    parser.add_argument("--build", type=Path, required=True, metavar="BUILD", help=help)
+
+
+def add_secret_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--secret-file: the instructor's secret for hidden data, read by `read_secret`."""
+    parser.add_argument("--secret-file", type=Path, metavar="PATH", help=help)
+
+
+def add_build_jobs_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--build-jobs: builds run on the CPUs at once, ahead of grading."""
+    parser.add_argument("--build-jobs", type=int, default=2, metavar="J", help=help)
 
 
 def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
@@ -33,19 +50,22 @@ def add_labs_argument(parser: argparse.ArgumentParser, default: str) -> None:
     )
 
 
-def add_repo_argument(parser: argparse.ArgumentParser) -> None:
-    """--repo: the repository whose labs are built and graded (the commands that
-    need more of it, or other parts, say so in their own --repo)."""
+def add_repo_argument(
+    parser: argparse.ArgumentParser, what: str = "holding CMakeLists.txt and labs/"
+) -> None:
+    """--repo: the repository the command works on; `what` says which part it needs."""
     parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding CMakeLists.txt and labs/ (default: this one)",
+        "--repo", type=Path, metavar="REPO", help=f"repository {what} (default: this one)"
     )
 
 
+def add_cmake_arg_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--cmake-arg: repeatable, handed to every configure the command runs."""
+    parser.add_argument("--cmake-arg", action="append", default=[], metavar="ARG", help=help)
+
+
 def add_submissions_argument(parser: argparse.ArgumentParser) -> None:
-    """SUBMISSIONS_DIR: a class, as grader/batch.py's find_submissions reads it."""
+    """SUBMISSIONS_DIR: a class, as grader/instructor/batch.py's find_submissions reads it."""
     parser.add_argument(
         "submissions",
         type=Path,
@@ -69,7 +89,7 @@ def add_report_file_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--sanitize / --no-sanitize: the sanitizer stage (grader/sanitize_stage.py)."""
+    """--sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py)."""
     parser.add_argument(
         "--sanitize",
         action=argparse.BooleanOptionalAction,
@@ -92,7 +112,7 @@ def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
-    """--calibration: timeouts sized to a reference grading (grader/watchdog.py)."""
+    """--calibration: timeouts sized to a reference grading (grader/core/watchdog.py)."""
     parser.add_argument(
         "--calibration",
         type=Path,
@@ -125,6 +145,51 @@ def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
         "(and every test after it) runs again alone, whose verdict counts (default: "
         "%(default)s)",
     )
+
+
+def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
+    """--sandbox require|auto|off, for every command that runs student code."""
+    parser.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default=None,
+        help="run student code in bubblewrap: require (refuse to grade "
+        "without it), auto (grade unsandboxed, saying so, when it cannot "
+        f"start), off (default: ${MODE_ENV}, else auto)",
+    )
+
+
+def add_release_arguments(parser: argparse.ArgumentParser) -> None:
+    """--release-hidden / --hold-hidden and --deadline-policy, for every command that
+    writes results or class tables."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--release-hidden",
+        dest="hidden_results",
+        action="store_const",
+        const=RELEASE,
+        help="show hidden-data results now, whatever the deadline",
+    )
+    group.add_argument(
+        "--hold-hidden",
+        dest="hidden_results",
+        action="store_const",
+        const=HOLD,
+        help="hold hidden-data results back, whatever the deadline",
+    )
+    parser.add_argument(
+        "--deadline-policy",
+        type=Path,
+        metavar="FILE",
+        help="the deadline policy (JSON, as collect's --policy): hidden-data results are "
+        "released once the last due time (extensions and late days included) has passed "
+        "(default without it: held)",
+    )
+
+
+def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hidden-results", choices=DECIDED, default="held")
+    parser.add_argument("--release-at", type=dt.datetime.fromisoformat)
 
 
 def read_secret(path: Path | None) -> str | None:

@@ -81,7 +81,7 @@ python3 submissions/sample_class.py make "$class" >/dev/null
 sanitize=--no-sanitize
 [ "${CLASS_SANITIZE:-0}" = 1 ] && sanitize=--sanitize
 # One GPU as CLASS_SLOTS slots (default 2): that many students graded at once,
-# their timed tests still alone on it (batch --resource-spec, grader/gpu_lock.py).
+# their timed tests still alone on it (batch --resource-spec, grader/core/gpu_lock.py).
 CUDA_VISIBLE_DEVICES=0 step class-spec python3 scripts/gpu_resource_spec.py \
   --slots "${CLASS_SLOTS:-2}" "$work/gpus.json"
 step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance credit on a machine with a CUDA GPU (grader/credit.py):
+# The performance credit on a machine with a CUDA GPU (grader/core/credit.py):
 #   1. grades the reference solutions once: its results.json is the calibration,
 #      the reference's figures measured on this GPU in this job;
 #   2. grades the reference again, and a deliberately slow but correct submission

@@ -2,7 +2,7 @@
 
 For every timing test of each RESULTS that passed and has a reference figure in
 the calibration, the credit recorded in its results.json must be the curve of the
-lab's lab.json applied to the test's figure and the reference's (grader/credit.py),
+lab's lab.json applied to the test's figure and the reference's (grader/core/credit.py),
 and its points that share of its max. Prints one table; exit 1 on any mismatch,
 or when a report holds no credited test at all.
 
@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.discovery import lab_dirs
-from grader.reports import lab_test_name
-from grader.scoring import load_policy
-from grader.watchdog import Calibration
+from grader.core.discovery import lab_dirs
+from grader.core.reports import lab_test_name
+from grader.core.scoring import load_policy
+from grader.core.watchdog import Calibration
 
 ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-3

@@ -89,7 +89,7 @@ check_sandbox() {
     return
   fi
   local why
-  why=$(cd "$root" && python3 -c 'from grader.sandbox import decide
+  why=$(cd "$root" && python3 -c 'from grader.core.sandbox import decide
 d = decide("auto")
 print(d.reason if d.sandbox is None else "")' 2>&1)
   why=${why##*$'\n'}  # the last line: the reason, or the error of a failed import

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The seeds' launch-configuration tables, one `grader sweep` per lab, on the
+# The seeds' launch-configuration tables, one `grader sweep` each, on the
 # reference build BUILD (default build/gpu-solutions; it must be built):
 #   lab1 global over slice x threads (the exercise sheet's kernel/slice/time table),
 #   lab2 sum_matrix over the block shapes (32,32) (32,16) (16,32) (16,16),
-#   lab3 neighbored and lab4 register over the block size, lab5 naive over 2D blocks.
+#   lab3 neighbored and lab4 register over the block size, lab5 naive and
+#   naive_swapped (question 1: rows on x) over 2D blocks.
 # Each writes sweep.md, sweep.csv and sweep.png (when matplotlib is installed) under
 # LOGS/<lab>-<variant>/ (default LOGS: build/seed-sweeps). Prints a table last:
 # sweep | exit | configurations | plot; exit 1 when a sweep failed.
@@ -21,6 +22,7 @@ sweeps=(
   "lab3 neighbored --param threads=64,128,256,512,1024"
   "lab4 register --param threads=64,128,256,512,1024"
   "lab5 naive --param block-x=8,16,32 --param block-y=8,16,32 --param n=2048"
+  "lab5 naive_swapped --param block-x=8,16,32 --param block-y=8,16,32 --param n=2048"
 )
 # The sweeps read the labs' largest public case: generate the datasets first.
 ctest --test-dir "$build" -R '^lab[0-9]+\.datasets$' >"$logs/datasets.log" 2>&1 ||

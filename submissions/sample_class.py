@@ -27,8 +27,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from grader.discovery import lab_dirs  # noqa: E402
-from grader.scoring import load_policy, number  # noqa: E402
+from grader.core.discovery import lab_dirs  # noqa: E402
+from grader.core.scoring import load_policy, number  # noqa: E402
 
 LAB = "lab1"
 MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).max_score)  # lab.json's groups

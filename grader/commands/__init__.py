@@ -25,7 +25,8 @@ COMMAND_MODULES = (
     "gradebook",
     "leaderboard",
 )
-# Left out of the student repository by `export`: absent there, and not an error.
+# Left out of the student repository by `export` (grader/instructor/export.py reads this):
+# absent there, and not an error.
 INSTRUCTOR_ONLY = (
     "known_wrong",
     "batch",

@@ -1,7 +1,7 @@
 """`batch SUBMISSIONS_DIR --report OUT`: grade every student's folder over the GPUs.
 
 With --secret-file, whether the reports and the class table show hidden-data
-results is decided once, before grading (grader/release.py); whole copies go to
+results is decided once, before grading (grader/core/release.py); whole copies go to
 OUT/instructor/ and OUT/<student>/instructor/ either way.
 
 Exit status: 0 the batch ran and the class table is written (students' own
@@ -21,20 +21,11 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from grader.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
-from grader.batch_steps import (
-    BatchConfig,
-    build_fixed_parts,
-    build_submission,
-    grade_submission,
-    lab_maxima,
-)
-from grader.build import print_progress
-from grader.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
 from grader.command import Command
-from grader.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
-from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.gpu_slots import (
+from grader.core.build import print_progress
+from grader.core.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
+from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.gpu_slots import (
     GpuSlots,
     check_listed,
     describe,
@@ -42,25 +33,39 @@ from grader.gpu_slots import (
     read_resource_spec,
     worker_gpus,
 )
-from grader.gpu_usage import LOG_NAME, UsageLog
-from grader.model import lab_number
+from grader.core.model import lab_number
+from grader.core.outcome_cache import grading_order, tree_digest
+from grader.core.release import release_from_args
+from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.sandbox import HIDE_ENV, MODE_ENV, decide, hide_targets, warn
+from grader.core.schedule import check_jobs
+from grader.instructor.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
+from grader.instructor.batch_steps import (
+    BatchConfig,
+    build_fixed_parts,
+    build_submission,
+    grade_submission,
+    lab_maxima,
+)
+from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
+from grader.instructor.gpu_usage import LOG_NAME, UsageLog
+from grader.instructor.written_answers import summary
 from grader.options import (
+    add_build_jobs_argument,
     add_calibration_argument,
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
+    add_release_arguments,
     add_repo_argument,
+    add_sandbox_argument,
     add_sanitize_argument,
+    add_secret_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
 )
-from grader.outcome_cache import grading_order, tree_digest
-from grader.release import add_release_arguments, release_from_args
-from grader.reports import INSTRUCTOR_DIR
-from grader.sandbox import HIDE_ENV, MODE_ENV, add_argument, decide, hide_targets, warn
-from grader.schedule import check_jobs
-from grader.written_answers import summary
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,13 +97,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where each student's build goes (default: ./build-batch)",
     )
-    parser.add_argument(
-        "--build-jobs",
-        type=int,
-        default=2,
-        metavar="J",
-        help="submissions built at once, ahead of the GPUs (default: 2)",
-    )
+    add_build_jobs_argument(parser, "submissions built at once, ahead of the GPUs (default: 2)")
     parser.add_argument(
         "--build-once",
         action="store_true",
@@ -106,13 +105,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "(in BUILD_ROOT/.fixed-parts); each student's build then compiles only their "
         "own files and links",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument for every build (repeatable)",
-    )
+    add_cmake_arg_argument(parser, "extra configure argument for every build (repeatable)")
     add_timeout_scale_argument(parser)
     parser.add_argument(
         "--student-timeout",
@@ -121,17 +114,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="limit on one student's whole grading run (default: 3 h)",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data drawn from the secret in PATH",
-    )
+    add_secret_argument(parser, "grade on hidden data drawn from the secret in PATH")
     add_repo_argument(parser)
     add_jobs_argument(parser)
     add_process_mode_argument(parser)
     add_calibration_argument(parser)
-    add_argument(parser)
+    add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on")
     add_release_arguments(parser)
 

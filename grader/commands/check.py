@@ -17,11 +17,17 @@ import tempfile
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import checked_repo, parse_lab_list, repo_root
-from grader.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
-from grader.options import add_labs_argument, impl_labs, resolve_impl
-from grader.static_check import Finding
-from grader.submission_check import check_submission
+from grader.core.discovery import checked_repo, parse_lab_list, repo_root
+from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
+from grader.options import (
+    add_cmake_arg_argument,
+    add_labs_argument,
+    add_repo_argument,
+    impl_labs,
+    resolve_impl,
+)
+from grader.trust.static_check import Finding
+from grader.trust.submission_check import check_submission
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,20 +50,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help="compile the student's objects here and keep them (default: a temporary folder)",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument for compiling the objects, e.g. "
+    add_cmake_arg_argument(
+        parser,
+        "extra configure argument for compiling the objects, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding labs/ and the contract headers (default: this one)",
-    )
+    add_repo_argument(parser, "holding labs/ and the contract headers")
 
 
 def check_impl(

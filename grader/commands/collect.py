@@ -17,8 +17,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from grader.command import Command
-from grader.deadline import collect_one, load_policy
-from grader.errors import EXIT_OK, GraderUsageError
+from grader.core.deadline import collect_one, load_policy
+from grader.core.errors import EXIT_OK, GraderUsageError
 
 COLLECTED_NAME = "collected.json"
 

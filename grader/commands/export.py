@@ -14,9 +14,10 @@ import argparse
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import repo_root
-from grader.errors import EXIT_OK
-from grader.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
+from grader.core.discovery import repo_root
+from grader.core.errors import EXIT_OK
+from grader.instructor.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
+from grader.options import add_repo_argument
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,9 +46,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help="the tag, branch or commit of that workflow (default: %(default)s)",
     )
-    parser.add_argument(
-        "--repo", type=Path, metavar="REPO", help="repository to export (default: this one)"
-    )
+    add_repo_argument(parser, "to export")
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """`grade`: build (optionally), run the chosen labs' tests as a pytest session, report.
 
 With a secret (hidden data) the reports in --report hold the hidden-data results
-back until their release (grader/release.py: --deadline-policy, --release-hidden,
+back until their release (grader/core/release.py: --deadline-policy, --release-hidden,
 --hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
 held and no instructor/ folder is written.
 
@@ -18,24 +18,31 @@ import re
 import sys
 from pathlib import Path
 
-from grader.build import IMPL_WORDS, configure_and_build, print_progress
 from grader.command import Command
-from grader.discovery import (
+from grader.core.build import IMPL_WORDS, configure_and_build, configured_impl, print_progress
+from grader.core.discovery import (
     checked_repo,
     lab_dirs,
     parse_lab_list,
     repo_root,
     require_known_labs,
 )
-from grader.errors import EXIT_FAILED, GraderUsageError
-from grader.grading_run import exit_status, run_pytest
+from grader.core.errors import EXIT_FAILED, GraderUsageError
+from grader.core.grading_run import exit_status, run_pytest
+from grader.core.release import Release, release_from_args
+from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
+from grader.core.session import GradingSession
 from grader.options import (
     add_calibration_argument,
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_labs_argument,
     add_process_mode_argument,
+    add_release_arguments,
     add_repo_argument,
+    add_sandbox_argument,
     add_sanitize_argument,
+    add_secret_argument,
     add_timeout_scale_argument,
     impl_folder,
     impl_labs,
@@ -43,11 +50,7 @@ from grader.options import (
     resolve_impl,
     writable_dir,
 )
-from grader.release import Release, add_release_arguments, release_from_args
-from grader.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
-from grader.sandbox import add_argument as add_sandbox_argument
-from grader.session import GradingSession
-from grader.submission_check import check_submission, configured_impl, rejected_labs
+from grader.trust.submission_check import check_submission, rejected_labs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,12 +70,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help="build directory for --impl (default: ./build-grade-<name>)",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument for --impl, e.g. "
+    add_cmake_arg_argument(
+        parser,
+        "extra configure argument for --impl, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
     add_labs_argument(parser, "every lab built")
@@ -90,11 +90,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 0 when tests were skipped for lack of a GPU",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data drawn from the secret in PATH (keep it "
+    add_secret_argument(
+        parser,
+        "grade on hidden data drawn from the secret in PATH (keep it "
         "outside the students' tree; default: $LAB_SECRET_SEED, if set)",
     )
     add_repo_argument(parser)

@@ -3,7 +3,7 @@
 REPORT is a `batch` report folder (its class.csv). With `--collected`
 (CLASS_DIR/collected.json from `collect`), each student's days late cost
 `penalty_per_day` of the total each. Writes REPORT/gradebook.csv (or --out).
-Hidden-data results are in it only once released (grader/release.py): before,
+Hidden-data results are in it only once released (grader/core/release.py): before,
 it has the public-data scores of the held class table and says so in its
 `hidden_results` column. Exit status: 0 written; 2 usage error (a missing or
 malformed file, an output file that already exists, a table that includes
@@ -17,10 +17,11 @@ import csv
 import sys
 from pathlib import Path
 
-from grader.class_table import HIDDEN_COLUMN
 from grader.command import Command
-from grader.errors import EXIT_OK, GraderUsageError
-from grader.gradebook import (
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.core.release import release_from_args
+from grader.instructor.class_table import HIDDEN_COLUMN
+from grader.instructor.gradebook import (
     GRADEBOOK_NAME,
     check_held,
     class_table_path,
@@ -30,8 +31,7 @@ from grader.gradebook import (
     read_roster,
     unrostered,
 )
-from grader.options import add_class_report_argument
-from grader.release import add_release_arguments, release_from_args
+from grader.options import add_class_report_argument, add_release_arguments
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

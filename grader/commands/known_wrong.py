@@ -21,11 +21,14 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from grader.build import configure_and_build
 from grader.command import Command
-from grader.discovery import parse_lab_list, read_ctest_json, repo_root
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (
+from grader.core.build import configure_and_build
+from grader.core.discovery import parse_lab_list, read_ctest_json, repo_root
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import LabTest, Outcome
+from grader.core.sanitize import sanitize_tests, tool_of
+from grader.core.session import GradingSession
+from grader.instructor.known_wrong import (
     Expectation,
     Judgement,
     judge_grade,
@@ -34,17 +37,18 @@ from grader.known_wrong import (
     table,
     write_trees,
 )
-from grader.model import LabTest, Outcome
 from grader.options import (
+    add_build_jobs_argument,
+    add_cmake_arg_argument,
     add_jobs_argument,
     add_process_mode_argument,
+    add_repo_argument,
     add_report_file_argument,
+    add_secret_argument,
     read_secret,
 )
-from grader.sanitize import sanitize_tests, tool_of
-from grader.session import GradingSession
-from grader.static_check import Finding, lab_folders
-from grader.submission_check import check_submission
+from grader.trust.static_check import Finding, lab_folders
+from grader.trust.submission_check import check_submission
 
 NOT_JUDGED = "not judged"
 
@@ -72,19 +76,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run the static check only; GPU entries are reported not judged",
     )
-    parser.add_argument(
-        "--cmake-arg",
-        action="append",
-        default=[],
-        metavar="ARG",
-        help="extra configure argument, e.g. "
+    add_cmake_arg_argument(
+        parser,
+        "extra configure argument, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="secret for the hidden-data entries (default: $LAB_SECRET_SEED, else a random one)",
+    add_secret_argument(
+        parser, "secret for the hidden-data entries (default: $LAB_SECRET_SEED, else a random one)"
     )
     parser.add_argument(
         "--kernel-timeout",
@@ -101,18 +99,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also write every test run's status, per submission, to FILE (JSON, the "
         "shape of a report's results.json: scripts/compare_modes.py compares two)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding submissions/known_wrong (default: this one)",
-    )
-    parser.add_argument(
-        "--build-jobs",
-        type=int,
-        default=2,
-        metavar="J",
-        help="entries built at once, ahead of grading (default: %(default)s)",
+    add_repo_argument(parser, "holding submissions/known_wrong")
+    add_build_jobs_argument(
+        parser, "entries built at once, ahead of grading (default: %(default)s)"
     )
     add_jobs_argument(parser)
     add_process_mode_argument(parser)

@@ -4,7 +4,7 @@ Reads the students of REPORT/class.csv (a `batch` report) and each one's
 results.json; writes REPORT/leaderboard.md, leaderboard.json and, with matplotlib,
 leaderboard.png. `--anonymise` replaces names with pseudonyms keyed by `--salt`
 (default: a fresh random one, printed nowhere). Figures measured on hidden data
-are ranked only once released (grader/release.py). Exit status: 0 written; 2
+are ranked only once released (grader/core/release.py). Exit status: 0 written; 2
 usage error (no class table).
 """
 
@@ -15,13 +15,13 @@ import json
 import secrets
 import sys
 
-from grader.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
-from grader.class_table import CSV_NAME, HIDDEN_COLUMN
 from grader.command import Command
-from grader.errors import EXIT_OK, GraderUsageError
-from grader.gradebook import read_class_table
-from grader.options import add_class_report_argument
-from grader.release import add_release_arguments, release_from_args
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.core.release import release_from_args
+from grader.instructor.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
+from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
+from grader.instructor.gradebook import read_class_table
+from grader.options import add_class_report_argument, add_release_arguments
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from grader.command import Command
-from grader.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.gpu import probe
+from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.gpu import probe
+from grader.options import add_build_argument
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build",
-        type=Path,
-        required=True,
-        metavar="BUILD",
-        help="CMake build directory holding bin/lab_gpu_info",
-    )
+    add_build_argument(parser, "CMake build directory holding bin/lab_gpu_info")
     parser.add_argument("--json", action="store_true", help="print the probe's record as JSON")
 
 

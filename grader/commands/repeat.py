@@ -11,6 +11,11 @@ verdict was identical in every run; 3 when there was no GPU.
 `--record FILE` appends each run's verdicts to FILE (one JSON line per run) and
 compares all the runs FILE holds: ten gradings can be spread over several
 sessions of a machine that is lent for less time than they take.
+
+`--calibrate` (a build of the reference solutions only) also writes each graded
+lab's calibration.json from the figures its timing tests measured: what the bars
+were set from, on this GPU (grader/tools/calibration.py). Then
+`python3 scripts/readme_bars.py` rewrites the READMEs' tables.
 """
 
 from __future__ import annotations
@@ -21,19 +26,25 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from grader.command import Command
-from grader.discovery import parse_lab_list
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import Outcome, Status
+from grader.core.build import configured_impl
+from grader.core.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.lab_file import read_lab_file
+from grader.core.model import Outcome, Status
+from grader.core.session import GradingSession
 from grader.options import (
+    add_build_argument,
     add_jobs_argument,
     add_labs_argument,
     add_report_file_argument,
+    add_secret_argument,
     add_timeout_scale_argument,
     read_secret,
 )
-from grader.session import GradingSession
+from grader.tools import calibration
 
 
 @dataclass(frozen=True)
@@ -91,13 +102,7 @@ def table(found: Sequence[Change], times: int) -> str:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build",
-        type=Path,
-        required=True,
-        metavar="BUILD",
-        help="an already built CMake build directory",
-    )
+    add_build_argument(parser, "an already built CMake build directory")
     add_labs_argument(parser, "every lab built")
     parser.add_argument(
         "--times",
@@ -107,18 +112,19 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how many gradings (default: %(default)s)",
     )
     add_timeout_scale_argument(parser)
-    parser.add_argument(
-        "--secret-file",
-        type=Path,
-        metavar="PATH",
-        help="grade on hidden data (default: $LAB_SECRET_SEED, if set)",
-    )
+    add_secret_argument(parser, "grade on hidden data (default: $LAB_SECRET_SEED, if set)")
     add_report_file_argument(parser)
     parser.add_argument(
         "--record",
         type=Path,
         metavar="FILE",
         help="append each run's verdicts to FILE and compare every run it holds",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="write each lab's calibration.json from the figures measured (a build of "
+        "the reference solutions only)",
     )
     add_jobs_argument(parser)
 
@@ -156,10 +162,41 @@ def append_record(path: Path, outcomes: Mapping[str, Outcome], gpu: str) -> None
         out.write(json.dumps({"gpu": gpu, "verdicts": verdicts}) + "\n")
 
 
+def _bars() -> dict[str, tuple[Path, dict[str, float]]]:
+    """Each lab's folder and its lab.json bars (name -> value)."""
+    found = {}
+    for lab, folder in lab_dirs(repo_root()).items():
+        bars = (read_lab_file(folder) or {}).get("bars", {})
+        found[lab] = (folder, {name: float(bar["value"]) for name, bar in bars.items()})
+    return found
+
+
+def _calibrate(
+    runs: Sequence[Mapping[str, Mapping[str, float]]],
+    bars: Mapping[str, tuple[Path, Any]],
+    device: str,
+) -> None:
+    for lab, measured in calibration.summarise(runs).items():
+        folder, order = bars[lab]
+        kept = calibration.write(folder, device, measured, list(order))
+        print(
+            f"grader: {folder / calibration.CALIBRATION_FILE}: {len(measured)} bar(s) measured"
+            + (f"; not measured, kept as they were: {', '.join(kept)}" if kept else "")
+        )
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.times < 2:
         raise GraderUsageError(f"--times must be at least 2, got {args.times}")
     labs = parse_lab_list(args.labs) if args.labs else None
+    bars = _bars()
+    if args.calibrate and configured_impl(args.build, repo_root()) != repo_root() / "solutions":
+        raise GraderUsageError(
+            f"--calibrate measures the reference: {args.build} was not configured with "
+            "LAB_IMPL=solutions"
+        )
+    figures: list[dict[str, dict[str, float]]] = []
+    device = ""
     secret = read_secret(args.secret_file)
     runs = load_record(args.record)
     if runs:
@@ -176,11 +213,21 @@ def _run(args: argparse.Namespace) -> int:
             flush=True,
         )
         runs.append(dict(session.outcomes))
+        if args.calibrate:
+            device = str(session.gpu.details.get("name", ""))
+            pairs = [
+                (test.lab, outcome.figure)
+                for test in session.tests
+                if (outcome := session.outcomes.get(test.name)) and outcome.figure
+            ]
+            figures.append(calibration.run_figures(pairs, {lab: b for lab, (_, b) in bars.items()}))
         if args.record is not None:
             append_record(args.record, session.outcomes, session.gpu.describe())
     found = changes(runs)
     text = table(found, len(runs))
     print(text)
+    if args.calibrate and device:
+        _calibrate(figures, bars, device)
     if args.report is not None:
         args.report.write_text(text + "\n", encoding="utf-8")
     if found:

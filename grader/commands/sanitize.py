@@ -12,33 +12,27 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.gpu import probe
-from grader.model import LabTest, Outcome, Status, lab_number
+from grader.core.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.gpu import probe
+from grader.core.model import LabTest, Outcome, Status, lab_number
+from grader.core.runner import Runner
+from grader.core.sandbox import decide, warn
+from grader.core.sanitize import sanitize_tests
+from grader.core.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
 from grader.options import (
+    add_build_argument,
     add_jobs_argument,
     add_labs_argument,
     add_report_file_argument,
     add_timeout_scale_argument,
 )
-from grader.runner import Runner
-from grader.sandbox import decide, warn
-from grader.sanitize import sanitize_tests
-from grader.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build",
-        type=Path,
-        required=True,
-        metavar="BUILD",
-        help="a build configured with -DLAB_SANITIZE=ON and built",
-    )
+    add_build_argument(parser, "a build configured with -DLAB_SANITIZE=ON and built")
     add_labs_argument(parser, "every lab built")
     add_timeout_scale_argument(parser)
     add_report_file_argument(parser)

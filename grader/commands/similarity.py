@@ -11,18 +11,23 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.batch import find_submissions
 from grader.command import Command
-from grader.discovery import (
+from grader.core.discovery import (
     checked_repo,
     lab_dirs,
     parse_lab_list,
     repo_root,
     require_known_labs,
 )
-from grader.errors import EXIT_OK, GraderUsageError
-from grader.options import add_labs_argument, add_submissions_argument, writable_dir
-from grader.similarity import compare_class, html_report, markdown
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.instructor.batch import find_submissions
+from grader.instructor.similarity import compare_class, html_report, markdown
+from grader.options import (
+    add_labs_argument,
+    add_repo_argument,
+    add_submissions_argument,
+    writable_dir,
+)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,12 +43,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="F",
         help="flag pairs sharing at least this fraction of a file (default: %(default)s)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository whose skeletons/ is the boilerplate (default: this one)",
-    )
+    add_repo_argument(parser, "whose skeletons/ is the boilerplate")
 
 
 def _run(args: argparse.Namespace) -> int:

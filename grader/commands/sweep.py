@@ -13,11 +13,11 @@ from functools import partial
 from pathlib import Path
 
 from grader.command import Command
-from grader.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.options import writable_dir
-from grader.sandbox import Sandbox, add_argument, decide, warn
-from grader.sweep import (
+from grader.core.discovery import checked_repo, lab_dirs, repo_root, require_known_labs
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.sandbox import Sandbox, decide, warn
+from grader.options import add_repo_argument, add_sandbox_argument, writable_dir
+from grader.tools.sweep import (
     NoDevice,
     ProgramHelp,
     default_data,
@@ -28,7 +28,7 @@ from grader.sweep import (
     run_program,
     run_sweep,
 )
-from grader.sweep_report import write_csv, write_markdown, write_plot
+from grader.tools.sweep_report import write_csv, write_markdown, write_plot
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,13 +66,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder for sweep.md, sweep.csv, sweep.png (default: %(default)s)",
     )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        metavar="REPO",
-        help="repository holding labs/ and datasets/ (default: this one)",
-    )
-    add_argument(parser)
+    add_repo_argument(parser, "holding labs/ and datasets/")
+    add_sandbox_argument(parser)
 
 
 def _help_of(path: Path, sandbox: Sandbox | None) -> ProgramHelp:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from grader.sandbox import MODE_ENV
+from grader.core.sandbox import MODE_ENV
 
 os.environ[MODE_ENV] = "off"
 # Under GitHub Actions, `grade` appends to the job summary: not the fakes' reports.

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from grader.model import LabTest
+from grader.core.model import LabTest
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 DATA = Path(__file__).resolve().parent / "data"

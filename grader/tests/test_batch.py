@@ -19,7 +19,10 @@ from typing import Any
 
 import pytest
 
-from grader.batch import (
+from grader.core.errors import GraderUsageError
+from grader.core.gpu_lock import LOCK_FOLDER
+from grader.core.gpu_slots import GpuSlots, worker_gpus
+from grader.instructor.batch import (
     LabResult,
     StudentResult,
     Submission,
@@ -28,11 +31,8 @@ from grader.batch import (
     list_gpus,
     run_batch,
 )
-from grader.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
-from grader.class_table import result_from_report, write_class_table
-from grader.errors import GraderUsageError
-from grader.gpu_lock import LOCK_FOLDER
-from grader.gpu_slots import GpuSlots, worker_gpus
+from grader.instructor.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
+from grader.instructor.class_table import result_from_report, write_class_table
 from grader.tests.helpers import (
     gtest_spec,
     make_build,
@@ -521,7 +521,7 @@ def test_cli_unwritable_report(tmp_path: Path) -> None:
 
 
 def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
-    from grader.batch_steps import apply_static, static_findings
+    from grader.instructor.batch_steps import apply_static, static_findings
 
     sub = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
@@ -543,7 +543,7 @@ def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
 
 
 def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
-    from grader.batch_steps import build_submission
+    from grader.instructor.batch_steps import build_submission
 
     sub_dir = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub_dir / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")

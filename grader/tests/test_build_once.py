@@ -17,10 +17,15 @@ from typing import Any
 
 import pytest
 
-from grader.batch import Submission
-from grader.batch_steps import FIXED_BUILD, BatchConfig, build_fixed_parts, build_submission
-from grader.build import BuildFailure, prebuilt_argument
-from grader.errors import GraderUsageError
+from grader.core.build import BuildFailure, prebuilt_argument
+from grader.core.errors import GraderUsageError
+from grader.instructor.batch import Submission
+from grader.instructor.batch_steps import (
+    FIXED_BUILD,
+    BatchConfig,
+    build_fixed_parts,
+    build_submission,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 # Two architectures: the record must keep a list as one value.
@@ -180,7 +185,7 @@ def test_build_once_builds_the_fixed_parts_and_students_link_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     builds = _Builds()
-    monkeypatch.setattr("grader.batch_steps.configure_and_build", builds)
+    monkeypatch.setattr("grader.instructor.batch_steps.configure_and_build", builds)
     config = build_fixed_parts(_config(tmp_path))
     fixed = tmp_path / "builds" / FIXED_BUILD
     assert config.prebuilt == fixed
@@ -205,6 +210,6 @@ def test_a_failed_fixed_build_stops_the_batch_with_its_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failure = BuildFailure("build", "labs/common/src/cli.cpp:3: error: expected ';'\n")
-    monkeypatch.setattr("grader.batch_steps.configure_and_build", _Builds(failure))
+    monkeypatch.setattr("grader.instructor.batch_steps.configure_and_build", _Builds(failure))
     with pytest.raises(GraderUsageError, match=r"build of the fixed parts .* failed:\n.*cli\.cpp"):
         build_fixed_parts(_config(tmp_path))

@@ -218,7 +218,7 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
     )
     build = make_build(tmp_path, specs)
     repo = make_repo(tmp_path, GRADING)
-    suite = Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"
+    suite = Path(PACKAGE_PARENT) / "grader" / "core" / "grading_suite.py"
     env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
     proc = subprocess.run(
         [
@@ -226,7 +226,7 @@ def test_the_plugin_runs_under_plain_pytest(tmp_path: Path) -> None:
             "-m",
             "pytest",
             "-p",
-            "grader.plugin",
+            "grader.core.plugin",
             "-p",
             "no:cacheprovider",
             str(suite),

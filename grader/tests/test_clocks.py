@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import clocks
-from grader.model import LabTest, Outcome, Status
-from grader.reports import result_test
-from grader.runner import Runner
-from grader.scoring import ScoredTest
+from grader.core import clocks
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.reports import result_test
+from grader.core.runner import Runner
+from grader.core.scoring import ScoredTest
 
 SMI = "NVIDIA H100 80GB HBM3, 550.54.15, 1980, 2619\n"
 
@@ -27,9 +27,9 @@ def test_parse_reads_the_first_gpu() -> None:
 
 
 def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: None)
+    monkeypatch.setattr("grader.core.clocks.shutil.which", lambda name: None)
     assert clocks.read() == {}
-    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
+    monkeypatch.setattr("grader.core.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
 
     def failed(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(argv, 9, "", "no devices")
@@ -43,7 +43,7 @@ def test_read_without_nvidia_smi_or_when_it_fails(monkeypatch: pytest.MonkeyPatc
 
 
 def test_read_asks_for_the_gpu_the_tests_see(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("grader.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
+    monkeypatch.setattr("grader.core.clocks.shutil.which", lambda name: "/usr/bin/nvidia-smi")
     asked: list[list[str]] = []
 
     def smi(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:

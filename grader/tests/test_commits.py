@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from grader.commits import checkout_of
+from grader.core.commits import checkout_of
 
 
 def _git(repo: Path, *args: str) -> str:

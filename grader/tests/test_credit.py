@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.credit import CreditCurve, read_curve
-from grader.errors import GraderUsageError
-from grader.model import Figure, LabTest, Outcome, Status
-from grader.scoring import LabPolicy, load_policy, score_lab
+from grader.core.credit import CreditCurve, read_curve
+from grader.core.errors import GraderUsageError
+from grader.core.model import Figure, LabTest, Outcome, Status
+from grader.core.scoring import LabPolicy, load_policy, score_lab
+from grader.core.watchdog import Calibration
 from grader.tests.helpers import make_repo
-from grader.watchdog import Calibration
 
 CURVE = CreditCurve(full_within=1.2, zero_at=2.0)
 POLICY = LabPolicy("lab3", "Reduction", {"correctness": 60, "timing": 40}, credit=CURVE)

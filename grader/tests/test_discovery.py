@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.discovery import (
+from grader.core.discovery import (
     lab_dirs,
     parse_lab_list,
     parse_tests,
@@ -16,8 +16,8 @@ from grader.discovery import (
     select_tests,
     setups_by_fixture,
 )
-from grader.errors import GraderUsageError
-from grader.model import LabTest
+from grader.core.errors import GraderUsageError
+from grader.core.model import LabTest
 from grader.tests.helpers import DATA, gtest_spec, make_build, make_repo, needs_ctest
 
 RECORDED = json.loads((DATA / "ctest_json_v1.json").read_text(encoding="utf-8"))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.export import (
+from grader.core.errors import GraderUsageError
+from grader.instructor.export import (
     MARKER,
     check_outdir,
     export_tree,
@@ -79,7 +79,8 @@ def test_the_export_leaks_no_solution_submission_or_secret(exported: Path) -> No
     for rel in files:
         assert not rel.startswith(("solutions/", "submissions/", "build", ".git/")), rel
         assert "__pycache__" not in rel and "secret" not in rel.lower(), rel
-    assert not (exported / "grader" / "known_wrong.py").exists()
+    assert not (exported / "grader" / "instructor").exists()
+    assert not (exported / "grader" / "core" / "deadline.py").exists()
     assert not (exported / "grader" / "tests").exists()
     assert not (exported / "scripts" / "gpu-suite.sh").exists()
     assert not (exported / "scripts" / "make_skeletons.sh").exists()  # needs solutions/
@@ -160,6 +161,11 @@ def test_student_readme_drops_the_instructor_section() -> None:
         ("skeletons/lab1_histogram/histogram_kernels.cu", False),
         ("datasets/lab1.json", False),
         ("grader/grade.py", False),
+        ("grader/instructor/batch.py", True),
+        ("grader/core/deadline.py", True),
+        ("grader/commands/batch.py", True),
+        ("grader/core/release.py", False),
+        ("grader/commands/sweep.py", False),
     ],
 )
 def test_is_excluded(rel: str, excluded: bool) -> None:
@@ -369,8 +375,8 @@ def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
 
 
 def test_the_exported_grader_runs_without_the_instructors_modules(exported: Path) -> None:
-    """`grade` reports through grader/release.py, which reads a deadline policy only
-    with the instructor's grader/deadline.py; the export has neither that nor a secret."""
+    """`grade` reports through grader/core/release.py, which reads a deadline policy only
+    with the instructor's grader/core/deadline.py; the export has neither that nor a secret."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     for args in (["grade", "--help"], ["grade", "--build", "b", "--deadline-policy", "d.json"]):
         result = subprocess.run(
@@ -384,6 +390,20 @@ def test_the_exported_grader_runs_without_the_instructors_modules(exported: Path
         )
         assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 2 and "in the instructor's repository" in result.stderr
+
+
+def test_the_exported_resource_spec_script_runs(exported: Path) -> None:
+    """The README's scripts/gpu_resource_spec.py, for ctest --resource-spec-file, finds
+    its grader modules in the export."""
+    result = subprocess.run(
+        [sys.executable, "scripts/gpu_resource_spec.py", "--help"],
+        cwd=exported,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def _cmake(*args: str) -> subprocess.CompletedProcess[str]:

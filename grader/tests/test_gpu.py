@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.gpu import parse_probe, probe, skip_reason
+from grader.core.gpu import parse_probe, probe, skip_reason
 from grader.tests.helpers import make_build
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.gpu_lock import LOCK_ENV, GpuLock, lock_file
-from grader.model import LabTest, Outcome, Status
-from grader.schedule import Scheduler
+from grader.core.gpu_lock import LOCK_ENV, GpuLock, lock_file
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.schedule import Scheduler
 from grader.tests.helpers import PACKAGE_PARENT
 
 SHORT_S = 0.3  # long enough to show a lock is refused, short enough to keep tests quick
@@ -26,7 +26,7 @@ LONG_S = 10.0  # what a lock that should be granted may take at most
 _HOLDER = """
 import sys
 from pathlib import Path
-from grader.gpu_lock import GpuLock
+from grader.core.gpu_lock import GpuLock
 lock = GpuLock(Path(sys.argv[1]), timeout_s=float(sys.argv[3]))
 with getattr(lock, sys.argv[2])():
     print("held", flush=True)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.gpu_slots import (
+from grader.core.errors import GraderUsageError
+from grader.core.gpu_slots import (
     GpuSlots,
     check_listed,
     describe,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.gpu_usage import UsageLog, summarize
+from grader.instructor.gpu_usage import UsageLog, summarize
 
 # Two samples of two GPUs (timestamps a few ms apart within a sample), a third cut short.
 SMI = """2026/11/21 10:00:00.001, 0, 97, 5000

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.gtest_xml import filter_matches, matching, read_cases
-from grader.model import Figure
+from grader.core.gtest_xml import filter_matches, matching, read_cases
+from grader.core.model import Figure
 from grader.tests.helpers import DATA
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
@@ -111,6 +111,19 @@ def _property(name: str, value: str) -> str:
         (
             _property("timing_figure", "x" * 500) + _property("timing_value", "1e0"),
             Figure("x" * 120, 1),
+        ),
+        (  # the lab.json bar the threshold came from (harness::Bar)
+            _property("timing_figure", "a / b")
+            + _property("timing_value", "2")
+            + _property("timing_needed", "1.5")
+            + _property("timing_bar", "kSpeedup"),
+            Figure("a / b", 2, 1.5, "kSpeedup"),
+        ),
+        (  # anything but an identifier is no bar's name
+            _property("timing_figure", "a / b")
+            + _property("timing_value", "2")
+            + _property("timing_bar", "k x"),
+            Figure("a / b", 2),
         ),
     ],
 )

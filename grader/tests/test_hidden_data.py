@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.model import LabTest
+from grader.core.errors import GraderUsageError
+from grader.core.model import LabTest
+from grader.core.runner import DATA_DIR_ENV, SECRET_ENV, Runner
 from grader.options import read_secret
-from grader.runner import DATA_DIR_ENV, SECRET_ENV, Runner
 
 np = pytest.importorskip("numpy")
 

@@ -9,8 +9,9 @@ import pytest
 
 from grader.cli import main
 from grader.commands.known_wrong import exit_status
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.known_wrong import (
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import Outcome, Status
+from grader.instructor.known_wrong import (
     HOSTILE,
     Expectation,
     Judgement,
@@ -21,8 +22,7 @@ from grader.known_wrong import (
     table,
     write_trees,
 )
-from grader.model import Outcome, Status
-from grader.static_check import Finding
+from grader.trust.static_check import Finding
 
 REPO = Path(__file__).resolve().parents[2]
 RACE = Expectation(
@@ -79,6 +79,8 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab1_hardcoded",
         "lab1_host_answer",
         "lab1_race.racecheck",
+        "lab1_banks4_one_counter",
+        "lab1_multiply_no_cas",
         "lab2_tail",
         "lab2_no_guard",
         "lab3_race",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from grader.batch import Submission
-from grader.batch_steps import BatchConfig, BuiltTree, worker_command
-from grader.model import LabTest, Outcome, Status
-from grader.outcome_cache import OutcomeCache, grading_order, tree_digest
-from grader.process_mode import PER_TEST
-from grader.schedule import Scheduler
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.outcome_cache import OutcomeCache, grading_order, tree_digest
+from grader.core.process_mode import PER_TEST
+from grader.core.schedule import Scheduler
+from grader.instructor.batch import Submission
+from grader.instructor.batch_steps import BatchConfig, BuiltTree, worker_command
 from grader.tests.test_schedule import RecordingRunner
 
 

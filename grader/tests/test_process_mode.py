@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.gtest_xml import GtestCase
-from grader.model import LabTest, Status
-from grader.process_mode import (
+from grader.core.errors import GraderUsageError
+from grader.core.gtest_xml import GtestCase
+from grader.core.model import LabTest, Status
+from grader.core.process_mode import (
     GROUP_TIMEOUT_CAP_S,
     PER_PROGRAM,
     PER_TEST,
@@ -24,9 +24,10 @@ from grader.process_mode import (
     settled,
     timed_groups,
 )
-from grader.provenance import Provenance
-from grader.schedule import check_process_mode
-from grader.session import GradingSession
+from grader.core.provenance import Provenance
+from grader.core.schedule import check_process_mode
+from grader.core.session import GradingSession
+from grader.core.verdict import ProcessResult
 from grader.tests.helpers import (
     FAKE_GTEST,
     FakeSpec,
@@ -35,7 +36,6 @@ from grader.tests.helpers import (
     needs_ctest,
     setup_spec,
 )
-from grader.verdict import ProcessResult
 
 # Each program's cases, in the order it runs them: one of each way a case can end
 # inside a shared process, among passing neighbours before and after it.

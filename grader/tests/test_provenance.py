@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.model import Figure, Status
-from grader.provenance import (
+from grader.core.model import Figure, Status
+from grader.core.provenance import (
     FOREIGN_MARKER,
     NO_MARKER,
     PREEXISTING,
@@ -16,9 +16,9 @@ from grader.provenance import (
     RunFiles,
     read_marker,
 )
-from grader.runner import Runner
+from grader.core.runner import Runner
+from grader.core.verdict import ProcessResult, classify
 from grader.tests.helpers import fake_test
-from grader.verdict import ProcessResult, classify
 
 WITH_GPU = Runner(gpu_present=True)
 NO_GPU = Runner(gpu_present=False)
@@ -102,7 +102,7 @@ def test_a_marker_found_with_exit_77_is_no_skip() -> None:
 
 
 def test_without_a_marker_a_failing_exit_ignores_the_report() -> None:
-    from grader.gtest_xml import GtestCase
+    from grader.core.gtest_xml import GtestCase
 
     forged = [GtestCase("Suite.Test", ran=True, skipped=False, failures=("forged reason",))]
     result = ProcessResult(1, "real output\n")

@@ -1,4 +1,4 @@
-"""Hidden-data results wait for their release: the rule (grader/release.py) on an
+"""Hidden-data results wait for their release: the rule (grader/core/release.py) on an
 injected clock, then every output, held and released, on small made-up grades."""
 
 from __future__ import annotations
@@ -12,33 +12,32 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import LabResult, StudentResult, Submission
-from grader.batch_steps import (
-    BatchConfig,
-    BuiltTree,
-    apply_static,
-    grade_submission,
-    worker_command,
-)
-from grader.class_table import result_from_report, write_class_table
-from grader.deadline import LatePolicy
-from grader.errors import GraderUsageError
-from grader.gpu import GpuInfo
-from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
-from grader.release import (
+from grader.core.deadline import LatePolicy
+from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo
+from grader.core.model import BUILD_KIND, Figure, LabTest, Outcome, Status
+from grader.core.release import (
     HOLD,
     RELEASE,
     Release,
-    add_decision_arguments,
-    add_release_arguments,
     decide,
     decision_argv,
     decision_from_args,
     release_from_args,
     release_time,
 )
-from grader.reports import write_all
-from grader.scoring import Grade, LabPolicy, score_lab
+from grader.core.reports import write_all
+from grader.core.scoring import Grade, LabPolicy, score_lab
+from grader.instructor.batch import LabResult, StudentResult, Submission
+from grader.instructor.batch_steps import (
+    BatchConfig,
+    BuiltTree,
+    apply_static,
+    grade_submission,
+    worker_command,
+)
+from grader.instructor.class_table import result_from_report, write_class_table
+from grader.options import add_decision_arguments, add_release_arguments
 from grader.tests.helpers import (
     gtest_spec,
     make_build,

@@ -6,10 +6,10 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from grader.gpu import GpuInfo
-from grader.model import Figure, LabTest, Outcome, Status
-from grader.reports import leaderboard, write_all
-from grader.scoring import Grade, LabPolicy, score_lab
+from grader.core.gpu import GpuInfo
+from grader.core.model import Figure, LabTest, Outcome, Status
+from grader.core.reports import leaderboard, write_all
+from grader.core.scoring import Grade, LabPolicy, score_lab
 
 H100 = GpuInfo(
     "present", {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "sm_count": 132}

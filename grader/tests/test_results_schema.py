@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.commits import Checkout
-from grader.gpu import GpuInfo
-from grader.model import BUILD_KIND, Figure, LabTest, Outcome, Status
-from grader.release import Release
-from grader.reports import write_all
-from grader.scoring import Grade, LabPolicy, score_lab
+from grader.core.commits import Checkout
+from grader.core.gpu import GpuInfo
+from grader.core.model import BUILD_KIND, Figure, LabTest, Outcome, Status
+from grader.core.release import Release
+from grader.core.reports import write_all
+from grader.core.scoring import Grade, LabPolicy, score_lab
 from grader.tests.helpers import (
     PACKAGE_PARENT,
     gtest_spec,

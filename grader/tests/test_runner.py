@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.model import LabTest, Status
-from grader.runner import Runner
+from grader.core.model import LabTest, Status
+from grader.core.runner import Runner
+from grader.core.verdict import ProcessResult, classify, trim_failures
 from grader.tests.helpers import FAKE_SETUP, fake_test, process_alive
-from grader.verdict import ProcessResult, classify, trim_failures
 
 WITH_GPU = Runner(gpu_present=True)
 NO_GPU = Runner(gpu_present=False)

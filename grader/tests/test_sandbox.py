@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.model import LabTest, Outcome, Status
-from grader.provenance import NO_MARKER
-from grader.reports import write_all
-from grader.runner import Runner
-from grader.sandbox import (
+from grader.core.errors import GraderUsageError
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.provenance import NO_MARKER
+from grader.core.reports import write_all
+from grader.core.runner import Runner
+from grader.core.sandbox import (
     BWRAP_ENV,
     MODE_ENV,
     NOBODY,

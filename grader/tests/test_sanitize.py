@@ -10,11 +10,11 @@ import pytest
 
 from grader.commands.repeat import append_record, changes, load_record, table
 from grader.commands.sanitize import exit_status
-from grader.discovery import parse_tests
-from grader.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.model import LabTest, Outcome, Status
-from grader.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
-from grader.verdict import ProcessResult, classify
+from grader.core.discovery import parse_tests
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
+from grader.core.verdict import ProcessResult, classify
 
 COMMAND = [
     "/cuda/bin/compute-sanitizer",

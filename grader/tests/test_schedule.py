@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.gpu import GpuInfo
-from grader.model import LabTest, Outcome, Status
-from grader.process_mode import PER_PROGRAM, PER_TEST
-from grader.runner import Runner
-from grader.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
+from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.process_mode import PER_PROGRAM, PER_TEST
+from grader.core.runner import Runner
+from grader.core.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
 from grader.tests.helpers import FAKE_SETUP, fake_test
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.model import LabTest, Outcome, Status
-from grader.scoring import LabPolicy, load_policy, number, score_lab
+from grader.core.errors import GraderUsageError
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.scoring import LabPolicy, load_policy, number, score_lab
 from grader.tests.helpers import make_repo
 
 

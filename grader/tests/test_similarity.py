@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("copydetect")
 
-from grader.similarity import compare_class  # noqa: E402
+from grader.instructor.similarity import compare_class  # noqa: E402
 from grader.tests.helpers import run_grader  # noqa: E402
 
 LAB = "lab3_reduction"

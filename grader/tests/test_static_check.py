@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.static_check import check_lab, check_source, strip_comments
 from grader.tests.helpers import DATA
+from grader.trust.static_check import check_lab, check_source, strip_comments
 
 STATIC = DATA / "static"
 

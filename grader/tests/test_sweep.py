@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.sweep import (
+from grader.core.errors import GraderUsageError
+from grader.tests.helpers import PACKAGE_PARENT
+from grader.tools.sweep import (
     EXIT_NO_DEVICE,
     NoDevice,
     ProgramHelp,
@@ -27,8 +28,7 @@ from grader.sweep import (
     plan_sweep,
     run_sweep,
 )
-from grader.sweep_report import plot_labels
-from grader.tests.helpers import PACKAGE_PARENT
+from grader.tools.sweep_report import plot_labels
 
 RECORDED = Path(__file__).resolve().parent / "data" / "sweep"
 # What `lab1_histogram --help --format json` prints.

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.discovery import checked_repo, parse_lab_list
-from grader.errors import GraderUsageError
+from grader.core.discovery import checked_repo, parse_lab_list
+from grader.core.errors import GraderUsageError
 from grader.tests.helpers import PACKAGE_PARENT, make_build, needs_ctest, run_grader
 
 
@@ -82,10 +82,10 @@ def test_empty_labs_under_plain_pytest_is_a_usage_error(tmp_path: Path) -> None:
             "-m",
             "pytest",
             "-p",
-            "grader.plugin",
+            "grader.core.plugin",
             "-p",
             "no:cacheprovider",
-            str(Path(PACKAGE_PARENT) / "grader" / "grading_suite.py"),
+            str(Path(PACKAGE_PARENT) / "grader" / "core" / "grading_suite.py"),
             "--build",
             str(build),
             "--labs",
@@ -141,3 +141,12 @@ def test_sweep_with_a_missing_repo_says_it_has_no_labs(tmp_path: Path) -> None:
         "labs/; give a cuda-labs repository (one holding labs/labN_topic/)"
     )
     assert "known labs are" not in line
+
+
+def test_calibrate_refuses_a_build_that_is_not_the_reference(tmp_path: Path) -> None:
+    # A student's figures must never become what the bars were set from.
+    build = tmp_path / "B"
+    build.mkdir()
+    (build / "CMakeCache.txt").write_text("LAB_IMPL:STRING=skeletons\n")
+    line = _one_usage_line(_grader("repeat", "--build", str(build), "--calibrate", cwd=tmp_path))
+    assert "--calibrate measures the reference" in line and "LAB_IMPL=solutions" in line

@@ -1,4 +1,4 @@
-"""Timeouts sized to a reference grading (grader/watchdog.py)."""
+"""Timeouts sized to a reference grading (grader/core/watchdog.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.errors import GraderUsageError
-from grader.model import LabTest, Status
-from grader.runner import Runner
+from grader.core.errors import GraderUsageError
+from grader.core.model import LabTest, Status
+from grader.core.runner import Runner
+from grader.core.watchdog import (
+    HARNESS_KERNEL_TIMEOUT_S,
+    KERNEL_FLOOR_S,
+    PROCESS_FLOOR_S,
+    Calibration,
+)
 from grader.tests.helpers import (
     fake_test,
     gtest_spec,
@@ -20,7 +26,6 @@ from grader.tests.helpers import (
     needs_ctest,
     run_grader,
 )
-from grader.watchdog import HARNESS_KERNEL_TIMEOUT_S, KERNEL_FLOOR_S, PROCESS_FLOOR_S, Calibration
 
 GPU = "NVIDIA H100 80GB HBM3"
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from grader import export
-from grader.export import REUSABLE_WORKFLOW, export_tree
+from grader.instructor import export
+from grader.instructor.export import REUSABLE_WORKFLOW, export_tree
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.written_answers import answered, summary
+from grader.instructor.written_answers import answered, summary
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = "# lab9 report\n\nKeep the headings.\n\n## 1. Why?\n\n## 2. How fast?\n\n(hint)\n"

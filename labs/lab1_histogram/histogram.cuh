@@ -45,9 +45,50 @@ void histogram_inverse(const int* samples, int n, int* hist, Launch launch);
 // (g) the same, written so that the scan reads shared memory without bank
 //     conflicts (all threads read the same word: a broadcast) and without a branch.
 void histogram_banks(const int* samples, int n, int* hist, Launch launch);
+// (g2) banks unrolled by 2, the course's histogram_banks2: thread t owns the pairs of
+//     bins (b, b + kBins / 2) for b = t, t + threads, ... < kBins / 2, and each read of
+//     a shared sample feeds both of a pair's counters (the course launches 512 threads).
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch);
+// (g4) unrolled by 4, the course's histogram_banks4: thread t owns the quadruples
+//     (b, b + kBins / 4, b + kBins / 2, b + 3 * kBins / 4) for b = t, t + threads, ...
+//     < kBins / 4, one read feeding four counters (the course launches 256 threads).
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch);
 
 // Your fastest histogram, any method (launch.blocks is 0: pick the grid).
 // The timing test measures every variant above and this one and grades the fastest.
 void histogram_best(const int* samples, int n, int* hist, Launch launch);
+
+// ---- The atomic operations (the course's lecture: testAtomic, check_threshold) ----
+// Each launcher launches launch.blocks x launch.threads threads (enough to cover n);
+// thread tid = blockIdx.x * blockDim.x + threadIdx.x acts only when tid < n. The
+// harness sets the initial values and checks every result exactly.
+
+// The slots of atomic_catalogue, in the order of the course's testAtomic.
+enum AtomicSlot : int {
+  kSlotAdd,   // atomicAdd(slot, 10)
+  kSlotSub,   // atomicSub(slot, 10)
+  kSlotExch,  // exch_old[tid] = atomicExch(slot, tid)
+  kSlotMax,   // atomicMax(slot, tid)
+  kSlotMin,   // atomicMin(slot, tid)
+  kSlotInc,   // atomicInc((unsigned int*)slot, 17)
+  kSlotDec,   // atomicDec((unsigned int*)slot, 137)
+  kSlotCas,   // cas_old[tid] = atomicCAS(slot, -1, tid): the slot starts at -1, one tid claims it
+  kSlotAnd,   // atomicAnd(slot, 2 * tid + 7)
+  kSlotOr,    // atomicOr(slot, 1 << (tid % 32))
+  kSlotXor,   // atomicXor(slot, tid)
+  kSlots
+};
+// (i) testAtomic: every thread tid < n applies to `slots` (kSlots ints, set by the
+//     harness) the operation of each slot above; exch_old and cas_old (n ints of
+//     garbage) receive the values atomicExch and atomicCAS return to thread tid.
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch);
+// (j) check_threshold: `flag` (one int of garbage) must end 1 if some values[i] > threshold
+//     (set with atomicExch, as the course does), else 0: zero it first.
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch);
+// (k) An atomic the hardware lacks, built from atomicCAS: thread tid < n multiplies
+//     *product (set by the harness) by factors[tid], modulo 2^32 like unsigned
+//     arithmetic, in one atomic step, and writes the value it replaced to old[tid].
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch);
 
 }  // namespace lab1

@@ -1,4 +1,7 @@
-// lab1's harness (lab1.hpp): the variants, the CPU reference and the bench.
+// lab1's harness (lab1.hpp): the variants, the CPU reference, the bench and the
+// atomic operations' checks.
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "lab1.hpp"
@@ -7,6 +10,7 @@
 #include "labs/dataset.hpp"
 #include "labs/fresh.hpp"
 #include "labs/named.hpp"
+#include "labs/random.hpp"
 #include "labs/sync.hpp"
 
 namespace lab1 {
@@ -23,6 +27,8 @@ const std::vector<Variant>& variants() {
       {"shared", "e", histogram_shared, Work::SlicePerThread, {0, 256, 32}},
       {"inverse", "f", histogram_inverse, Work::ChunkPerBlock, {0, 1024, 8192}},
       {"banks", "g", histogram_banks, Work::ChunkPerBlock, {0, 1024, 1024}},
+      {"banks2", "g2", histogram_banks2, Work::ChunkPerBlock, {0, 512, 1024}},
+      {"banks4", "g4", histogram_banks4, Work::ChunkPerBlock, {0, 256, 1024}},
       {"best", "h", histogram_best, Work::Free, {0, 512, 0}},
   };
   return table;
@@ -122,13 +128,21 @@ std::string HistogramBench::check_cub() {
 
 // Fresh samples of the same distribution: every value v becomes (v + s) mod kBins
 // for a random s, so every bin's count moves to another bin.
-void HistogramBench::redraw() {
-  const int shift = 1 + static_cast<int>(harness::fresh_seed() % (kBins - 1));
+void HistogramBench::shift_samples(int shift) {
   for (int& v : samples_) v = (v + shift) % kBins;
   std::vector<int> moved(kBins);
   for (int b = 0; b < kBins; ++b) moved[(b + shift) % kBins] = expected_[b];
   expected_ = std::move(moved);
   d_samples_.upload(samples_);
+  shift_ = (shift_ + shift) % kBins;
+}
+
+void HistogramBench::redraw() {
+  shift_samples(1 + static_cast<int>(harness::fresh_seed() % (kBins - 1)));
+}
+
+void HistogramBench::undo_redraws() {
+  if (shift_ != 0) shift_samples(kBins - shift_);
 }
 
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
@@ -152,6 +166,144 @@ harness::TimingStats HistogramBench::time_cub(const harness::TimingOptions& opti
                       d_cub_temp_.bytes());
       },
       harness::doing_at_least(options, bytes_moved()));
+}
+
+// ---- The atomic operations ----------------------------------------------------
+
+namespace {
+
+Launch covering(int n, int threads) { return Launch{(n + threads - 1) / threads, threads, 0}; }
+
+// Waits for the student's launch with the deadline: a CAS loop that never ends fails.
+void finish_launch() {
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+}
+
+template <class T>
+std::string expect_equal(const std::string& what, T expected, T got) {
+  if (expected == got) return "";
+  return what + ": expected " + std::to_string(expected) + ", got " + std::to_string(got) + "\n";
+}
+
+// In any order of the atomic steps, the values they replaced plus the final value are
+// the initial value plus the values they wrote (as multisets): each step reads what
+// the one before it wrote. A lost update or a return that is not the replaced value
+// breaks it.
+template <class T>
+std::string expect_chain(const std::string& what, T initial, T final_value, std::vector<T> replaced,
+                         std::vector<T> written) {
+  replaced.push_back(final_value);
+  written.push_back(initial);
+  std::sort(replaced.begin(), replaced.end());
+  std::sort(written.begin(), written.end());
+  if (replaced == written) return "";
+  return what +
+         ": the returned values and the final value are not the initial value and the "
+         "values written (a return that is not the value replaced, or a lost update)\n";
+}
+
+std::uint32_t random_u32(std::uint64_t seed, std::uint64_t i) {
+  return static_cast<std::uint32_t>(harness::splitmix64_at(seed, i));
+}
+
+}  // namespace
+
+std::string check_atomic_catalogue(int n, int threads, std::uint64_t seed) {
+  // Initial values that let either side win atomicMax and atomicMin, cross the limits of
+  // atomicInc (17) and atomicDec (137), and name no thread in the atomicExch slot.
+  std::vector<int> init(kSlots);
+  const std::uint32_t un = static_cast<std::uint32_t>(n);
+  init[kSlotAdd] = static_cast<int>(random_u32(seed, kSlotAdd));
+  init[kSlotSub] = static_cast<int>(random_u32(seed, kSlotSub));
+  init[kSlotExch] = -1 - static_cast<int>(random_u32(seed, kSlotExch) % 1000);
+  init[kSlotMax] = static_cast<int>(random_u32(seed, kSlotMax) % (2 * un));
+  init[kSlotMin] = static_cast<int>(random_u32(seed, kSlotMin) % (2 * un)) - n;
+  init[kSlotInc] = static_cast<int>(random_u32(seed, kSlotInc) % 24);
+  init[kSlotDec] = static_cast<int>(random_u32(seed, kSlotDec) % 160);
+  init[kSlotCas] = -1;
+  init[kSlotAnd] = static_cast<int>(random_u32(seed, kSlotAnd));
+  init[kSlotOr] = static_cast<int>(random_u32(seed, kSlotOr));
+  init[kSlotXor] = static_cast<int>(random_u32(seed, kSlotXor));
+
+  // The CPU's: every operation but atomicExch's and atomicCAS's ends the same in any order.
+  auto u = [&](int slot) { return static_cast<std::uint32_t>(init[slot]); };
+  std::uint32_t inc = u(kSlotInc), dec = u(kSlotDec), all_and = u(kSlotAnd), any_or = u(kSlotOr),
+                xored = u(kSlotXor);
+  for (std::uint32_t t = 0; t < un; ++t) {
+    inc = inc >= 17 ? 0 : inc + 1;
+    dec = dec == 0 || dec > 137 ? 137 : dec - 1;
+    all_and &= 2 * t + 7;
+    any_or |= 1u << (t % 32);
+    xored ^= t;
+  }
+
+  harness::DeviceBuffer<int> d_slots(init), d_exch(n), d_cas(n);
+  d_exch.poison();
+  d_cas.poison();
+  atomic_catalogue(d_slots.get(), d_exch.get(), d_cas.get(), n, covering(n, threads));
+  finish_launch();
+  const std::vector<int> slots = d_slots.download(), exch = d_exch.download(),
+                         cas = d_cas.download();
+  auto got = [&](int slot) { return static_cast<std::uint32_t>(slots[slot]); };
+
+  std::string wrong;
+  wrong += expect_equal("atomicAdd", u(kSlotAdd) + 10 * un, got(kSlotAdd));
+  wrong += expect_equal("atomicSub", u(kSlotSub) - 10 * un, got(kSlotSub));
+  wrong += expect_equal("atomicMax", std::max(init[kSlotMax], n - 1), slots[kSlotMax]);
+  wrong += expect_equal("atomicMin", std::min(init[kSlotMin], 0), slots[kSlotMin]);
+  wrong += expect_equal("atomicInc", inc, got(kSlotInc));
+  wrong += expect_equal("atomicDec", dec, got(kSlotDec));
+  wrong += expect_equal("atomicAnd", all_and, got(kSlotAnd));
+  wrong += expect_equal("atomicOr", any_or, got(kSlotOr));
+  wrong += expect_equal("atomicXor", xored, got(kSlotXor));
+  std::vector<int> tids(n);
+  for (int t = 0; t < n; ++t) tids[t] = t;
+  wrong += expect_chain("atomicExch", init[kSlotExch], slots[kSlotExch], exch, tids);
+  // atomicCAS(slot, -1, tid): exactly one thread finds -1 and writes its id; every
+  // other one finds that id.
+  const int owner = slots[kSlotCas];
+  const bool claimed = owner >= 0 && owner < n && cas[owner] == -1 &&
+                       std::count(cas.begin(), cas.end(), owner) == n - 1;
+  if (!claimed) {
+    wrong += "atomicCAS: the slot holds " + std::to_string(owner) +
+             ": exactly one thread must find -1 and write its id, and every other find that id\n";
+  }
+  return wrong;
+}
+
+std::string check_threshold_flag(const std::vector<int>& values, int threshold, int threads) {
+  const int n = static_cast<int>(values.size());
+  const bool above =
+      std::any_of(values.begin(), values.end(), [&](int v) { return v > threshold; });
+  harness::DeviceBuffer<int> d_values(values), d_flag(1);
+  d_flag.poison();
+  check_threshold(d_values.get(), n, threshold, d_flag.get(), covering(n, threads));
+  finish_launch();
+  return expect_equal(std::string("flag (") + (above ? "some value is" : "no value is") +
+                          " above the threshold " + std::to_string(threshold) + ")",
+                      above ? 1 : 0, d_flag.download()[0]);
+}
+
+std::string check_atomic_multiply(int n, int threads, std::uint64_t seed) {
+  // Odd factors: the product modulo 2^32 never reaches 0, whatever n.
+  const std::vector<unsigned int> factors = harness::random_values<unsigned int>(
+      n, seed, [](std::uint64_t x) { return static_cast<unsigned int>(x) | 1u; });
+  const unsigned int initial = random_u32(seed ^ 0x5eedu, 0) | 1u;
+  unsigned int product = initial;
+  for (unsigned int f : factors) product *= f;
+
+  harness::DeviceBuffer<unsigned int> d_product(std::vector<unsigned int>{initial}),
+      d_factors(factors), d_old(n);
+  d_old.poison();
+  atomic_multiply(d_product.get(), d_factors.get(), d_old.get(), n, covering(n, threads));
+  finish_launch();
+  const unsigned int got = d_product.download()[0];
+  const std::vector<unsigned int> old = d_old.download();
+  std::vector<unsigned int> written(n);
+  for (int i = 0; i < n; ++i) written[i] = old[i] * factors[i];
+  return expect_equal("product", product, got) +
+         expect_chain("atomic_multiply", initial, got, old, written);
 }
 
 }  // namespace lab1

@@ -1,10 +1,12 @@
 // lab1's harness, shared by the program and the tests so that both judge a variant
 // the same way: the variants as the harness sees them, the CPU reference and the
-// dataset check, the timed cases, the yardsticks, and the bench that runs, checks
-// and times a variant on one dataset. The bars are lab.json's (lab1_bars.hpp, for
-// the timing tests); what they were set from is in calibration.json.
+// dataset check, the timed cases, the yardsticks, the bench that runs, checks and
+// times a variant on one dataset, and the atomic operations' checks. The bars are
+// lab.json's (lab1_bars.hpp, for the timing tests); what they were set from is in
+// calibration.json.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -97,9 +99,13 @@ class HistogramBench {
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_course_global(const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
+  // Back to the samples the bench was made with, after time() redrew them: the
+  // program checks each variant of `--variant all` on the file's own data.
+  void undo_redraws();
 
  private:
   std::string compare();
+  void shift_samples(int shift);
   void redraw();
   std::vector<int> samples_;
   std::vector<int> expected_;
@@ -107,6 +113,19 @@ class HistogramBench {
   harness::DeviceBuffer<int> d_samples_;
   harness::DeviceBuffer<int> d_hist_;
   harness::DeviceBuffer<char> d_cub_temp_;
+  int shift_ = 0;  // what the redraws added to every sample, mod kBins
 };
+
+// ---- The atomic operations --------------------------------------------------
+// Each runs the student's launcher on n threads (`threads` per block, just enough
+// blocks) with initial values drawn from `seed`, and returns "" when every result
+// is right, else what is wrong. The checks hold whatever order the threads take:
+// a value that depends on the order (atomicExch's, atomicCAS's, a CAS loop's
+// returns) is checked as a chain, each thread's returned value replaced by its own
+// (the returns and the final value are the initial one and the values written).
+
+std::string check_atomic_catalogue(int n, int threads, std::uint64_t seed);
+std::string check_threshold_flag(const std::vector<int>& values, int threshold, int threads);
+std::string check_atomic_multiply(int n, int threads, std::uint64_t seed);
 
 }  // namespace lab1

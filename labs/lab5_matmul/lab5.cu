@@ -21,6 +21,7 @@ namespace lab5 {
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = {
       {"naive", "a", matmul_naive, Block::Chosen, {16, 16}},
+      {"naive_swapped", "a'", matmul_naive_swapped, Block::Chosen, {16, 16}},
       {"fine", "b", matmul_fine, Block::Chosen, {16, 16}},
       {"tiled16",
        "c",
@@ -80,9 +81,11 @@ void check_launch(const Variant& v, long long n, long long k, long long m, Launc
   }
   if (v.block == Block::Fixed) return;
   check_block(launch);
-  if ((n + launch.block_y - 1) / launch.block_y > 65535) {
-    throw std::invalid_argument(
-        "grid y = ceil(n / block_y) must be at most 65535: raise --block-y");
+  // The grid's y covers the rows, or the columns where the mapping is swapped.
+  const bool swapped = v.name == std::string("naive_swapped");
+  if (((swapped ? m : n) + launch.block_y - 1) / launch.block_y > 65535) {
+    throw std::invalid_argument(std::string("grid y = ceil(") + (swapped ? "m" : "n") +
+                                " / block_y) must be at most 65535: raise --block-y");
   }
   if (v.name == std::string("fine") && k > 65535) {
     throw std::invalid_argument("fine uses grid z = k, at most 65535, not " + std::to_string(k));
@@ -484,6 +487,26 @@ std::string MqdbBench::check_dense_best() {
   matmul_best(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n());
   LAB_CHECK_LAUNCH();
   return compare();
+}
+
+std::string MqdbBench::check_from_host() {
+  d_c_.poison();
+  const MqdbStruct A{n(), static_cast<int>(pair_.a.block_size.size()), pair_.a.block_size.data(),
+                     pair_.a.elem.data()};
+  const MqdbStruct B{n(), static_cast<int>(pair_.b.block_size.size()), pair_.b.block_size.data(),
+                     pair_.b.elem.data()};
+  mqdb_from_host(A, B, d_c_.get());
+  LAB_CHECK_LAUNCH();
+  return compare();
+}
+
+long long MqdbBench::from_host_leak(int calls) {
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  harness::synchronize_or_die();
+  LAB_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
+  for (int i = 0; i < calls; ++i) check_from_host();
+  LAB_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
+  return static_cast<long long>(free_before) - static_cast<long long>(free_after);
 }
 
 double MqdbBench::bytes_moved() const {

@@ -27,7 +27,7 @@ namespace lab5 {
 using Launcher = void (*)(const float*, const float*, float*, int, int, int, Launch);
 
 enum class Block {
-  Chosen,  // launch.block_x x launch.block_y threads (naive, fine)
+  Chosen,  // launch.block_x x launch.block_y threads (naive, naive_swapped, fine)
   Fixed,   // the variant fixes its block (tiled, register-blocked, best)
 };
 
@@ -233,6 +233,11 @@ class MqdbBench {
   std::string check(bool naive, Launch launch = {16, 16});
   // matmul_best on the same matrices stored densely (n x n x n).
   std::string check_dense_best();
+  // mqdb_from_host on host structs pointing at the pair's host arrays: poison, run, check.
+  std::string check_from_host();
+  // Device memory, in bytes, that `calls` runs of mqdb_from_host leave allocated, as
+  // cudaMemGetInfo sees it (the whole device's: other processes move it too).
+  long long from_host_leak(int calls);
 
   // Times, then checks the last timed run and one more on fresh blocks (same D),
   // as MatmulBench does. The dense product must do at least the block product's

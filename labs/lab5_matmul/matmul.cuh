@@ -1,6 +1,6 @@
 // lab5 contract: every function the harness calls, defined in
 // skeletons/lab5_matmul/matmul_kernels.cu (reference: solutions/...). The
-// student writes the kernels of (a) and (c), which that file launches through
+// student writes the kernels of (a), (a') and (c), which that file launches through
 // matmul_launchers.cuh, and every other launcher with its kernel(s).
 //
 // Matrices are float32, row-major, in device memory, 256-byte aligned:
@@ -10,8 +10,9 @@
 //      every element must be written.
 // Any n, k, m >= 1: sizes are NOT multiples of your block or tile sizes, and the
 // matrices are rectangular. Each launcher launches its kernel(s) on the default
-// stream and returns without synchronizing or allocating. Student code may not
-// call cuBLAS (or any other library's product): it is the yardstick.
+// stream and returns without synchronizing or allocating, except (h), whose exercise
+// is allocating and copying. Student code may not call cuBLAS (or any other
+// library's product): it is the yardstick.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -30,6 +31,13 @@ struct Launch {
 //     length k). 2D grid of 2D blocks; the row comes from y, the column from x:
 //       Row = blockIdx.y * blockDim.y + threadIdx.y,  Col = blockIdx.x * blockDim.x + threadIdx.x.
 void matmul_naive(const float* A, const float* B, float* C, int n, int k, int m, Launch launch);
+
+// (a') The same kernel with the mapping swapped, question 1 made measurable: the row
+//      from x, the column from y,
+//       Row = blockIdx.x * blockDim.x + threadIdx.x,  Col = blockIdx.y * blockDim.y + threadIdx.y,
+//      so that the threads of a warp walk down a column of C instead of along a row.
+void matmul_naive_swapped(const float* A, const float* B, float* C, int n, int k, int m,
+                          Launch launch);
 
 // (b) Granularity "case 1": one thread per single product A(i,l) * B(l,j), n * m * k
 //     threads (grid z = l), each adding its product to C(i,j) with atomicAdd
@@ -73,5 +81,26 @@ void mqdb_naive(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C, Launch 
 
 // (g) Your fastest MQDB product (it must touch only the diagonal blocks' work).
 void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C);
+
+// ---- The course's warning: a struct with pointers inside ------------------------------
+// The challenge hands its matrices over as the course's host `struct mqdb`: plain data
+// whose arrays sit behind pointers. Copying the struct copies the pointers, not what
+// they point to: in device memory, a host pointer is an address the kernel cannot follow.
+struct MqdbStruct {
+  int n;                  // matrix size
+  int k;                  // number of diagonal blocks
+  const int* block_size;  // the k sizes d_i, sum n
+  const float* elem;      // n * n elements, row-major, zeros outside the blocks
+};
+
+// (h) C = A B from two host structs (their pointers are host pointers, same D) into the
+//     device buffer C, n * n floats, garbage on entry: every element must be written,
+//     the zeros too. Deep-copy each struct: cudaMalloc and cudaMemcpy its block sizes
+//     and its elements, then a device copy of the struct with those device pointers in
+//     place of the host ones. Launch a kernel that takes the copies (a device pointer to
+//     each, or the patched struct by value), and cudaFree everything this function
+//     allocated before it returns. The one function that may call cudaMalloc,
+//     cudaMemcpy and cudaFree (lab.json "objects"), directly: not through a helper.
+void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C);
 
 }  // namespace lab5

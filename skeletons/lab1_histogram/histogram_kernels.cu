@@ -56,6 +56,48 @@ __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
   // TODO
 }
 
+// (g2) banks unrolled by 2, as the course's histogram_banks2: thread t owns the bins
+// b and b + kBins / 2 for b = t, t + blockDim.x, ... < kBins / 2, with one counter
+// each; every local[i] read once feeds both counters.
+__global__ void banks2_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
+// (g4) Unrolled by 4, as the course's histogram_banks4: bins b, b + kBins / 4,
+// b + kBins / 2 and b + 3 * kBins / 4 for b = t, t + blockDim.x, ... < kBins / 4,
+// four counters fed by one read of local[i].
+__global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
+  // TODO
+}
+
+// (i) The course's testAtomic: if tid < n, apply each slot's operation as the
+// contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
+// what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
+// atomicInc and atomicDec take an unsigned int*: reinterpret_cast the slot's address.
+__global__ void atomic_catalogue_kernel(int* slots, int* exch_old, int* cas_old, int n) {
+  // TODO
+}
+
+// (j) The course's check_threshold: if values[tid] > threshold, atomicExch(flag, 1).
+__global__ void check_threshold_kernel(const int* values, int n, int threshold, int* flag) {
+  // TODO
+}
+
+// (k) An atomic multiply from atomicCAS: read *address, then loop: compute the new
+// value from the one you assume is there, atomicCAS(address, assumed, new) swaps only
+// if *address still holds `assumed`, and returns what it found: retry until it is
+// `assumed`. Return the value replaced.
+__device__ unsigned int atomic_mul(unsigned int* address, unsigned int factor) {
+  // TODO
+  return *address;
+}
+
+__global__ void atomic_multiply_kernel(unsigned int* product, const unsigned int* factors,
+                                       unsigned int* old, int n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) old[i] = atomic_mul(product, factors[i]);
+}
+
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
@@ -95,11 +137,37 @@ void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
                                                                               launch.slice);
 }
 
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  banks2_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
+  // TODO: zero hist
+  banks4_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
 // (h) Your fastest histogram. Start from (e); then read the README's hints
 // (grid-stride loop, 16-byte loads, one shared histogram per warp).
 void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   (void)launch;  // TODO: your own kernel and grid; until then, the shared-memory one
   histogram_shared(samples, n, hist, Launch{(n + 256 * 32 - 1) / (256 * 32), 256, 32});
+}
+
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch) {
+  atomic_catalogue_kernel<<<launch.blocks, launch.threads>>>(slots, exch_old, cas_old, n);
+}
+
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
+  // TODO: zero flag (it arrives full of garbage)
+  check_threshold_kernel<<<launch.blocks, launch.threads>>>(values, n, threshold, flag);
+}
+
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch) {
+  atomic_multiply_kernel<<<launch.blocks, launch.threads>>>(product, factors, old, n);
 }
 
 }  // namespace lab1

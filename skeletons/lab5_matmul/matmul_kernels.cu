@@ -22,6 +22,16 @@ __global__ void naive_kernel(const float* A, const float* B, float* C, int n, in
   // TODO
 }
 
+// (a') The same product with the mapping swapped (question 1): the row from x, the
+// column from y,
+//   Row = blockIdx.x * blockDim.x + threadIdx.x;  Col = blockIdx.y * blockDim.y + threadIdx.y;
+// the same bounds check and inner product as (a). The launcher (matmul_launchers.cuh)
+// covers n with the grid's x and m with its y.
+__global__ void naive_swapped_kernel(const float* A, const float* B, float* C, int n, int k,
+                                     int m) {
+  // TODO
+}
+
 // (b) One thread per product: l = blockIdx.z, then
 // atomicAdd(&C[Row * m + Col], A[Row * k + l] * B[l * m + Col]). C must be zero first.
 __global__ void fine_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
@@ -75,6 +85,13 @@ __global__ void mqdb_best_kernel(const float* A, const float* B, float* C, int n
   // TODO
 }
 
+// (h) One thread per element of C, all n x n of them: from the struct's block sizes,
+// the diagonal block of the thread's row; inside it, the inner product of (f); outside,
+// 0. The structs are device copies: every pointer in them must be a device pointer.
+__global__ void mqdb_struct_kernel(const MqdbStruct* A, const MqdbStruct* B, float* C) {
+  // TODO
+}
+
 }  // namespace
 
 void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch) {
@@ -109,8 +126,24 @@ void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
   mqdb_best_kernel<<<grid, 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
 }
 
+void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C) {
+  MqdbStruct* dA = nullptr;  // the device copies, device pointers inside
+  MqdbStruct* dB = nullptr;
+  // TODO, for A into dA and for B into dB:
+  //   1. cudaMalloc a device array for block_size (k ints) and one for elem (n * n
+  //      floats), and cudaMemcpy the host arrays into them (cudaMemcpyHostToDevice);
+  //   2. copy the struct into a local MqdbStruct and put the two device pointers in it;
+  //   3. cudaMalloc the device MqdbStruct and cudaMemcpy the patched local copy into it.
+  // cudaMemcpy(dA, &A, sizeof A, ...) alone would hand the kernel A's host pointers.
+  // Make these calls here, not in a helper or a lambda: the object check allows them in
+  // this function only. Pass void** to cudaMalloc: cudaMalloc(reinterpret_cast<void**>(&p), n).
+  const dim3 block(16, 16);
+  mqdb_struct_kernel<<<dim3(div_up(A.n, 16), div_up(A.n, 16)), block>>>(dA, dB, C);
+  // TODO: cudaFree all six allocations (cudaFree waits for the kernel to finish).
+}
+
 }  // namespace lab5
 
-// The launchers of (a) and (c), fixed by the lab: they launch the kernels above by
+// The launchers of (a), (a') and (c), fixed by the lab: they launch the kernels above by
 // name.
 #include "matmul_launchers.cuh"

@@ -181,6 +181,63 @@ __global__ void banks_kernel(const int* t, int n, int* h, int chunk) {
 #endif
 }
 
+#if LAB_SKELETON
+// (g2) banks unrolled by 2, as the course's histogram_banks2: thread t owns the bins
+// b and b + kBins / 2 for b = t, t + blockDim.x, ... < kBins / 2, with one counter
+// each; every local[i] read once feeds both counters.
+#else
+// (g2) The course's histogram_banks2: one shared read per sample feeds two counters,
+// so the scan does half the reads of (g) for the same comparisons.
+#endif
+__global__ void banks2_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
+  extern __shared__ int local[];
+  load_chunk(t, n, chunk, local);
+  for (int b = threadIdx.x; b < kBins / 2; b += blockDim.x) {
+    const int b1 = b, b2 = b + kBins / 2;
+    int occurrences1 = 0, occurrences2 = 0;
+    for (int i = 0; i < chunk; i++) {
+      const int v = local[i];
+      occurrences1 += (b1 ^ v) ? 0 : 1;
+      occurrences2 += (b2 ^ v) ? 0 : 1;
+    }
+    if (occurrences1) atomicAdd(h + b1, occurrences1);
+    if (occurrences2) atomicAdd(h + b2, occurrences2);
+  }
+#endif
+}
+
+#if LAB_SKELETON
+// (g4) Unrolled by 4, as the course's histogram_banks4: bins b, b + kBins / 4,
+// b + kBins / 2 and b + 3 * kBins / 4 for b = t, t + blockDim.x, ... < kBins / 4,
+// four counters fed by one read of local[i].
+#else
+// (g4) The course's histogram_banks4: one shared read feeds four counters.
+#endif
+__global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
+#if LAB_SKELETON
+  // TODO
+#else
+  extern __shared__ int local[];
+  load_chunk(t, n, chunk, local);
+  constexpr int q = kBins / 4;
+  for (int b = threadIdx.x; b < q; b += blockDim.x) {
+    int occurrences[4] = {0, 0, 0, 0};
+    for (int i = 0; i < chunk; i++) {
+      const int v = local[i];
+#pragma unroll
+      for (int k = 0; k < 4; k++) occurrences[k] += ((b + k * q) ^ v) ? 0 : 1;
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      if (occurrences[k]) atomicAdd(h + b + k * q, occurrences[k]);
+    }
+  }
+#endif
+}
+
 #if !LAB_SKELETON
 // (h) Memory-bound version. One pass over the samples with 16-byte loads, four in
 // flight per thread; one shared histogram per warp, so warps never contend; a grid
@@ -241,6 +298,80 @@ __global__ void best_kernel(const int* __restrict__ t, int n, int* __restrict__ 
   }
 }
 #endif
+
+#if LAB_SKELETON
+// (i) The course's testAtomic: if tid < n, apply each slot's operation as the
+// contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
+// what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
+// atomicInc and atomicDec take an unsigned int*: reinterpret_cast the slot's address.
+#else
+// (i) The course's testAtomic. Its atomicCAS(slot, tid - 1, tid) chain ends on a value
+// that depends on the threads' order, so here every thread tries to claim a slot that
+// starts at -1: exactly one wins, which the harness can check exactly.
+#endif
+__global__ void atomic_catalogue_kernel(int* slots, int* exch_old, int* cas_old, int n) {
+#if LAB_SKELETON
+  // TODO
+#else
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= n) return;
+  atomicAdd(&slots[kSlotAdd], 10);
+  atomicSub(&slots[kSlotSub], 10);
+  exch_old[tid] = atomicExch(&slots[kSlotExch], tid);
+  atomicMax(&slots[kSlotMax], tid);
+  atomicMin(&slots[kSlotMin], tid);
+  atomicInc(reinterpret_cast<unsigned int*>(&slots[kSlotInc]), 17u);
+  atomicDec(reinterpret_cast<unsigned int*>(&slots[kSlotDec]), 137u);
+  cas_old[tid] = atomicCAS(&slots[kSlotCas], -1, tid);
+  atomicAnd(&slots[kSlotAnd], 2 * tid + 7);
+  atomicOr(&slots[kSlotOr], 1 << (tid % 32));
+  atomicXor(&slots[kSlotXor], tid);
+#endif
+}
+
+#if LAB_SKELETON
+// (j) The course's check_threshold: if values[tid] > threshold, atomicExch(flag, 1).
+#else
+// (j) The course's check_threshold. Only threads that see a value above write, and all
+// write 1: the flag's end value does not depend on who writes last.
+#endif
+__global__ void check_threshold_kernel(const int* values, int n, int threshold, int* flag) {
+#if LAB_SKELETON
+  // TODO
+#else
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && values[i] > threshold) atomicExch(flag, 1);
+#endif
+}
+
+#if LAB_SKELETON
+// (k) An atomic multiply from atomicCAS: read *address, then loop: compute the new
+// value from the one you assume is there, atomicCAS(address, assumed, new) swaps only
+// if *address still holds `assumed`, and returns what it found: retry until it is
+// `assumed`. Return the value replaced.
+#else
+// (k) The CAS loop: atomicCAS writes assumed * factor only if no other thread changed
+// *address since it was read; else it returns the newer value and the loop retries.
+#endif
+__device__ unsigned int atomic_mul(unsigned int* address, unsigned int factor) {
+#if LAB_SKELETON
+  // TODO
+  return *address;
+#else
+  unsigned int old = *address, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(address, assumed, assumed * factor);
+  } while (old != assumed);
+  return old;
+#endif
+}
+
+__global__ void atomic_multiply_kernel(unsigned int* product, const unsigned int* factors,
+                                       unsigned int* old, int n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) old[i] = atomic_mul(product, factors[i]);
+}
 
 }  // namespace
 
@@ -309,6 +440,26 @@ void histogram_banks(const int* samples, int n, int* hist, Launch launch) {
                                                                               launch.slice);
 }
 
+void histogram_banks2(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
+  zero(hist);
+#endif
+  banks2_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
+void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist
+#else
+  zero(hist);
+#endif
+  banks4_kernel<<<launch.blocks, launch.threads, launch.slice * sizeof(int)>>>(samples, n, hist,
+                                                                               launch.slice);
+}
+
 #if LAB_SKELETON
 // (h) Your fastest histogram. Start from (e); then read the README's hints
 // (grid-stride loop, 16-byte loads, one shared histogram per warp).
@@ -330,6 +481,24 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   const int blocks = launch.blocks > 0 && launch.blocks < resident ? launch.blocks : resident;
   best_kernel<<<blocks, threads, shared_bytes>>>(samples, n, hist, ++epoch);
 #endif
+}
+
+void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch) {
+  atomic_catalogue_kernel<<<launch.blocks, launch.threads>>>(slots, exch_old, cas_old, n);
+}
+
+void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero flag (it arrives full of garbage)
+#else
+  cudaMemsetAsync(flag, 0, sizeof(int));
+#endif
+  check_threshold_kernel<<<launch.blocks, launch.threads>>>(values, n, threshold, flag);
+}
+
+void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
+                     Launch launch) {
+  atomic_multiply_kernel<<<launch.blocks, launch.threads>>>(product, factors, old, n);
 }
 
 }  // namespace lab1

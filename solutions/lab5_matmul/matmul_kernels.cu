@@ -49,6 +49,32 @@ __global__ void naive_kernel(const float* __restrict__ A, const float* __restric
 #endif
 
 #if LAB_SKELETON
+// (a') The same product with the mapping swapped (question 1): the row from x, the
+// column from y,
+//   Row = blockIdx.x * blockDim.x + threadIdx.x;  Col = blockIdx.y * blockDim.y + threadIdx.y;
+// the same bounds check and inner product as (a). The launcher (matmul_launchers.cuh)
+// covers n with the grid's x and m with its y.
+__global__ void naive_swapped_kernel(const float* A, const float* B, float* C, int n, int k,
+                                     int m) {
+  // TODO
+}
+#else
+// (a') Rows on x, columns on y: consecutive threads of a warp take consecutive rows,
+// so their loads of A and stores of C are k and m floats apart, and they share one
+// element of B per step instead of reading a row of it.
+__global__ void naive_swapped_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                                     float* __restrict__ C, int n, int k, int m) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < m) {
+    float val = 0;
+    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
+    C[(size_t)row * m + col] = val;
+  }
+}
+#endif
+
+#if LAB_SKELETON
 // (b) One thread per product: l = blockIdx.z, then
 // atomicAdd(&C[Row * m + Col], A[Row * k + l] * B[l * m + Col]). C must be zero first.
 __global__ void fine_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
@@ -379,6 +405,35 @@ int sm_count() {
 }
 #endif
 
+#if LAB_SKELETON
+// (h) One thread per element of C, all n x n of them: from the struct's block sizes,
+// the diagonal block of the thread's row; inside it, the inner product of (f); outside,
+// 0. The structs are device copies: every pointer in them must be a device pointer.
+__global__ void mqdb_struct_kernel(const MqdbStruct* A, const MqdbStruct* B, float* C) {
+  // TODO
+}
+#else
+// (h) One thread per element of C: the row's diagonal block from the block sizes
+// (k is small: a scan), the inner product inside it, 0 outside it, so no memset.
+__global__ void mqdb_struct_kernel(const MqdbStruct* __restrict__ A,
+                                   const MqdbStruct* __restrict__ B, float* __restrict__ C) {
+  const int n = A->n;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n || col >= n) return;
+  int off = 0, blk = 0;
+  while (row >= off + A->block_size[blk]) off += A->block_size[blk++];
+  const int d = A->block_size[blk];
+  float val = 0;
+  if (col >= off && col < off + d) {
+    const float* a = A->elem + (size_t)row * n + off;
+    const float* b = B->elem + (size_t)off * n + col;
+    for (int l = 0; l < d; ++l) val += a[l] * b[(size_t)l * n];
+  }
+  C[(size_t)row * n + col] = val;
+}
+#endif
+
 }  // namespace
 
 void matmul_fine(const float* A, const float* B, float* C, int n, int k, int m, Launch launch) {
@@ -448,8 +503,52 @@ void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
 #endif
 }
 
+void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C) {
+  MqdbStruct* dA = nullptr;  // the device copies, device pointers inside
+  MqdbStruct* dB = nullptr;
+#if LAB_SKELETON
+  // TODO, for A into dA and for B into dB:
+  //   1. cudaMalloc a device array for block_size (k ints) and one for elem (n * n
+  //      floats), and cudaMemcpy the host arrays into them (cudaMemcpyHostToDevice);
+  //   2. copy the struct into a local MqdbStruct and put the two device pointers in it;
+  //   3. cudaMalloc the device MqdbStruct and cudaMemcpy the patched local copy into it.
+  // cudaMemcpy(dA, &A, sizeof A, ...) alone would hand the kernel A's host pointers.
+  // Make these calls here, not in a helper or a lambda: the object check allows them in
+  // this function only. Pass void** to cudaMalloc: cudaMalloc(reinterpret_cast<void**>(&p), n).
+#else
+  // Each struct's arrays first, then the struct with its pointers patched to them.
+  const MqdbStruct* host[2] = {&A, &B};
+  MqdbStruct** dev[2] = {&dA, &dB};
+  int* sizes[2] = {};
+  float* elems[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    const size_t count = (size_t)host[i]->n * host[i]->n;
+    cudaMalloc(reinterpret_cast<void**>(&sizes[i]), sizeof(int) * host[i]->k);
+    cudaMalloc(reinterpret_cast<void**>(&elems[i]), sizeof(float) * count);
+    cudaMemcpy(sizes[i], host[i]->block_size, sizeof(int) * host[i]->k, cudaMemcpyHostToDevice);
+    cudaMemcpy(elems[i], host[i]->elem, sizeof(float) * count, cudaMemcpyHostToDevice);
+    MqdbStruct patched = *host[i];
+    patched.block_size = sizes[i];
+    patched.elem = elems[i];
+    cudaMalloc(reinterpret_cast<void**>(dev[i]), sizeof(MqdbStruct));
+    cudaMemcpy(*dev[i], &patched, sizeof(MqdbStruct), cudaMemcpyHostToDevice);
+  }
+#endif
+  const dim3 block(16, 16);
+  mqdb_struct_kernel<<<dim3(div_up(A.n, 16), div_up(A.n, 16)), block>>>(dA, dB, C);
+#if LAB_SKELETON
+  // TODO: cudaFree all six allocations (cudaFree waits for the kernel to finish).
+#else
+  for (int i = 0; i < 2; ++i) {
+    cudaFree(*dev[i]);
+    cudaFree(elems[i]);
+    cudaFree(sizes[i]);
+  }
+#endif
+}
+
 }  // namespace lab5
 
-// The launchers of (a) and (c), fixed by the lab: they launch the kernels above by
+// The launchers of (a), (a') and (c), fixed by the lab: they launch the kernels above by
 // name.
 #include "matmul_launchers.cuh"

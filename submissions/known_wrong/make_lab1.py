@@ -203,3 +203,30 @@ variant(
         "  static unsigned int epoch = 0;\n",
     ),
 )
+
+variant(
+    "banks4_one_counter",
+    "banks4 reads each shared sample once but feeds only the first of its four "
+    "counters, so three bins in four stay at zero.",
+    (
+        "      for (int k = 0; k < 4; k++) occurrences[k] += ((b + k * q) ^ v) ? 0 : 1;\n",
+        "      occurrences[0] += (b ^ v) ? 0 : 1;  // DEFECT: one counter of four\n",
+    ),
+)
+
+variant(
+    "multiply_no_cas",
+    "atomic_multiply reads, multiplies and writes back without atomicCAS: threads "
+    "that read the same value overwrite each other's products.",
+    (
+        "  unsigned int old = *address, assumed;\n"
+        "  do {\n"
+        "    assumed = old;\n"
+        "    old = atomicCAS(address, assumed, assumed * factor);\n"
+        "  } while (old != assumed);\n"
+        "  return old;\n",
+        "  const unsigned int old = *address;  // DEFECT: not atomic\n"
+        "  *address = old * factor;\n"
+        "  return old;\n",
+    ),
+)

@@ -392,6 +392,29 @@ variant(
     ),
 )
 
+variant(
+    "lab5",
+    "shallow_copy",
+    "mqdb_from_host copies each struct to the device with its elements' host pointer "
+    "still inside (the course's warning about structs with pointers): the kernel reads "
+    "host addresses.",
+    (
+        "    patched.elem = elems[i];\n",
+        "    // DEFECT: elem keeps the host pointer; the device array is never read.\n",
+    ),
+)
+
+variant(
+    "lab5",
+    "leak",
+    "mqdb_from_host never frees its device copies: every call leaves both n x n element "
+    "arrays, the block sizes and the structs allocated.",
+    (
+        "    cudaFree(*dev[i]);\n    cudaFree(elems[i]);\n    cudaFree(sizes[i]);\n",
+        "    // DEFECT: nothing is freed.\n",
+    ),
+)
+
 # The repository's style (.clang-format), as CI checks it.
 if shutil.which("clang-format"):
     subprocess.run(["clang-format", "-i", *map(str, WRITTEN)], check=True, cwd=REPO)

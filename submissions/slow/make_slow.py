@@ -1,4 +1,4 @@
-"""A deliberately slow but correct submission, for the performance credit (grader/credit.py).
+"""A deliberately slow but correct submission, for the performance credit (grader/core/credit.py).
 
 The reference solutions with one change: lab3's unrolling8 launcher (written into
 the student's file in place of the lab's reduction_launchers.cuh) also runs a

@@ -23,7 +23,7 @@ Fastest fastest_correct(const std::vector<Candidate>& candidates, const TimingOp
   return fastest;
 }
 
-RatioVerdict copy_share_at_least(double share, double bytes,
+RatioVerdict copy_share_at_least(const Bar& share, double bytes,
                                  const std::function<TimingStats()>& time,
                                  const std::string& what) {
   return ratio_at_least(share, [&] {

@@ -18,6 +18,7 @@ void report_timing(const std::string& figure, const RatioVerdict& verdict) {
   testing::Test::RecordProperty(kFigureProperty, figure);
   testing::Test::RecordProperty(kValueProperty, value);
   testing::Test::RecordProperty(kNeededProperty, needed);
+  if (!verdict.bar.empty()) testing::Test::RecordProperty(kBarProperty, verdict.bar);
 }
 
 }  // namespace harness

@@ -12,9 +12,11 @@ std::string RatioVerdict::message() const {
   return text + ratio.detail;
 }
 
-RatioVerdict ratio_at_least(double threshold, const std::function<Ratio()>& measure, int attempts) {
+RatioVerdict ratio_at_least(const Bar& threshold, const std::function<Ratio()>& measure,
+                            int attempts) {
   RatioVerdict verdict;
   verdict.threshold = threshold;
+  verdict.bar = threshold.name;
   for (int i = 0; i < attempts; ++i) {
     const Ratio r = measure();
     verdict.attempts = i + 1;

@@ -37,6 +37,24 @@ TEST(TimingReport, RecordsTheFigureItsValueAndTheBar) {
   EXPECT_EQ(recorded(), expected);
 }
 
+harness::Ratio three_quarters() { return harness::Ratio{0.75, 0.01, "what was measured"}; }
+
+TEST(TimingReport, ABarOfLabJsonIsRecordedByName) {
+  // As labN_bars.hpp defines them; ratio_at_least keeps the name, even when scaled.
+  constexpr harness::Bar kShare{"kShare", 0.5};
+  harness::report_timing("mine / theirs", harness::ratio_at_least(kShare, three_quarters));
+  EXPECT_EQ(recorded().at(harness::kBarProperty), "kShare");
+  const harness::Bar scaled{kShare.name, 2 * kShare};
+  harness::report_timing("mine / theirs", harness::ratio_at_least(scaled, three_quarters, 1));
+  EXPECT_EQ(recorded().at(harness::kBarProperty), "kShare");
+  EXPECT_EQ(recorded().at(harness::kNeededProperty), "1");
+}
+
+TEST(TimingReport, APlainThresholdNamesNoBar) {
+  harness::report_timing("mine / theirs", harness::ratio_at_least(0.5, three_quarters));
+  EXPECT_EQ(recorded().count(harness::kBarProperty), 0u);
+}
+
 TEST(TimingReport, AFailedBarIsRecordedToo) {
   // The grader, not the harness, keeps only the figures of tests that passed.
   harness::report_timing("shared / seed global atomics", verdict(4.2, 5));

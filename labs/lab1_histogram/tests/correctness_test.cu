@@ -1,13 +1,17 @@
 // Every lab1 variant, on every public case, with the course's launch configuration
 // and with an odd one (block and slice sizes that divide nothing), must give the
-// exact CPU histogram.
+// exact CPU histogram; the atomic operations must give exactly the CPU's results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 #include "lab1.hpp"
 #include "lab1_cases.hpp"
 #include "labs/dataset.hpp"
+#include "labs/fresh.hpp"
+#include "labs/random.hpp"
 
 namespace lab1 {
 namespace {
@@ -63,6 +67,58 @@ INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
                                                                               : "odd_launch");
                            return name.str();
                          });
+
+// ---- The atomic operations: n = 1, a prime, a size no block divides, 2^16 + 1 ----
+// Fresh initial values and inputs each run, so that only computing them can pass.
+
+struct AtomicCase {
+  const char* name;
+  int n;
+  int threads;
+};
+
+constexpr AtomicCase kAtomicCases[] = {
+    {"n1", 1, 256}, {"prime_997", 997, 128}, {"n1000_by_96", 1000, 96}, {"n65537", 65537, 256}};
+
+class Atomics : public testing::TestWithParam<AtomicCase> {};
+
+std::string atomic_case_name(const testing::TestParamInfo<AtomicCase>& info) {
+  return info.param.name;
+}
+
+TEST_P(Atomics, CatalogueMatchesTheCpuExactly) {
+  const AtomicCase c = GetParam();
+  const std::uint64_t seed = harness::fresh_seed();
+  const std::string wrong = check_atomic_catalogue(c.n, c.threads, seed);
+  EXPECT_TRUE(wrong.empty()) << "atomic_catalogue (i), n = " << c.n << ", " << c.threads
+                             << " threads per block, seed " << seed << ":\n"
+                             << wrong;
+}
+
+TEST_P(Atomics, CheckThresholdSetsTheFlagIffAValueIsAbove) {
+  const AtomicCase c = GetParam();
+  std::vector<int> values = harness::random_values<int>(
+      c.n, harness::fresh_seed(), [](std::uint64_t x) { return static_cast<int>(x % 1000); });
+  const int top = *std::max_element(values.begin(), values.end());
+  std::string wrong = check_threshold_flag(values, top, c.threads);  // none above
+  wrong += check_threshold_flag(values, -1, c.threads);              // every value above
+  values.back() = 1000;                                              // only the last one
+  wrong += check_threshold_flag(values, 999, c.threads);
+  EXPECT_TRUE(wrong.empty()) << "check_threshold (j), n = " << c.n << ", " << c.threads
+                             << " threads per block:\n"
+                             << wrong;
+}
+
+TEST_P(Atomics, CasBuiltMultiplyMatchesTheCpuExactly) {
+  const AtomicCase c = GetParam();
+  const std::uint64_t seed = harness::fresh_seed();
+  const std::string wrong = check_atomic_multiply(c.n, c.threads, seed);
+  EXPECT_TRUE(wrong.empty()) << "atomic_multiply (k), n = " << c.n << ", " << c.threads
+                             << " threads per block, seed " << seed << ":\n"
+                             << wrong;
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, Atomics, testing::ValuesIn(kAtomicCases), atomic_case_name);
 
 }  // namespace
 }  // namespace lab1

@@ -16,7 +16,7 @@ namespace {
 
 // `fast` must be at least `bar` times faster than the harness's divergent kernel of
 // its family; both the student's divergent twin and `fast` must be correct first.
-void expect_speedup(const char* fast_name, const char* twin_name, double bar) {
+void expect_speedup(const char* fast_name, const char* twin_name, harness::Bar bar) {
   ElementwiseBench bench(kTimedN, 1);
   const Launch launch{kTimedThreads};
   const Variant& fast = find_variant(fast_name);

@@ -19,7 +19,7 @@ ReductionBench timed_bench() {
 }
 
 // `faster` must beat `slower` by `threshold` (slower time / faster time).
-void expect_speedup(const char* faster, const char* slower, double threshold) {
+void expect_speedup(const char* faster, const char* slower, harness::Bar threshold) {
   ReductionBench bench = timed_bench();
   const Variant& fast = find_variant(faster);
   const Variant& slow = find_variant(slower);

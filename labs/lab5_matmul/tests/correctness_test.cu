@@ -1,7 +1,8 @@
 // Every lab5 variant on rectangular and odd sizes (none a multiple of any block or
 // tile), small ones against the float64 CPU product element by element, large
 // ones (4096, 10000) with Freivalds' check; and the MQDB products on the course's
-// three instances plus edge cases, structure (exact zeros off the blocks) first.
+// three instances plus edge cases, structure (exact zeros off the blocks) first,
+// also from host structs through the student's deep copies (h).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -132,6 +133,52 @@ std::string mqdb_test_name(const testing::TestParamInfo<MqdbParam>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Correctness, MqdbProduct, testing::ValuesIn(mqdb_params()),
                          mqdb_test_name);
+
+// (h) The same product from host structs, through the student's deep copies: the
+// course's first instance and the edge cases (n = 5000 and 10000 would add only the
+// time of copying 0.2 and 0.8 GB).
+class MqdbFromHost : public testing::TestWithParam<MqdbCase> {};
+
+TEST_P(MqdbFromHost, MatchesTheBlockProductAndKeepsTheZeros) {
+  const MqdbCase& c = GetParam();
+  MqdbBench bench(c.n, c.k, c.seed);
+  const std::string wrong = bench.check_from_host();
+  EXPECT_TRUE(wrong.empty()) << "mqdb_from_host on the MQDB instance seed " << c.seed
+                             << ", n = " << c.n << ", k = " << c.k << ":\n"
+                             << wrong;
+}
+
+std::vector<MqdbCase> from_host_cases() {
+  std::vector<MqdbCase> cases;
+  for (const MqdbCase& c : kMqdbCases) {
+    if (c.n <= 1000) cases.push_back(c);
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, MqdbFromHost, testing::ValuesIn(from_host_cases()),
+                         [](const testing::TestParamInfo<MqdbCase>& info) {
+                           return "mqdb_from_host__" + std::string(info.param.name);
+                         });
+
+// What mqdb_from_host allocates it frees: 4 calls that kept their two n x n element
+// arrays would hold 32 MB at n = 1000. The count is the whole device's, so a drop is
+// taken as a leak only when 4 more calls repeat it.
+TEST(MqdbFromHost, FreesWhatItAllocates) {
+  MqdbBench bench(1000, 3, 0);
+  const std::string wrong = bench.check_from_host();
+  ASSERT_TRUE(wrong.empty()) << "mqdb_from_host is wrong on seed 0, n = 1000, k = 3; fix "
+                                "that first:\n"
+                             << wrong;
+  constexpr int kCalls = 4;
+  const long long kept = 2LL * bench.n() * bench.n() * sizeof(float) * kCalls;
+  const long long first = bench.from_host_leak(kCalls);
+  const long long second = first >= kept / 2 ? bench.from_host_leak(kCalls) : 0;
+  EXPECT_FALSE(first >= kept / 2 && second >= kept / 2)
+      << kCalls << " calls of mqdb_from_host (n = 1000) left " << first / 1000000 << " MB and "
+      << kCalls << " more " << second / 1000000 << " MB of device memory allocated: "
+      << "cudaFree every array and struct it cudaMallocs before returning";
+}
 
 }  // namespace
 }  // namespace lab5

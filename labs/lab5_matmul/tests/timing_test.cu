@@ -132,8 +132,8 @@ TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByItsShareOfTheFlopRatio) {
                                    << " x " << c.n << " matrices; fix correctness first:\n"
                                    << dense_wrong;
   const double flop_ratio = bench.dense_flops() / bench.flops();
-  const harness::RatioVerdict verdict =
-      harness::ratio_at_least(kMqdbFlopRatioShare * flop_ratio, [&] {
+  const harness::RatioVerdict verdict = harness::ratio_at_least(
+      harness::Bar{kMqdbFlopRatioShare.name, kMqdbFlopRatioShare * flop_ratio}, [&] {
         harness::TimingOptions dense_options;
         dense_options.min_reps = 5;
         const harness::TimingStats dense = bench.time_dense_best(dense_options);

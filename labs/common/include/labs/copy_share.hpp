@@ -30,7 +30,7 @@ Fastest fastest_correct(const std::vector<Candidate>& candidates, const TimingOp
 
 // `bytes` moved by `time`'s kernel at least `share` of the copy ceiling, both
 // measured in this process (and again when within noise). `what` names the kernel.
-RatioVerdict copy_share_at_least(double share, double bytes,
+RatioVerdict copy_share_at_least(const Bar& share, double bytes,
                                  const std::function<TimingStats()>& time, const std::string& what);
 
 }  // namespace harness

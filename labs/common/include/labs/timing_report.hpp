@@ -16,6 +16,7 @@ namespace harness {
 inline constexpr const char* kFigureProperty = "timing_figure";  // the figure's name
 inline constexpr const char* kValueProperty = "timing_value";    // verdict.ratio.value
 inline constexpr const char* kNeededProperty = "timing_needed";  // verdict.threshold
+inline constexpr const char* kBarProperty = "timing_bar";        // verdict.bar, when named
 
 // Prints "cuda-labs: timing: <figure>: <verdict.message()>" and records the figure in
 // the running test's report. `figure` names the measurement the same way in every

@@ -1,0 +1,172 @@
+"""Process mode `per-program`: the tests of one test program share a process.
+
+Starting a CUDA process costs more than most correctness tests do, so in this
+mode a test program runs a bounded group of its untimed tests in one process
+(`--gtest_filter=A.x:A.y:...`), and its timed tests in one more, which has the
+GPU to itself as a timed test alone would. The shared process settles only what it cannot
+get wrong: a test whose own case passed, in a report the harness's end marker
+vouches for (provenance.py), before any case that did not pass. Everything else
+runs again alone in a fresh process, as in mode `per-test`, and that run's
+verdict counts, so a verdict never depends on a neighbour:
+
+- a failed or skipped case, and every case after it in the report;
+- a case missing from the report (a crash, an early exit, another name);
+- the whole group when the process timed out, hit the kernel watchdog, printed
+  too much, ended without a vouched-for report, exited with neither 0 nor 1, or
+  mentioned a CUDA error in its output or a failure (a sticky error fails every
+  later CUDA call), or when its output matches a skip pattern (that claim is
+  judged per test).
+
+Dataset setups and sanitizer runs always run alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from grader.core.gtest_xml import GtestCase
+from grader.core.model import LabTest
+from grader.core.provenance import Provenance
+from grader.core.sanitize import SANITIZE_KIND
+from grader.core.verdict import ProcessResult, cuda_error, search_pattern
+
+PER_TEST = "per-test"
+PER_PROGRAM = "per-program"
+PROCESS_MODES = (PER_TEST, PER_PROGRAM)
+# Its verdicts matched per-test's on a GPU, test by test (scripts/check-modes.sh).
+DEFAULT_PROCESS_MODE = PER_PROGRAM
+# A group is a serial chain inside one process: bounded, so that groups still
+# spread over the `jobs` slots and a hang wastes a bounded time before the re-runs.
+MAX_GROUP_SIZE = 32
+GROUP_TIMEOUT_CAP_S = 120.0
+# GoogleTest's own names: no wildcard, no second pattern, no negative part.
+_EXACT_NAME = re.compile(r"[^*?:\-\s]+")
+
+ProgramKey = tuple[object, ...]
+
+
+def untimed_check(test: LabTest) -> bool:
+    """A check of the student's code with no figure to measure: not timed, not a
+    dataset setup, not a sanitizer run. Such a test may share a process
+    (`groupable`) and an identical submission's verdict (outcome_cache.py)."""
+    return not test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
+
+
+def _exact(test: LabTest) -> bool:
+    name = test.gtest_filter
+    return name is not None and _EXACT_NAME.fullmatch(name) is not None
+
+
+def groupable(test: LabTest) -> bool:
+    """An untimed check selected by its exact GoogleTest name."""
+    return _exact(test) and untimed_check(test)
+
+
+def timed_groupable(test: LabTest) -> bool:
+    """A timed test selected by its exact GoogleTest name: it may share a process
+    with its program's other timed tests, never the GPU."""
+    return _exact(test) and test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
+
+
+def timed_groups(tests: Sequence[LabTest]) -> list[list[LabTest]]:
+    """The timed tests among `tests`, one group per program, in their order;
+    a program with a single timed test has no group."""
+    by_key: dict[ProgramKey, list[LabTest]] = {}
+    for test in tests:
+        if timed_groupable(test):
+            by_key.setdefault(program_key(test), []).append(test)
+    return [group for group in by_key.values() if len(group) > 1]
+
+
+def program_key(test: LabTest) -> ProgramKey:
+    """Tests with one key differ only in their filter: one process can run them all."""
+    command = tuple(a for a in test.command if not a.startswith("--gtest_filter="))
+    return (
+        test.lab,
+        test.kind,
+        command,
+        test.cwd,
+        tuple(sorted(test.env.items())),
+        test.fixtures_required,
+        test.skip_return_codes,
+        test.skip_patterns,
+    )
+
+
+def plan(
+    tests: Sequence[LabTest], jobs: int, max_size: int = MAX_GROUP_SIZE
+) -> list[list[LabTest]]:
+    """`tests` as units to run, in their order: a group per program, split in
+    balanced chunks of at most `max_size` and, together, at least `jobs` chunks
+    where there are enough tests; every other test alone."""
+    by_key: dict[ProgramKey, list[LabTest]] = {}
+    for test in tests:
+        if groupable(test):
+            by_key.setdefault(program_key(test), []).append(test)
+    total = sum(len(group) for group in by_key.values())
+    chunks_of: dict[ProgramKey, list[list[LabTest]]] = {}
+    for key, group in by_key.items():
+        count = max(math.ceil(len(group) / max(1, max_size)), math.ceil(len(group) * jobs / total))
+        count = min(count, len(group))
+        size, extra = divmod(len(group), count)
+        starts = [i * size + min(i, extra) for i in range(count + 1)]
+        chunks_of[key] = [group[a:b] for a, b in zip(starts, starts[1:])]
+    units: list[list[LabTest]] = []
+    for test in tests:
+        if not groupable(test):
+            units.append([test])
+            continue
+        chunks = chunks_of[program_key(test)]
+        if chunks and chunks[0][0] is test:
+            units.append(chunks.pop(0))
+    return units
+
+
+def group_timeout(timeouts: Sequence[float], scale: float = 1.0) -> float:
+    """The sum of the tests' timeouts, capped (the longest one is always allowed)."""
+    return min(sum(timeouts), max(max(timeouts), GROUP_TIMEOUT_CAP_S * scale))
+
+
+def settled(
+    tests: Sequence[LabTest],
+    result: ProcessResult,
+    cases: list[GtestCase] | None,
+    provenance: Provenance | None,
+) -> list[tuple[LabTest, GtestCase]]:
+    """The tests of a group whose shared process settles their verdict (a pass),
+    with their own case; the rest are run again alone."""
+    rc = result.returncode
+    if (
+        rc not in (0, 1)
+        or result.timed_out
+        or result.output_overflow
+        or cases is None
+        or provenance is None
+        or provenance.problem(rc) is not None
+        or cuda_error("\n".join([result.output, *(f for c in cases for f in c.failures)]))
+        is not None
+        or any(search_pattern(p, result.output) for t in tests for p in t.skip_patterns)
+    ):
+        return []
+    waiting = {test.gtest_filter: test for test in tests}
+    kept: list[tuple[LabTest, GtestCase]] = []
+    for case in cases:  # the order GoogleTest ran them in
+        test = waiting.pop(case.name, None)
+        if test is None or not case.passed:
+            break
+        kept.append((test, case))
+    if rc != 0 and len(kept) == len(tests):
+        return []  # a nonzero result with no failed case: nothing here explains it
+    return kept
+
+
+def case_output(output: str, name: str) -> str:
+    """What the process printed between GoogleTest's RUN and OK lines of `name`."""
+    start = output.find(f"[ RUN      ] {name}\n")
+    if start < 0:
+        return ""
+    end_line = f"[       OK ] {name}"
+    end = output.find(end_line, start)
+    return output[start : end + len(end_line)] if end >= 0 else output[start:]

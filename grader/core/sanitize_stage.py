@@ -1,0 +1,160 @@
+"""The sanitizer stage of instructor grading: undefined behaviour that happens to
+give the right answer on this GPU still costs the points it would cost on another.
+
+CMake registers one `labN.sanitize.<tool>` run per lab and tool (memcheck,
+racecheck, synccheck) over the lab's small correctness cases (sanitize.py). After
+the correctness tests, each run goes over the small cases of every variant that
+did not hang (a hung kernel under racecheck would hold the GPU for minutes, and its
+tests already fail). A run that compute-sanitizer fails is split by variant, to
+find whose kernel it was; every correctness test of that variant, at every size,
+then fails with the tool's report. A failure no single variant reproduces is
+charged to every variant of the run. The runs themselves are worth no points.
+
+A variant is the first `__`-separated part of a parametrized case's name
+(`Correctness/Reduction.GivesTheExactSum/shuffle__single__block512` is `shuffle`),
+the naming every lab's tests follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from grader.core.gtest_xml import filter_matches
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.sanitize import SANITIZER_EXIT_CODE, tool_of
+from grader.core.verdict import WATCHDOG_EXIT
+
+NOTHING_TO_RUN = (
+    "not run under compute-sanitizer: every small case it covers hung (timed out), "
+    "which the correctness tests already count"
+)
+
+
+def variant_of(gtest_name: str) -> str:
+    """`shuffle` for `.../shuffle__single__block512`; a case that is not
+    parametrized is its own variant."""
+    suite, slash, param = gtest_name.rpartition("/")
+    return param.split("__", 1)[0] if slash and suite else gtest_name
+
+
+def hung(outcome: Outcome) -> bool:
+    """A test killed by the harness's kernel watchdog or by its timeout."""
+    return outcome.returncode == WATCHDOG_EXIT or outcome.reason.startswith("timed out after")
+
+
+def sanitizer_failed(outcome: Outcome) -> bool:
+    """compute-sanitizer's tool reported an error (its exit status says so)."""
+    return outcome.status is Status.FAILED and outcome.returncode == SANITIZER_EXIT_CODE
+
+
+def _program(run: LabTest, tests: Iterable[LabTest]) -> str | None:
+    """The test program a sanitize run starts: the argument that is some test's program."""
+    programs = {t.command[0] for t in tests if t.command}
+    return next((arg for arg in run.command if arg in programs), None)
+
+
+@dataclass(frozen=True)
+class Charge:
+    """Why a variant's correctness tests fail: the run that found it and its report."""
+
+    run: str
+    tool: str
+    variant: str
+    reason: str
+
+
+class SanitizeStage:
+    """The sanitize runs of the labs graded and the correctness tests they judge."""
+
+    def __init__(self, runs: Sequence[LabTest], correctness: Sequence[LabTest]) -> None:
+        self.runs = tuple(runs)
+        self._correctness = tuple(t for t in correctness if t.kind == "correctness")
+        self.outcomes: dict[str, Outcome] = {}
+        self.charges: dict[str, Charge] = {}  # correctness test name -> its charge
+
+    def _program_tests(self, run: LabTest) -> list[LabTest]:
+        program = _program(run, self._correctness)
+        return [
+            t
+            for t in self._correctness
+            if t.lab == run.lab and t.command and t.command[0] == program and t.gtest_filter
+        ]
+
+    def covered(self, run: LabTest) -> list[LabTest]:
+        """The small cases `run` goes over: its program's correctness tests its filter matches."""
+        run_filter = run.gtest_filter or "*"
+        return [
+            t for t in self._program_tests(run) if filter_matches(t.gtest_filter or "", run_filter)
+        ]
+
+    def run_all(
+        self,
+        outcome_of: Mapping[str, Outcome],
+        prepare: Callable[[Sequence[LabTest]], None],
+        result: Callable[[LabTest], Outcome],
+    ) -> None:
+        """Run the stage once the correctness tests' outcomes (`outcome_of`) are known.
+
+        `prepare` runs tests side by side; `result` gives a prepared test's outcome.
+        """
+        planned: list[tuple[LabTest, LabTest]] = []  # (run, the run over the cases kept)
+        for run in self.runs:
+            cases = self.covered(run)
+            stalled = {variant_of(t.gtest_filter or "") for t in cases if _hung(outcome_of, t)}
+            kept = [t for t in cases if variant_of(t.gtest_filter or "") not in stalled]
+            if kept:
+                planned.append((run, run.with_filter([t.gtest_filter or "" for t in kept])))
+            else:
+                self.outcomes[run.name] = Outcome(Status.FAILED, NOTHING_TO_RUN)
+        prepare([job for _, job in planned])
+        splits: list[tuple[LabTest, list[tuple[str, LabTest]]]] = []
+        for run, job in planned:
+            self.outcomes[run.name] = result(job)
+            if sanitizer_failed(self.outcomes[run.name]):
+                splits.append((run, self._split(job)))
+        prepare([job for _, jobs in splits for _, job in jobs])
+        for run, jobs in splits:
+            self._charge(run, [(variant, result(job)) for variant, job in jobs])
+
+    def _split(self, job: LabTest) -> list[tuple[str, LabTest]]:
+        """One job per variant of the cases `job` went over."""
+        by_variant: dict[str, list[str]] = {}
+        for test in self.covered(job):
+            by_variant.setdefault(variant_of(test.gtest_filter or ""), []).append(
+                test.gtest_filter or ""
+            )
+        return [(v, job.with_filter(names, f"{job.name}/{v}")) for v, names in by_variant.items()]
+
+    def _charge(self, run: LabTest, results: Sequence[tuple[str, Outcome]]) -> None:
+        """Fail the correctness tests of each variant the tool faulted alone, or of
+        every variant of the run when none did."""
+        faulted = [(v, o.reason) for v, o in results if sanitizer_failed(o)]
+        if not faulted:
+            whole = self.outcomes[run.name].reason
+            faulted = [(v, whole) for v, _ in results]
+        by_variant = dict(faulted)
+        for test in self._program_tests(run):
+            variant = variant_of(test.gtest_filter or "")
+            if variant in by_variant and test.name not in self.charges:
+                self.charges[test.name] = Charge(
+                    run.name, tool_of(run), variant, by_variant[variant]
+                )
+
+    def judge(self, test: LabTest, outcome: Outcome) -> Outcome:
+        """A passed correctness test whose variant the sanitizer faulted fails with
+        the tool's report; any other outcome is returned as it is."""
+        charge = self.charges.get(test.name)
+        if charge is None or outcome.status is not Status.PASSED:
+            return outcome
+        reason = (
+            f"the answer was right here, but {charge.tool} found undefined behaviour in "
+            f"variant '{charge.variant}' on its small cases ({charge.run}), which another "
+            f"GPU may turn into a wrong answer:\n{charge.reason}"
+        )
+        return replace(outcome, status=Status.FAILED, reason=reason)
+
+
+def _hung(outcome_of: Mapping[str, Outcome], test: LabTest) -> bool:
+    outcome = outcome_of.get(test.name)
+    return outcome is not None and hung(outcome)

@@ -1,0 +1,240 @@
+"""Correctness tests share the GPU; timed tests have it to themselves.
+
+Tests ctest may run side by side (no RUN_SERIAL) run `jobs` at a time, all
+before the first timed test, which then runs alone, as does every test after
+it. A failure that another process could have caused (a timeout, the harness's
+deadlock watchdog, running out of GPU memory) is run again alone before it
+counts: a student's hung kernel must not fail the student's other tests.
+
+In process mode `per-program` (process_mode.py) the shareable tests of one
+program run in groups, one process per group, and only a test the group cannot
+settle is run alone, as above. A program's timed tests run in one process of
+their own, with the GPU to itself, when the first of them is asked for.
+
+Where a batch puts several workers on one GPU (gpu_slots.py), "alone" also means
+alone on the GPU: every run here holds the GPU's lock (gpu_lock.py), shared when
+it may have neighbours, exclusive when it must have none.
+
+`ctest -j` with RUN_SERIAL orders the same way but cannot run a failure again
+alone, nor hold a lock that other graders' processes on the GPU respect.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
+from typing import TypeVar
+
+from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo
+from grader.core.gpu_lock import GpuLock
+from grader.core.model import LabTest, Outcome, Status
+from grader.core.outcome_cache import OutcomeCache
+from grader.core.process_mode import (
+    DEFAULT_PROCESS_MODE,
+    PER_PROGRAM,
+    PROCESS_MODES,
+    plan,
+    timed_groups,
+)
+from grader.core.runner import Runner
+from grader.core.verdict import WATCHDOG_EXIT
+
+MAX_JOBS = 8
+# A correctness test holds a CUDA context and at most ~1.5 GB of data.
+GPU_GB_PER_JOB = 3.0
+T = TypeVar("T")
+R = TypeVar("R")
+_MEMORY_WORDS = ("out of memory", "cudaErrorMemoryAllocation")
+
+
+def default_jobs(gpu: GpuInfo) -> int:
+    """How many correctness tests share the GPU: bounded by CPUs and GPU memory."""
+    jobs = min(MAX_JOBS, os.cpu_count() or 1)
+    memory = gpu.details.get("memory_gb") if gpu.present else None
+    if isinstance(memory, (int, float)) and memory > 0:
+        jobs = min(jobs, int(memory // GPU_GB_PER_JOB))
+    return max(1, jobs)
+
+
+def check_timeout_scale(scale: float) -> float:
+    """A positive factor; anything else is the caller's mistake."""
+    if scale <= 0:
+        raise GraderUsageError(f"--timeout-scale must be positive, got {scale:g}")
+    return scale
+
+
+def check_jobs(jobs: int | None) -> int | None:
+    """None (automatic) or a positive count; anything else is the caller's mistake."""
+    if jobs is not None and jobs < 1:
+        raise GraderUsageError(f"--jobs must be at least 1, got {jobs}")
+    return jobs
+
+
+def check_process_mode(mode: str | None) -> str:
+    """The mode asked for (None: the default); an unknown one is the caller's mistake."""
+    mode = mode or DEFAULT_PROCESS_MODE
+    if mode not in PROCESS_MODES:
+        raise GraderUsageError(
+            f"--process-mode must be one of {', '.join(PROCESS_MODES)}, got {mode!r}"
+        )
+    return mode
+
+
+def may_share_gpu(test: LabTest) -> bool:
+    """Untimed tests only (see LabTest.is_timed)."""
+    return not test.is_timed
+
+
+def crowded_out(outcome: Outcome, sized_timeouts: bool = False) -> bool:
+    """A failure that a busy GPU could explain, so it is confirmed alone.
+
+    Timeouts sized to the reference (watchdog.py) are FACTOR times a whole test's
+    time, its process start and CPU work included, which no sharing of the GPU
+    among MAX_JOBS tests stretches a correct kernel to: only running out of
+    memory is then confirmed, and a hung test costs its sized timeout once."""
+    if outcome.status is not Status.FAILED:
+        return False
+    text = outcome.reason + "\n" + outcome.output
+    if sized_timeouts:
+        return any(word in text for word in _MEMORY_WORDS)
+    if outcome.returncode == WATCHDOG_EXIT:
+        return True
+    return any(word in text for word in ("timed out", *_MEMORY_WORDS))
+
+
+class Scheduler:
+    """Runs a planned list of tests: the shareable ones together first, then the rest alone."""
+
+    def __init__(
+        self,
+        runner: Runner,
+        jobs: int,
+        process_mode: str | None = None,
+        gpu_lock: GpuLock | None = None,
+        cache: OutcomeCache | None = None,
+    ) -> None:
+        self.runner = runner
+        self.cache = cache  # verdicts of identical submissions (outcome_cache.py)
+        self.reused: list[str] = []  # tests whose verdict came from the cache
+        self.jobs = max(1, jobs)
+        self.process_mode = check_process_mode(process_mode)
+        self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
+        self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
+        self.grouped = 0  # tests run in a group's shared process (mode per-program)
+        self.group_processes = 0
+        self.group_reruns: list[str] = []  # tests a group did not settle, so run alone
+        self._shared: dict[str, Outcome] = {}
+        self._timed_group: dict[str, list[LabTest]] = {}  # a timed test's group, by name
+        self._timed: dict[str, Outcome] = {}  # outcomes a timed group settled
+
+    def run_all(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
+        """Every test's outcome, by name, in the order given."""
+        self.prepare(tests)
+        return {test.name: self.run(test) for test in tests}
+
+    def prepare(self, tests: Iterable[LabTest]) -> None:
+        """Run the shareable tests among `tests` now, `jobs` at a time; note the
+        timed ones' groups (per-program), which run when first asked for."""
+        tests = list(tests)
+        if self.process_mode == PER_PROGRAM:
+            for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
+                self._timed_group.update((t.name, group) for t in group)
+        todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
+        if self.cache is not None:
+            for test in todo:
+                cached = self.cache.get(test)
+                if cached is not None:
+                    self._shared[test.name] = cached
+                    self.reused.append(test.name)
+            todo = [t for t in todo if t.name not in self._shared]
+        if not todo:
+            return
+        ran = self._run_units(todo)
+        for test in todo:
+            outcome = ran[test.name]
+            # Another worker on this GPU (its lock) is a neighbour too.
+            neighbours = self.jobs > 1 or self.gpu_lock is not None
+            if neighbours and crowded_out(outcome, self.runner.calibration is not None):
+                self.rerun_alone.append(test.name)
+                outcome = self._alone(self.runner.run, test)
+            self._shared[test.name] = outcome
+            if self.cache is not None:
+                self.cache.put(test, outcome)
+
+    def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
+        """Each test's outcome, by name: alone, or from its group's process and then,
+        where the group did not settle it, alone."""
+        if self.process_mode != PER_PROGRAM:
+            return dict(zip((t.name for t in todo), self._map(self.runner.run, todo)))
+        units = plan(todo, self.jobs)
+        # Longest first, so that no long group starts last and runs alone at the end.
+        groups = sorted(
+            (unit for unit in units if len(unit) > 1), key=self._expected_s, reverse=True
+        )
+        ran: dict[str, Outcome] = {}
+        for settled in self._map(self.runner.run_group, groups):
+            ran.update(settled)
+        self.grouped += sum(len(g) for g in groups)
+        self.group_processes += len(groups)
+        in_group = {t.name for g in groups for t in g}
+        alone = [t for t in todo if t.name not in ran]
+        self.group_reruns += [t.name for t in alone if t.name in in_group]
+        ran.update(zip((t.name for t in alone), self._map(self.runner.run, alone)))
+        return ran
+
+    def _expected_s(self, tests: Sequence[LabTest]) -> float:
+        """How long `tests` should take in one process: the calibration's time for
+        them, else their count (a group's tests are one program's, of like cost)."""
+        calibration = self.runner.calibration
+        known = calibration.reference_s(tests) if calibration is not None else None
+        return known if known is not None else float(len(tests))
+
+    def _map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`work` over `items`, `jobs` at a time, results in order, each run holding
+        the GPU's lock shared."""
+
+        def shared(item: T) -> R:
+            with self._held(exclusive=False):
+                return work(item)
+
+        if self.jobs == 1 or len(items) < 2:
+            return [shared(item) for item in items]
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(shared, items))
+
+    def _alone(self, work: Callable[[T], R], item: T) -> R:
+        """`work(item)` with the GPU to itself: this worker runs nothing beside it, and
+        the GPU's lock keeps every other worker's runs off the GPU meanwhile."""
+        with self._held(exclusive=True):
+            return work(item)
+
+    def _held(self, *, exclusive: bool) -> AbstractContextManager[None]:
+        if self.gpu_lock is None:
+            return nullcontext()
+        return self.gpu_lock.exclusive() if exclusive else self.gpu_lock.shared()
+
+    @property
+    def shared(self) -> dict[str, Outcome]:
+        """The outcomes of the tests run side by side so far, by name."""
+        return dict(self._shared)
+
+    def run(self, test: LabTest) -> Outcome:
+        """The outcome of `test`: from the shared phase when it ran there, else from
+        its timed group, else run alone now."""
+        outcome = self._shared.get(test.name)
+        if outcome is not None:
+            return outcome
+        group = self._timed_group.pop(test.name, None)
+        if group is not None:
+            for other in group:
+                self._timed_group.pop(other.name, None)
+            settled = self._alone(self.runner.run_group, group)
+            self._timed.update(settled)
+            self.grouped += len(group)
+            self.group_processes += 1
+            self.group_reruns += [t.name for t in group if t.name not in settled]
+        outcome = self._timed.pop(test.name, None)
+        return outcome if outcome is not None else self._alone(self.runner.run, test)

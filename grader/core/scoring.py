@@ -1,0 +1,234 @@
+"""Points per lab from the groups of `labs/<labdir>/lab.json` and the tests' outcomes.
+
+A lab's `score` gives each group of tests (by kind: correctness, timing) its
+points, split evenly among the group's tests, so adding a case changes no total.
+A passed timing test earns its share on the lab's performance-credit curve where the
+reference's figure for it is known (credit.py). Every point lost carries the reason
+of the test that lost it. Reference bars,
+dataset setups and sanitizer runs are worth nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.core.commits import Checkout
+from grader.core.credit import Credit, CreditCurve, read_curve
+from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo
+from grader.core.lab_file import LAB_FILE, read_lab_file
+from grader.core.model import OTHER_KIND, STAND_IN_KINDS, Figure, LabTest, Outcome, Status
+from grader.core.sanitize import SANITIZE_KIND
+
+DEFAULT_GROUPS: Mapping[str, float] = {"correctness": 60, "timing": 40}
+# Worth nothing whatever lab.json says: bars only the reference must meet,
+# kinds the grader invents for a lab that did not build or a test with no kind, and
+# sanitizer runs (what they find costs the correctness tests of the variant at fault).
+_UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND, SANITIZE_KIND)
+
+
+@dataclass(frozen=True)
+class LabPolicy:
+    """How one lab is scored: each group's points, by test kind."""
+
+    lab: str
+    title: str
+    groups: Mapping[str, float]
+    notes: tuple[str, ...] = ()
+    credit: CreditCurve | None = None  # the timing group's curve (credit.py)
+
+    @property
+    def label(self) -> str:
+        """`lab1 Histogram`, or just `lab1` when the lab has no title."""
+        return f"{self.lab} {self.title}" if self.title else self.lab
+
+    @property
+    def max_score(self) -> float:
+        """The lab's full mark: every group's points."""
+        return sum(self.groups.values())
+
+    def scored(self, kind: str) -> bool:
+        """Whether tests of `kind` share a group's points."""
+        return kind not in _UNSCORED and kind in self.groups
+
+
+def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
+    """Read the lab's lab.json; a lab without one gets the default groups."""
+    default_title = lab_dir.name.split("_", 1)[-1].replace("_", " ") if lab_dir else ""
+    doc = read_lab_file(lab_dir) if lab_dir else None
+    if doc is None:
+        where = f"labs/{lab_dir.name}/{LAB_FILE}" if lab_dir else f"labs/{lab}_* folder"
+        defaults = ", ".join(f"{k} {number(v)}" for k, v in DEFAULT_GROUPS.items())
+        return LabPolicy(
+            lab,
+            default_title,
+            DEFAULT_GROUPS,
+            notes=(f"{lab} has no {where}: default groups used ({defaults}).",),
+        )
+    try:
+        groups = {str(k): float(v) for k, v in doc.get("score", {}).items()}
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise GraderUsageError(
+            f"{lab_dir}/{LAB_FILE}: not a valid {LAB_FILE} (score: {exc})"
+        ) from exc
+    if not groups or any(v < 0 for v in groups.values()):
+        raise GraderUsageError(
+            f"{lab_dir}/{LAB_FILE}: not a valid {LAB_FILE} (score must give each group, "
+            'by test kind, its points, e.g. {"correctness": 60, "timing": 40})'
+        )
+    curve = read_curve(doc, f"{lab_dir}/{LAB_FILE}")
+    return LabPolicy(lab, str(doc.get("title") or default_title), groups, credit=curve)
+
+
+@dataclass(frozen=True)
+class ScoredTest:
+    """One test's points and, where it lost any, why."""
+
+    test: LabTest
+    outcome: Outcome
+    points: float
+    max_points: float
+    credit: Credit | None = None  # a passed timing test's performance credit
+
+    @property
+    def lost_reason(self) -> str:
+        """Empty when nothing was lost; skipped tests say they were not graded."""
+        if self.outcome.status is Status.PASSED:
+            return self.credit.reason() if self.credit is not None else ""
+        if self.outcome.status is Status.SKIPPED:
+            return f"skipped, not graded: {self.outcome.reason}"
+        return self.outcome.reason
+
+
+@dataclass(frozen=True)
+class LabScore:
+    """A lab's tests with their points; totals are derived, never stored twice."""
+
+    policy: LabPolicy
+    tests: tuple[ScoredTest, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def lab(self) -> str:
+        return self.policy.lab
+
+    @property
+    def score(self) -> float:
+        return sum(t.points for t in self.tests)
+
+    @property
+    def max_score(self) -> float:
+        return sum(t.max_points for t in self.tests)
+
+    def count(self, status: Status) -> int:
+        """How many of the lab's tests ended with `status`."""
+        return sum(1 for t in self.tests if t.outcome.status is status)
+
+    @property
+    def figures(self) -> list[Figure]:
+        """The figures of the lab's passed tests, in test order: only what the grade
+        accepted is ranked."""
+        return [
+            t.outcome.figure
+            for t in self.tests
+            if t.outcome.status is Status.PASSED and t.outcome.figure is not None
+        ]
+
+
+@dataclass(frozen=True)
+class Grade:
+    """Everything the reports need: labs, the GPU, when, and general notes."""
+
+    labs: tuple[LabScore, ...]
+    gpu: GpuInfo
+    timestamp: str
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    # The reports' first line when student code ran outside the sandbox, else "".
+    unsandboxed: str = ""
+    # Graded on the secret's data: results.json holds such tests back until the due date.
+    hidden_data: bool = False
+    execution_s: float = 0.0  # wall time from the session's start to its grade
+    started: str = ""  # when the session started (ISO 8601, UTC); `timestamp` is when it ended
+    # "graded" (the student's folder) and "harness" (this repository): their commits.
+    commits: Mapping[str, Checkout] = field(default_factory=dict)
+    # Where the wall time went: test processes started, and seconds per phase
+    # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage).
+    processes_started: int = 0
+    phase_s: Mapping[str, float] = field(default_factory=dict)
+    # Notes on how tests ran (reruns after a shared run): they tell of outcomes, so
+    # reports hold them back with the hidden-data results.
+    run_notes: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> float:
+        return sum(lab.score for lab in self.labs)
+
+    @property
+    def max_score(self) -> float:
+        return sum(lab.max_score for lab in self.labs)
+
+    def all_tests(self) -> list[ScoredTest]:
+        """Every scored test, lab by lab."""
+        return [t for lab in self.labs for t in lab.tests]
+
+    def count(self, status: Status) -> int:
+        """How many tests of every lab ended with `status`."""
+        return sum(lab.count(status) for lab in self.labs)
+
+
+def score_lab(
+    policy: LabPolicy,
+    results: Sequence[tuple[LabTest, Outcome]],
+    reference_figures: Mapping[str, float] | None = None,
+) -> LabScore:
+    """Give each test its share of its group's points; a stand-in (a lab that did
+    not build or that the static check rejected) carries what the lab's tests that
+    ran do not: the lab's full mark when none ran. `reference_figures` (test name ->
+    the reference's figure, same GPU, same job) put passed timing tests on the lab's
+    credit curve."""
+    notes = list(policy.notes)
+    sizes = Counter(test.kind for test, _ in results if policy.scored(test.kind))
+    scores = []
+    for test, outcome in results:
+        worth = policy.groups[test.kind] / sizes[test.kind] if policy.scored(test.kind) else 0.0
+        if test.kind == OTHER_KIND:
+            notes.append(
+                f"{test.name} has no {policy.lab}.correctness/timing/reference label: "
+                "reported, worth 0."
+            )
+        gained = worth if outcome.status is Status.PASSED else 0
+        credit = _credit(policy, test, outcome, reference_figures)
+        if credit is not None:
+            gained = worth * credit.fraction
+        scores.append(ScoredTest(test, outcome, gained, worth, credit))
+    stand_ins = [i for i, s in enumerate(scores) if s.test.kind in STAND_IN_KINDS]
+    if stand_ins:
+        first = stand_ins[0]
+        missing = max(0.0, policy.max_score - sum(s.max_points for s in scores))
+        scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
+    return LabScore(policy, tuple(scores), tuple(notes))
+
+
+def _credit(
+    policy: LabPolicy,
+    test: LabTest,
+    outcome: Outcome,
+    reference_figures: Mapping[str, float] | None,
+) -> Credit | None:
+    """The curve's verdict on a passed timing test whose reference figure is known."""
+    if policy.credit is None or reference_figures is None or test.kind != "timing":
+        return None
+    reference = reference_figures.get(test.name)
+    if outcome.status is not Status.PASSED or outcome.figure is None or reference is None:
+        return None
+    value = outcome.figure.value
+    return Credit(policy.credit.fraction(value, reference), value, reference, policy.credit)
+
+
+def number(value: float) -> int | float:
+    """3.0 -> 3, 59.99999999 -> 60, 1/3 -> 0.3333: points as people write them."""
+    rounded = round(float(value), 4)
+    return int(rounded) if rounded.is_integer() else rounded

@@ -1,0 +1,357 @@
+"""One grading run: the chosen labs' tests, the GPU, the runner and the outcomes.
+
+The pytest plugin and the command line both drive this object, so what is
+graded and how it is scored does not depend on which of them started it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from grader.core.build import BuildFailure, configured_impl
+from grader.core.commits import Checkout, checkout_of
+from grader.core.discovery import (
+    lab_dirs,
+    parse_tests,
+    read_ctest_json,
+    repo_root,
+    resolve_labs,
+    select_tests,
+    setups_by_fixture,
+)
+from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo, probe
+from grader.core.gpu_lock import GpuLock
+from grader.core.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
+from grader.core.outcome_cache import OutcomeCache
+from grader.core.runner import Runner
+from grader.core.sandbox import Decision, decide, warn
+from grader.core.sanitize import SANITIZE_KIND, sanitize_tests
+from grader.core.sanitize_stage import SanitizeStage
+from grader.core.schedule import (
+    Scheduler,
+    check_jobs,
+    check_process_mode,
+    check_timeout_scale,
+    default_jobs,
+)
+from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab
+from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
+
+NOT_RUN = "not run: the grading session stopped early or the test was deselected"
+STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
+
+
+class GradingSession:
+    """The tests to grade, in order, and what became of each one run so far."""
+
+    def __init__(
+        self,
+        *,
+        tests: Sequence[LabTest],
+        policies: dict[str, LabPolicy],
+        gpu: GpuInfo,
+        runner: Runner,
+        build_failure: BuildFailure | None = None,
+        notes: Sequence[str] = (),
+        jobs: int = 1,
+        rejected: Mapping[str, Sequence[str]] | None = None,
+        sandbox: Decision | None = None,
+        hidden_data: bool = False,
+        commits: Mapping[str, Checkout] | None = None,
+        sanitize_runs: Sequence[LabTest] | None = None,
+        process_mode: str | None = None,
+        gpu_lock: GpuLock | None = None,
+        outcome_cache: OutcomeCache | None = None,
+    ) -> None:
+        self.started = _now()
+        self._start = time.monotonic()
+        self.hidden_data = hidden_data
+        self.commits = dict(commits or {})
+        self.rejected = dict(rejected or {})
+        self.sandbox = sandbox
+        # A rejected lab scores 0 of its full mark whatever its tests would say: one
+        # stand-in per lab carries the findings (and, as a failed build does, the
+        # lab's maximum), and none of its tests takes GPU time.
+        # The sanitizer stage: None when off; a rejected lab's runs never start.
+        runs = [r for r in sanitize_runs or () if r.lab not in self.rejected]
+        self.sanitize = SanitizeStage(runs, tests) if sanitize_runs is not None else None
+        self.tests = [t for t in [*tests, *runs] if t.lab not in self.rejected] + [
+            LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
+            for lab in sorted({t.lab for t in tests} & set(self.rejected))
+        ]
+        self.policies = policies
+        self.gpu = gpu
+        self.runner = runner
+        self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock, outcome_cache)
+        self._planned = False
+        self.build_failure = build_failure
+        self.notes = list(notes)
+        self.outcomes: dict[str, Outcome] = {}
+        self.phase_s: dict[str, float] = {}
+
+    @classmethod
+    def open(
+        cls,
+        build: Path,
+        *,
+        labs: Sequence[str] | None = None,
+        repo: Path | None = None,
+        timeout_scale: float = 1.0,
+        build_failure: BuildFailure | None = None,
+        gpu: GpuInfo | None = None,
+        secret: str | None = None,
+        extra_env: dict[str, str] | None = None,
+        jobs: int | None = None,
+        rejected: Mapping[str, Sequence[str]] | None = None,
+        sandbox: str | Decision | None = None,
+        hidden: Sequence[Path] = (),
+        sanitize: bool = False,
+        process_mode: str | None = None,
+        calibration: Path | None = None,
+        outcome_cache: OutcomeCache | None = None,
+        data_root: Path | None = None,
+    ) -> GradingSession:
+        """Discover, select and check everything before the first test runs.
+
+        `jobs`: how many untimed tests share the GPU (None: as many as its memory
+        and the CPUs allow). `rejected`: lab -> the static check's findings; such
+        a lab fails with them and its tests do not run. `sandbox`: require, auto,
+        off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
+        folders the sandbox never shows (the secret's, the reports'). `sanitize`:
+        add the sanitizer stage (sanitize_stage.py), which needs a build configured
+        with -DLAB_SANITIZE=ON. `process_mode`: per-test or per-program (None:
+        the default; process_mode.py). `calibration`: a reference grading's
+        results.json (or report folder) from this GPU model, which sizes the
+        timeouts (watchdog.py). `outcome_cache`: verdicts of identical submissions
+        in this batch (outcome_cache.py). `data_root`: the batch's one folder of
+        datasets, written once for the class (runner.py). A batch worker takes its
+        GPU's lock from its environment (gpu_lock.py). Raises GraderUsageError for what
+        the caller got wrong (--sandbox require included).
+        """
+        check_jobs(jobs)
+        check_process_mode(process_mode)
+        check_timeout_scale(timeout_scale)
+        repo = repo or repo_root()
+        try:
+            doc = read_ctest_json(build)
+        except GraderUsageError:
+            if build_failure is None:
+                raise
+            doc = {}  # configure failed: there is nothing to list yet
+        all_tests = parse_tests(doc)
+        dirs = lab_dirs(repo)
+        chosen = resolve_labs(labs, all_tests, dirs, build, build_failed=build_failure is not None)
+        tests = select_tests(all_tests, chosen)
+        with_tests = {t.lab for t in tests}
+        tests += [
+            LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
+            for lab in chosen
+            if lab not in with_tests
+        ]
+        policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
+        runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
+        sized = Calibration.read(calibration) if calibration is not None else None
+        if not isinstance(sandbox, Decision):
+            sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
+            warn(sandbox)
+        gpu = gpu or probe(build)
+        if sized is not None and gpu.present:
+            sized.check_gpu(str(gpu.details.get("name", "")) or None)
+        notes = [sandbox.note]
+        if sized is not None:
+            notes.append(
+                f"Timeouts were sized to the reference's times in {sized.source} "
+                f"({FACTOR:g}x, at least {KERNEL_FLOOR_S:g} s for each wait on the GPU)."
+            )
+        if any(p.credit is not None for p in policies.values()):
+            notes.append(
+                f"Performance credit: passed timing tests were scored on their lab's curve "
+                f"against the reference's figures in {sized.source}."
+                if sized is not None and sized.figures
+                else "Performance credit was not applied (no reference grading of this GPU "
+                "with figures, --calibration): a passed timing test earned its whole share."
+            )
+        if gpu.state == "unknown":
+            notes.append(
+                f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
+                "counted as skipped."
+            )
+        if runs is not None:
+            notes.append(SANITIZE_NOTE)
+        if timeout_scale != 1:
+            notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
+        if secret is not None:
+            notes.append(
+                "Graded on hidden data drawn from the instructor's secret "
+                "(the public cases' sizes and distributions, other values)."
+            )
+        runner = Runner(
+            gpu_present=gpu.present,
+            setups=setups_by_fixture(all_tests),
+            timeout_scale=timeout_scale,
+            secret=secret,
+            extra_env=extra_env,
+            sandbox=sandbox.sandbox,
+            calibration=sized,
+            data_root=data_root,
+        )
+        return cls(
+            tests=tests,
+            policies=policies,
+            gpu=gpu,
+            runner=runner,
+            build_failure=build_failure,
+            notes=notes,
+            jobs=jobs if jobs is not None else default_jobs(gpu),
+            rejected=rejected,
+            sandbox=sandbox,
+            hidden_data=secret is not None,
+            commits={
+                "graded": checkout_of(configured_impl(build, repo)),
+                "harness": checkout_of(repo),
+            },
+            sanitize_runs=runs,
+            process_mode=process_mode,
+            gpu_lock=GpuLock.from_environment(),
+            outcome_cache=outcome_cache,
+        )
+
+    def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
+        """Run `tests` (default: all selected), untimed ones side by side first."""
+        tests = self.tests if tests is None else list(tests)
+        self._plan(tests)
+        return {test.name: self.run(test) for test in tests}
+
+    def _plan(self, tests: Sequence[LabTest]) -> None:
+        """Run the untimed ones among `tests` now, together; once per session."""
+        if not self._planned:
+            self._planned = True
+            start = time.monotonic()
+            self.scheduler.prepare(
+                t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND)
+            )
+            self.phase_s["shared"] = time.monotonic() - start
+            if self.sanitize is not None:
+                start = time.monotonic()
+                self.sanitize.run_all(
+                    self.scheduler.shared, self.scheduler.prepare, self.scheduler.run
+                )
+                self.phase_s["sanitize"] = time.monotonic() - start
+
+    def run(self, test: LabTest) -> Outcome:
+        """Run one test (its setups first) and remember the outcome.
+
+        Unless run_all() chose the tests, the first call runs every selected
+        untimed test, side by side (pytest asks for one test at a time).
+        """
+        if test.kind == STATIC_KIND:
+            findings = "\n".join(self.rejected[test.lab])
+            outcome = Outcome(Status.FAILED, f"{STATIC_REJECTION}\n{findings}")
+        elif test.kind == BUILD_KIND:
+            outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
+        elif test.kind == SANITIZE_KIND and self.sanitize is not None:
+            self._plan(self.tests)
+            outcome = self.sanitize.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
+        else:
+            self._plan(self.tests)
+            outcome = self.scheduler.run(test)
+            if self.sanitize is not None:
+                outcome = self.sanitize.judge(test, outcome)
+            if outcome.reason.startswith("the test program was not built"):
+                reason = f"{outcome.reason}\n{self._build_reason(test.lab)}"
+                outcome = Outcome(
+                    outcome.status, reason, outcome.output, outcome.duration_s, outcome.returncode
+                )
+        self.outcomes[test.name] = outcome
+        return outcome
+
+    def _build_reason(self, lab: str) -> str:
+        """The compiler's first errors for `lab`, or a reminder to build."""
+        if self.build_failure is None:
+            return f"{lab} was not built: build the project first (cmake --build BUILD)"
+        errors = self.build_failure.errors_for(lab)
+        return f"{lab} did not build ({self.build_failure.stage} step failed):\n{errors}"
+
+    def grade(self) -> Grade:
+        """Score every selected test; one that never ran counts as failed."""
+        by_lab: dict[str, list[tuple[LabTest, Outcome]]] = {lab: [] for lab in self.policies}
+        for test in self.tests:
+            outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
+            by_lab[test.lab].append((test, outcome))
+        calibration = self.runner.calibration
+        figures = calibration.figures if calibration is not None else None
+        labs = tuple(
+            score_lab(self.policies[lab], results, figures) for lab, results in by_lab.items()
+        )
+        run_notes = []
+        if self.scheduler.rerun_alone:
+            names = ", ".join(self.scheduler.rerun_alone[:5])
+            more = len(self.scheduler.rerun_alone) - 5
+            run_notes.append(
+                f"Timed out or out of GPU memory while sharing the GPU, so run again "
+                f"alone (the verdicts are the second run's): {names}"
+                + (f" and {more} more" if more > 0 else "")
+            )
+        scheduler = self.scheduler
+        if scheduler.group_processes:
+            reruns = len(scheduler.group_reruns)
+            run_notes.append(
+                f"Process mode per-program: {scheduler.grouped} tests ran in "
+                f"{scheduler.group_processes} shared process"
+                f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
+                "that did not pass there and every case after it) ran again alone, and "
+                "those runs' verdicts count."
+            )
+        if scheduler.reused:
+            run_notes.append(
+                f"{len(scheduler.reused)} untimed tests took the verdicts that an identical "
+                "submission (every file the same) got in this batch, instead of running again."
+            )
+        unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
+        return Grade(
+            labs=labs,
+            gpu=self.gpu,
+            timestamp=_now(),
+            notes=tuple(self.notes),
+            unsandboxed=unsandboxed,
+            hidden_data=self.hidden_data,
+            execution_s=time.monotonic() - self._start,
+            started=self.started,
+            commits=self.commits,
+            processes_started=self.runner.processes_started,
+            phase_s=dict(self.phase_s),
+            run_notes=tuple(run_notes),
+        )
+
+
+SANITIZE_NOTE = (
+    "Sanitizer stage: the small correctness cases also ran under compute-sanitizer "
+    "(memcheck, racecheck, synccheck); a variant in which a tool found an error fails "
+    "its correctness tests, at every size, even where its answers were right."
+)
+
+
+def _sanitize_runs(
+    doc: Mapping[str, object],
+    labs: Sequence[str],
+    tests: Sequence[LabTest],
+    build: Path,
+    build_failure: BuildFailure | None,
+) -> list[LabTest]:
+    """The sanitize runs of `labs`; none in a build that should have them is an error."""
+    runs = sanitize_tests(doc, labs)
+    if not runs and build_failure is None and any(t.kind == "correctness" for t in tests):
+        raise GraderUsageError(
+            f"{build} has no sanitize tests for the sanitizer stage: configure it with "
+            "-DLAB_SANITIZE=ON (compute-sanitizer must be found in the CUDA toolkit; "
+            "grade --impl does this itself), or grade with --no-sanitize"
+        )
+    return runs
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")

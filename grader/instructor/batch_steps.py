@@ -1,0 +1,323 @@
+"""The real build and grade steps of a batch (the scheduler in batch.py takes any).
+
+Build: `configure_and_build` (the code behind `grade --impl`) on the labs the
+student handed in, with its log kept in the student's report folder. With
+`--build-once`, `build_fixed_parts` first builds the class's harness, references
+and test programs once, and each student's build compiles only their own files
+and links against those (cmake/LabPrebuilt.cmake).
+Grade: `python3 -m grader.instructor.batch_worker` in a child process whose only visible
+GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit, given
+the GPU's lock file (gpu_lock.py) where several workers share that GPU.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from grader.core.build import configure_and_build, prebuilt_argument
+from grader.core.discovery import lab_dirs
+from grader.core.errors import EXIT_NO_GPU, GraderUsageError
+from grader.core.gpu_lock import LOCK_ENV, lock_file
+from grader.core.process_mode import DEFAULT_PROCESS_MODE
+from grader.core.release import NOT_RELEASED, Release, decision_argv
+from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.scoring import load_policy
+from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
+from grader.instructor.class_table import result_from_report
+from grader.trust.static_check import rejections
+from grader.trust.submission_check import object_findings
+
+_PACKAGE_PARENT = Path(__file__).resolve().parents[2]
+_TAIL_LINES = 6
+DATASETS_DIR = "datasets"  # LAB_DATA_ROOT of a build (cmake/LabTesting.cmake)
+# Under --build-root; safe_name strips a leading dot, so no student's build is named so.
+FIXED_BUILD = ".fixed-parts"
+
+
+@dataclass(frozen=True)
+class BuiltTree:
+    """A student's build folder, the labs it holds and why the build failed, if it did."""
+
+    build_dir: Path
+    labs: tuple[str, ...]
+    failure_stage: str | None = None
+    failure_log: Path | None = None
+    static: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BatchConfig:
+    """What every student's build and grade share."""
+
+    repo: Path
+    labs: tuple[str, ...]
+    report_root: Path
+    build_root: Path
+    lab_max: Mapping[str, float]
+    cmake_args: tuple[str, ...] = ()
+    timeout_scale: float = 1.0
+    secret_file: Path | None = None
+    student_timeout_s: float = 3 * 3600
+    jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
+    sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
+    process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
+    prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
+    calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
+    shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
+    release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
+    outcome_cache: Path | None = None  # verdicts shared by identical submissions (outcome_cache.py)
+    data_root: Path | None = None  # the datasets, written once for the class (runner.py)
+
+    def report_dir(self, sub: Submission) -> Path:
+        return self.report_root / safe_name(sub.name)
+
+
+def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
+    """Configure and build the labs `sub` handed in; a failure is recorded, not raised.
+
+    A lab the static check rejects scores 0 whatever its tests say, so it is
+    neither built nor graded: its GPU time goes to the next student.
+    """
+    handed_in = tuple(lab for lab in config.labs if lab in sub.labs)
+    build_dir = config.build_root / safe_name(sub.name)
+    report = config.report_dir(sub)
+    report.mkdir(parents=True, exist_ok=True)
+    static = static_findings(sub.path, handed_in, report) if handed_in else {}
+    labs = tuple(lab for lab in handed_in if lab not in static)
+    if not labs:
+        return BuiltTree(build_dir, (), static=static)
+    args = (
+        *config.cmake_args,
+        f"-DLAB_ONLY={';'.join(labs)}",
+        *(["-DLAB_SANITIZE=ON"] if config.sanitize else []),
+        *([prebuilt_argument(config.prebuilt)] if config.prebuilt else []),
+    )
+    log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
+    (report / "build.log").write_text(log, encoding="utf-8")
+    found = object_rejections(config.repo, sub.path, build_dir, labs, report)
+    static = {**static, **found}
+    labs = tuple(lab for lab in labs if lab not in found)
+    if failure is None:
+        return BuiltTree(build_dir, labs, static=static)
+    failure_log = report / "build-failure.log"
+    failure_log.write_text(failure.log, encoding="utf-8")
+    return BuiltTree(build_dir, labs, failure.stage, failure_log, static)
+
+
+def build_fixed_parts(
+    config: BatchConfig, progress: Callable[[str], None] | None = None
+) -> BatchConfig:
+    """Build the class's fixed parts once (the whole tree of `config.labs` against
+    the skeletons, in `FIXED_BUILD`) and return `config` with every student's
+    build linking them. Raises GraderUsageError when that build fails: the
+    repository itself is broken, and no student could be graded."""
+    build_dir = config.build_root / FIXED_BUILD
+    build_dir.mkdir(parents=True, exist_ok=True)
+    args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(config.labs)}")
+    log, failure = configure_and_build(config.repo, "skeletons", build_dir, args, progress=progress)
+    (build_dir / "build.log").write_text(log, encoding="utf-8")
+    if failure is not None:
+        raise GraderUsageError(
+            f"--build-once: the {failure.stage} of the fixed parts in {build_dir} failed:\n"
+            f"{failure.errors_for()}"
+        )
+    return replace(config, prebuilt=build_dir)
+
+
+def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, tuple[str, ...]]:
+    """The source rules on the student's lab folders, before anything is built.
+
+    Written to `static-check.txt`; a lab with findings scores 0 (`apply_static`),
+    since passing tests with CUB is no pass. The object check follows the build
+    (`object_rejections`).
+    """
+    found = {lab: tuple(items) for lab, items in rejections(impl, labs).items()}
+    text = "\n".join(item for items in found.values() for item in items)
+    (report / "static-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
+    return found
+
+
+def object_rejections(
+    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path
+) -> dict[str, tuple[str, ...]]:
+    """The object check of the labs just built (`object-check.txt`): a lab it
+    rejects scores 0 like one the source rules reject, and is not graded."""
+    found = {
+        lab: tuple(f.describe() for f in items)
+        for lab, items in object_findings(repo, impl, build, labs).items()
+        if items
+    }
+    text = "\n".join(item for items in found.values() for item in items)
+    (report / "object-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
+    return found
+
+
+def apply_static(
+    result: StudentResult,
+    static: Mapping[str, Sequence[str]],
+    lab_max: Mapping[str, float],
+    order: Sequence[str],
+) -> StudentResult:
+    """Score 0 of its full mark each lab the static check rejected, and say why first.
+
+    Such a lab was not graded, so `result` either lacks it or (for a student
+    with nothing else to grade) lists it as not submitted: both are replaced.
+    """
+    if not static:
+        return result
+    public = apply_static(result.public, static, lab_max, order) if result.public else None
+    graded = {lab.lab: lab for lab in result.labs if lab.lab not in static}
+    rejected = {lab: LabResult(lab, 0.0, float(lab_max.get(lab, 0.0))) for lab in static}
+    merged = {**graded, **rejected}
+    labs = tuple(merged[lab] for lab in order if lab in merged) + tuple(
+        lab for name, lab in merged.items() if name not in order
+    )
+    failures = tuple(
+        f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
+        for lab, items in static.items()
+    ) + tuple(f for f in result.failures if f.split(":", 1)[0] not in static)
+    return replace(result, labs=labs, failures=failures, public=public)
+
+
+def worker_command(
+    config: BatchConfig, built: BuiltTree, report: Path, digest: str | None = None
+) -> list[str]:
+    """The child's argv: grade the built tree (of a folder of digest `digest`) into `report`."""
+    argv = [
+        sys.executable,
+        "-m",
+        "grader.instructor.batch_worker",
+        "--build",
+        str(built.build_dir),
+        "--report",
+        str(report),
+        "--repo",
+        str(config.repo),
+        "--labs",
+        ",".join(built.labs),
+        "--timeout-scale",
+        str(config.timeout_scale),
+    ]
+    if built.failure_stage:
+        argv += ["--build-stage", built.failure_stage, "--build-log", str(built.failure_log)]
+    if config.secret_file is not None:
+        argv += ["--secret-file", str(config.secret_file)]
+    if config.jobs is not None:
+        argv += ["--jobs", str(config.jobs)]
+    if config.sanitize:
+        argv.append("--sanitize")
+    if config.process_mode != DEFAULT_PROCESS_MODE:
+        argv += ["--process-mode", config.process_mode]
+    if config.calibration is not None:
+        argv += ["--calibration", str(config.calibration)]
+    if config.outcome_cache is not None and digest is not None:
+        argv += ["--outcome-cache", str(config.outcome_cache), "--submission-digest", digest]
+    if config.data_root is not None:
+        argv += ["--data-root", str(config.data_root)]
+    return argv + decision_argv(config.release)
+
+
+def grade_submission(
+    config: BatchConfig, sub: Submission, built: BuiltTree, gpu: str
+) -> StudentResult:
+    """Grade in a child pinned to `gpu`; read its results.json into the class row."""
+    report = config.report_dir(sub)
+    start = time.monotonic()
+    if not built.labs:
+        missing = _all_missing(config, StudentResult(sub.name, "graded", gpu=gpu))
+        return apply_static(missing, built.static, config.lab_max, config.labs)
+    # PCI order makes CUDA's device numbers nvidia-smi's, so `gpu` (an index from
+    # `nvidia-smi -L`) is the GPU the child gets and the one its clocks are read on.
+    env = {
+        **os.environ,
+        "CUDA_VISIBLE_DEVICES": gpu,
+        "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(_PACKAGE_PARENT), os.environ.get("PYTHONPATH")])
+        ),
+    }
+    env.pop(LOCK_ENV, None)  # a GPU of one slot: nobody to share it with, no lock
+    if gpu in config.shared_gpus:
+        env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
+    try:
+        proc = subprocess.run(
+            worker_command(config, built, report, sub.digest),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            timeout=config.student_timeout_s,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=time.monotonic() - start,
+            reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
+            report=report,
+        )
+    # The grader's output quotes every failure: on hidden data, the instructor's only.
+    log_dir = report / INSTRUCTOR_DIR if config.secret_file is not None else report
+    log_dir.mkdir(parents=True, exist_ok=True)
+    (log_dir / "grade.log").write_text(proc.stdout, encoding="utf-8")
+    # The generated cases (about 390 MB per student for lab1, hidden ones with a
+    # secret) are the same for every student and made again on demand: kept, a
+    # class of 200 would fill the disk.
+    shutil.rmtree(built.build_dir / DATASETS_DIR, ignore_errors=True)
+    duration = time.monotonic() - start
+    if proc.returncode == EXIT_NO_GPU:
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=duration,
+            report=report,
+            reason=f"no GPU visible on GPU {gpu}: tests were skipped",
+        )
+    expected = [lab for lab in config.labs if lab not in built.static]
+    result = result_from_report(
+        sub.name,
+        report,
+        gpu=gpu,
+        expected_labs=expected,
+        missing_max=config.lab_max,
+        duration_s=duration,
+    )
+    if result is None:
+        tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=duration,
+            report=report,
+            reason=f"grader exited {proc.returncode} without a report: {tail}",
+        )
+    return apply_static(result, built.static, config.lab_max, config.labs)
+
+
+def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:
+    labs = tuple(LabResult(lab, 0.0, float(config.lab_max.get(lab, 0.0))) for lab in config.labs)
+    return StudentResult(
+        result.name,
+        "graded",
+        labs,
+        tuple(f"{lab}: not submitted" for lab in config.labs),
+        gpu=result.gpu,
+    )
+
+
+def lab_maxima(repo: Path, labs: Sequence[str]) -> dict[str, float]:
+    """Each lab's full mark: the points of its lab.json's groups."""
+    dirs = lab_dirs(repo)
+    return {lab: load_policy(lab, dirs.get(lab)).max_score for lab in labs}

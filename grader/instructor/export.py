@@ -1,0 +1,573 @@
+"""Writing the student repository: the instructor's tree minus what must not leak.
+
+What goes out is decided by an allow-by-default list of committed files with an
+explicit deny list (`EXCLUDED`), so a new lab or script is exported without an
+edit here, while the reference solutions, the known-wrong submissions, the
+grader's instructor-only commands and the instructor's workflows never are.
+Files that mention the solutions are rewritten (`CMakePresets.json`, README,
+`scripts/test.sh`, the workflows) rather than shipped as they are.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.commands import INSTRUCTOR_ONLY
+from grader.core.errors import GraderUsageError
+
+# Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
+EXCLUDED_PREFIXES = (
+    "solutions/",
+    "submissions/",
+    ".github/",
+    "grader/tests/",
+    "scripts/gpu-suite.sh",
+    "scripts/suite_summary.py",
+    "scripts/class-batch.sh",
+    "scripts/seed-sweeps.sh",
+    "scripts/provision-runner.sh",
+    "scripts/lock.sh",
+    # The performance credit's check grades the solutions and submissions/slow/.
+    "scripts/credit-check.sh",
+    "scripts/credit_table.py",
+    # Instructors' GPU checks: they grade solutions/ and submissions/.
+    "scripts/deadline-class.sh",
+    "scripts/bench-grading.sh",
+    "scripts/bench_summary.py",
+    "scripts/check-modes.sh",
+    "scripts/compare_modes.py",
+    # Writes skeletons/ from the masters in solutions/, which students do not get.
+    "scripts/make_skeletons.sh",
+    # Making a lab: the template (its master holds a solution), its scripts and guide.
+    "templates/",
+    "scripts/new_lab.py",
+    "scripts/check-new-lab.sh",
+    "CONTRIBUTING.md",
+    # Students install requirements.lock: the dependencies without the maintainers' checks.
+    "requirements-dev.lock",
+    # The class-level tools and their commands, and the deadline policy, which only
+    # hidden-data grading reads.
+    "grader/instructor/",
+    "grader/core/deadline.py",
+    *(f"grader/commands/{name}.py" for name in INSTRUCTOR_ONLY),
+)
+# Secrets and hidden data, wherever they are: belt and braces, none is committed.
+EXCLUDED_PATTERNS = (
+    "*secret*",
+    "*.key",
+    "*.pem",
+    "*hidden*",
+    "build*/*",
+    "*/__pycache__/*",
+    "*.pyc",
+    ".pytest_cache/*",
+    ".deps/*",
+    ".git/*",
+    ".venv/*",
+    "*.egg-info/*",
+    ".mypy_cache/*",
+    ".ruff_cache/*",
+)
+# Written by the export itself (templates below or rewrites of the originals).
+REWRITTEN = ("README.md", "CMakePresets.json", "scripts/test.sh")
+DEFAULT_INSTRUCTOR_REPO = "INSTRUCTOR/cuda-labs"
+DEFAULT_REF = "main"
+REUSABLE_WORKFLOW = ".github/workflows/grade-student.yml"
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What was written: file count, the files rewritten or added, and what --force kept
+    of a previous export because it was no longer a file export wrote."""
+
+    out: Path
+    copied: int
+    generated: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+
+
+def is_excluded(rel: str) -> bool:
+    """True for a path (POSIX, relative to the repository) the students must not get."""
+    if any(rel == p.rstrip("/") or rel.startswith(p) for p in EXCLUDED_PREFIXES):
+        return True
+    return any(
+        fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(Path(rel).name, pat)
+        for pat in EXCLUDED_PATTERNS
+    )
+
+
+def committed_files(repo: Path) -> list[str]:
+    """The repository's tracked files; a tree without git is walked instead.
+
+    Tracked files, not the working tree: build folders, caches and a colleague's
+    unfinished files never leak into the export.
+    """
+    if (repo / ".git").exists() and shutil.which("git"):
+        proc = subprocess.run(
+            ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=False
+        )
+        if proc.returncode == 0:
+            names = [n for n in proc.stdout.decode("utf-8", "replace").split("\0") if n]
+            return sorted(n for n in names if (repo / n).is_file())
+    return sorted(
+        p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if p.is_file() and ".git" not in p.relative_to(repo).parts
+    )
+
+
+def export_plan(repo: Path) -> list[str]:
+    """The files copied as they are: committed, not excluded, not rewritten."""
+    return [f for f in committed_files(repo) if not is_excluded(f) and f not in REWRITTEN]
+
+
+# Written into every export: what it wrote, so --force removes that and nothing else.
+MARKER = ".cuda-labs-export"
+MARKER_FORMAT = 1
+
+
+def _forbidden_reason(out: Path, repo: Path) -> str | None:
+    """Why OUTDIR (absolute, resolved) may not be written or emptied, or None."""
+    if len(out.parts) <= 2:  # `/` or a top-level folder: /usr, /etc, /tmp, /home ...
+        return "is the root or a top-level folder: export to a folder of its own"
+    if out == repo or repo in out.parents:
+        return "is inside the repository: export outside it"
+    if out in repo.parents:
+        return "holds the repository: export to a folder of its own"
+    if out == Path(tempfile.gettempdir()).resolve():
+        return "is the temporary folder itself: export to a folder inside it"
+    home = _home()
+    if home is not None and (out == home or out in home.parents):
+        return "is your home or holds it: export to a folder of its own"
+    return None
+
+
+def _home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except (RuntimeError, KeyError):  # no $HOME and no passwd entry
+        return None
+
+
+def check_outdir(out: Path, repo: Path) -> None:
+    """Refuse an OUTDIR whose writing or emptying could destroy what export did not write.
+
+    Both the path as given and the folder it leads to are checked: a symlink to `/`
+    must be refused like `/`.
+    """
+    for path in dict.fromkeys((Path(os.path.abspath(out)), out.resolve())):
+        reason = _forbidden_reason(path, repo)
+        if reason is not None:
+            raise GraderUsageError(f"{out} {reason}")
+
+
+def read_marker(out: Path) -> list[str] | None:
+    """The files a previous export listed in OUTDIR's marker; None when unmarked."""
+    marker = out / MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return None
+    try:
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != MARKER_FORMAT:
+        return None
+    files = doc.get("files")
+    if not isinstance(files, list):
+        return None
+    return [f for f in files if isinstance(f, str) and _safe_relative(f)]
+
+
+def _safe_relative(rel: str) -> bool:
+    """A marker's entry that names a path inside OUTDIR (no `..`, not absolute)."""
+    parts = rel.split("/")
+    return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def write_marker(out: Path, files: Iterable[str]) -> None:
+    doc = {
+        "format": MARKER_FORMAT,
+        "written_by": "python3 -m grader export",
+        "files": sorted(files),
+    }
+    (out / MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def remove_export(out: Path, files: list[str]) -> list[str]:
+    """Delete the regular files a previous export listed, then the folders it left empty.
+
+    Works through folder descriptors opened with O_NOFOLLOW, so a symlink that
+    replaced one of the export's folders is never followed out of OUTDIR. Returns
+    the entries kept (changed into something the export did not write).
+    """
+    kept: list[str] = []
+    root = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        for rel in files:
+            if not _remove_file(root, rel.split("/")):
+                kept.append(rel)
+        folders = {
+            "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
+        }
+        for folder in sorted(folders, key=lambda f: -f.count("/")):  # deepest first
+            _remove_empty_folder(root, folder.split("/"))
+        _remove_file(root, [MARKER])
+    finally:
+        os.close(root)
+    return kept
+
+
+def _open_folder(root: int, parts: list[str]) -> int | None:
+    """A descriptor of the folder root/parts, or None if a part is missing or a symlink."""
+    fd = os.dup(root)
+    for part in parts:
+        try:
+            child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        except OSError:
+            os.close(fd)
+            return None
+        os.close(fd)
+        fd = child
+    return fd
+
+
+def _remove_file(root: int, parts: list[str]) -> bool:
+    """Unlink root/parts if it is a regular file; True when it is gone or was never there."""
+    fd = _open_folder(root, parts[:-1])
+    if fd is None:
+        return True
+    try:
+        info = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        os.unlink(parts[-1], dir_fd=fd)
+        return True
+    except FileNotFoundError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def _remove_empty_folder(root: int, parts: list[str]) -> None:
+    fd = _open_folder(root, parts[:-1])
+    if fd is None:
+        return
+    try:
+        os.rmdir(parts[-1], dir_fd=fd)
+    except OSError:
+        pass  # not empty (files the export did not write), missing, or not a folder: keep
+    finally:
+        os.close(fd)
+
+
+def _foreign_entry(out: Path, rel: str) -> str | None:
+    """Why out/rel is no longer what export wrote (a symlink on its way, not a regular
+    file), or None when it is a regular file reached through real folders, or missing."""
+    path = out
+    for part in rel.split("/"):
+        path = path / part
+        if path.is_symlink():
+            return f"{path} is a symlink"
+        if not path.exists():
+            return None
+    return None if path.is_file() else f"{path} is not a regular file"
+
+
+def _refuse_foreign_entries(out: Path, rels: Iterable[str]) -> None:
+    """Refuse, before touching anything, an export in which a listed path was replaced."""
+    for rel in rels:
+        reason = _foreign_entry(out, rel)
+        if reason is not None:
+            raise GraderUsageError(
+                f"{reason}, not the file a previous export wrote: refusing "
+                "to delete or write through it; remove it yourself or "
+                "export to a new folder"
+            )
+
+
+def prepare_out(out: Path, force: bool) -> list[str]:
+    """Make OUTDIR ready: new, empty, or (with --force) a marked previous export, which is
+    removed. Returns what was kept of that export. Proves OUTDIR is writable."""
+    kept: list[str] = []
+    if out.exists() and not out.is_dir():
+        raise GraderUsageError(f"{out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        files = read_marker(out)
+        if files is None:
+            raise GraderUsageError(
+                f"{out} is not empty and holds no {MARKER} (it was not written by export): "
+                "refusing to delete anything in it, even with --force; choose a new or empty "
+                "folder"
+            )
+        if not force:
+            raise GraderUsageError(
+                f"{out} is not empty (a previous export): choose an empty "
+                "folder or pass --force (which deletes the files that "
+                "export wrote, nothing else)"
+            )
+        _refuse_foreign_entries(out, files)
+        kept = remove_export(out, files)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".export-probe"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise GraderUsageError(f"cannot write to {out}: {exc.strerror or exc}") from exc
+    return kept
+
+
+def export_tree(
+    repo: Path,
+    out: Path,
+    *,
+    force: bool = False,
+    instructor_repo: str = DEFAULT_INSTRUCTOR_REPO,
+    ref: str = DEFAULT_REF,
+) -> ExportResult:
+    """Write the student repository of `repo` into `out`."""
+    repo = repo.resolve()
+    check_outdir(out, repo)
+    out = out.resolve()
+    if not (repo / "skeletons").is_dir() or not (repo / "labs").is_dir():
+        raise GraderUsageError(f"{repo} has no labs/ and skeletons/: not a cuda-labs repository")
+    generated = _generated_files(repo, instructor_repo, ref)  # refuses a bad ref first
+    kept = prepare_out(out, force)
+    plan = export_plan(repo)
+    try:
+        # Marked before writing, so a --force after a failed export can clean it up.
+        _refuse_foreign_entries(out, [*plan, *generated])  # never write through a symlink
+        write_marker(out, [*plan, *generated])
+        _write_files(repo, out, plan, generated)
+    except OSError as exc:
+        raise GraderUsageError(f"export to {out} failed: {exc}") from exc
+    return ExportResult(out, len(plan), tuple(generated), tuple(kept))
+
+
+def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, str]:
+    """The files written for students instead of copied: path -> text."""
+    return {
+        "README.md": student_readme((repo / "README.md").read_text(encoding="utf-8")),
+        "CMakePresets.json": json.dumps(
+            student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))), indent=2
+        )
+        + "\n",
+        "scripts/test.sh": STUDENT_TEST_SH,
+        ".github/workflows/grade.yml": student_grade_workflow(instructor_repo, ref),
+        ".github/workflows/ci.yml": STUDENT_CI_WORKFLOW,
+    }
+
+
+def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, str]) -> None:
+    for rel in plan:
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / rel, target)
+    for rel, text in generated.items():
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (out / "scripts" / "test.sh").chmod(0o755)
+
+
+# --- rewrites ---------------------------------------------------------------------------
+
+
+def _mentions_solutions(value: Any) -> bool:
+    return "solutions" in json.dumps(value)
+
+
+def student_presets(doc: dict[str, Any]) -> dict[str, Any]:
+    """Drop every preset that builds the reference solutions (and those built on them)."""
+    configure = doc.get("configurePresets", [])
+    gone = {p["name"] for p in configure if _mentions_solutions(p.get("cacheVariables", {}))}
+    out = dict(doc)
+    out["configurePresets"] = [p for p in configure if p["name"] not in gone]
+    for key in ("buildPresets", "testPresets"):
+        out[key] = [p for p in doc.get(key, []) if p.get("configurePreset") not in gone]
+    out["workflowPresets"] = [
+        w
+        for w in doc.get("workflowPresets", [])
+        if not any(step.get("name") in gone for step in w.get("steps", []))
+    ]
+    return out
+
+
+_DROPPED_SECTIONS = ("Instructor workflow",)
+
+
+def _sections(text: str) -> list[tuple[str, list[str]]]:
+    """Split Markdown at `## ` headings: (heading or '' for the intro, lines)."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for line in text.splitlines():
+        if line.startswith("## "):
+            sections.append((line[3:].strip(), [line]))
+        else:
+            sections[-1][1].append(line)
+    return sections
+
+
+def _paragraphs(lines: Iterable[str]) -> list[list[str]]:
+    paras: list[list[str]] = [[]]
+    for line in lines:
+        if line.strip():
+            paras[-1].append(line)
+        elif paras[-1]:
+            paras.append([])
+    return [p for p in paras if p]
+
+
+def student_readme(text: str) -> str:
+    """The README without the instructor's section, the solutions or the maintainer's notes."""
+    kept: list[str] = []
+    for heading, lines in _sections(text):
+        if heading in _DROPPED_SECTIONS:
+            continue
+        for para in _paragraphs(lines):
+            body = "\n".join(para)
+            if body.startswith("Adding a lab"):
+                continue
+            body = body.replace(" a reference solution,", "")
+            body = body.replace("`skeletons/`, `solutions/`", "`skeletons/`")
+            body = body.replace(
+                "the student's files, same names, compiled against the same contract",
+                "your files, compiled against the lab's contract",
+            )
+            body = body.replace(
+                "the pytest-based grader and its own tests",
+                "the grader: `python3 -m grader grade --impl skeletons`",
+            )
+            body = body.replace("setup, CPU tests, the GPU suite", "setup and the CPU tests")
+            kept.append(body)
+    kept.insert(_grading_index(kept), STUDENT_GRADING_SECTION.strip())
+    return "\n\n".join(kept) + "\n"
+
+
+def _grading_index(paragraphs: list[str]) -> int:
+    """Insert the grading section before `## Layout` (or at the end)."""
+    for i, para in enumerate(paragraphs):
+        if para.startswith("## Layout"):
+            return i
+    return len(paragraphs)
+
+
+STUDENT_GRADING_SECTION = """
+## How your work is graded
+
+Pushing to your repository runs `.github/workflows/grade.yml`, which calls the
+course's grading workflow: it checks out the course repository at a fixed version,
+takes only your `skeletons/` folder from your repository, builds it against the
+course's harness and tests on a GPU runner, and posts the summary on the run's page
+(the reports are its artifact). Editing the tests, the harness or the workflows in
+your repository changes nothing in the grade; run the same tests yourself with
+`ctest --preset student` and `python3 -m grader grade --impl skeletons --report report`.
+"""
+
+STUDENT_TEST_SH = """#!/usr/bin/env bash
+# Everything that can be checked without a GPU: the skeletons build for one
+# architecture, every CTest test runs (GPU tests report themselves skipped), the
+# dataset generator's tests pass, and the sources are formatted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/python-env.sh
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+
+echo "== ci-skeletons: configure, build, ctest"
+cmake --workflow --preset ci-skeletons
+
+echo "== a GPU test without a GPU is skipped, never passed"
+python3 scripts/check_skips.py build/ci-skeletons
+
+echo "== formatting"
+files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null ||
+  find labs skeletons -name '*.cu*' -o -name '*.[ch]pp')
+clang-format --dry-run --Werror $files
+
+echo "== Python unit tests"
+python3 -m pytest -q datasets/tests
+"""
+
+# The actions the exported workflows use, pinned by commit (the release in the comment).
+# grader/tests/test_workflows.py checks that the committed workflows pin the same.
+CHECKOUT_ACTION = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
+
+STUDENT_CI_WORKFLOW = f"""\
+# Builds your skeletons and runs every test that needs no GPU (no grade here).
+name: build-and-cpu-test
+on:
+  push:
+  pull_request:
+# Read the code, nothing else.
+permissions:
+  contents: read
+# A newer push to the same branch makes the older run pointless: cancel it.
+concurrency:
+  group: ci-${{{{ github.ref }}}}
+  cancel-in-progress: true
+jobs:
+  cpu:
+    runs-on: ubuntu-latest
+    container: nvidia/cuda:13.0.0-devel-ubuntu24.04   # nvcc; no GPU needed to build
+    steps:
+      - run: apt-get update -q && apt-get install -y -q git
+      - uses: {CHECKOUT_ACTION}
+        with:
+          persist-credentials: false
+      - run: bash .ci/run
+"""
+
+# What the student's workflow passes to the reusable workflow: each key must be one of its
+# `on.workflow_call.inputs` (checked by grader/tests/test_workflows.py). The harness's ref
+# is not among them: the reusable workflow checks itself out at the commit GitHub resolved
+# the `uses:` line's ref to, so one ref names both.
+GRADE_INPUTS: dict[str, str] = {}
+
+
+def student_grade_workflow(instructor_repo: str, ref: str) -> str:
+    """The student's grading workflow: a call to the instructor's reusable workflow at `ref`,
+    which is also the harness's ref (the reusable workflow checks out its own commit)."""
+    if not _REPO_NAME.fullmatch(instructor_repo):
+        raise GraderUsageError(f"--instructor-repo {instructor_repo!r} is not OWNER/NAME")
+    if not _REF_NAME.fullmatch(ref) or ".." in ref:
+        raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
+    call = f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
+    if GRADE_INPUTS:
+        call += "    with:\n" + "".join(
+            f"      {key}: {json.dumps(value)}\n" for key, value in GRADE_INPUTS.items()
+        )
+    return (
+        """# Grading: the course's workflow, from the course repository at a fixed version.
+# It takes only skeletons/ from this repository; editing anything else here
+# (tests, harness, this file) does not change the grade.
+name: grade
+on:
+  push:
+  workflow_dispatch:
+# The grading only reads: this caps the token the course's workflow gets.
+permissions:
+  contents: read
+# One grading of this repository at a time; a grading is never cancelled half way.
+concurrency:
+  group: grade-${{ github.repository }}
+  cancel-in-progress: false
+jobs:
+  grade:
+"""
+        + call
+    )
+
+
+# What GitHub accepts in a `uses:` line, so --instructor-repo or --ref cannot inject YAML.
+_REPO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+")
+_REF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")

@@ -1,0 +1,160 @@
+"""The gradebook an LMS imports: one row per rostered student, with the class
+table's per-lab scores, the days late from `collect` and the late penalty applied.
+
+The roster is a CSV with the columns `folder` (the student's folder or repository
+name), `student_id` and, optionally, `name`.
+
+On hidden data the gradebook shows what the class table it reads shows: the whole
+one (instructor/class.csv) once hidden-data results are released, else the held
+one, whose public-data scores it keeps and whose `hidden_results` column it
+carries over, so the CSV an LMS imports says which it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.core.errors import GraderUsageError
+from grader.core.release import Release
+from grader.core.reports import INSTRUCTOR_DIR
+from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN, INCLUDED
+
+GRADEBOOK_NAME = "gradebook.csv"
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    folder: str
+    student_id: str
+    name: str = ""
+
+
+def read_roster(path: Path) -> list[RosterEntry]:
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise GraderUsageError(f"--roster {path}: {exc}") from exc
+    if not rows or not {"folder", "student_id"} <= set(rows[0]):
+        raise GraderUsageError(f"--roster {path}: needs the columns folder and student_id")
+    entries, seen = [], set()
+    for line, row in enumerate(rows, 2):
+        folder, sid = (row.get("folder") or "").strip(), (row.get("student_id") or "").strip()
+        if not folder or not sid:
+            raise GraderUsageError(f"--roster {path}: line {line}: folder or student_id is empty")
+        if folder in seen:
+            raise GraderUsageError(f"--roster {path}: line {line}: folder {folder} listed twice")
+        seen.add(folder)
+        entries.append(RosterEntry(folder, sid, (row.get("name") or "").strip()))
+    return entries
+
+
+def read_class_table(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """The labs of `batch`'s class.csv and its rows by student folder."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle)
+            rows = {row["student"]: row for row in reader}
+            fields = list(reader.fieldnames or [])
+    except (OSError, KeyError, csv.Error) as exc:
+        raise GraderUsageError(f"{path}: not a class table written by batch ({exc})") from exc
+    if "status" not in fields or "total" not in fields:
+        raise GraderUsageError(f"{path}: not a class table written by batch")
+    return fields[fields.index("status") + 1 : fields.index("total")], rows
+
+
+def class_table_path(report: Path, release: Release) -> Path:
+    """The class table of a batch report that a class command reads: the whole one
+    (instructor/) when hidden-data results are released, else the one batch wrote
+    for everyone (held, or on public data)."""
+    whole = report / INSTRUCTOR_DIR / CSV_NAME
+    return whole if release.released and whole.is_file() else report / CSV_NAME
+
+
+def check_held(path: Path, table: Mapping[str, Mapping[str, str]], release: Release) -> None:
+    """Refuse to work from a table that includes hidden-data results while they are
+    held: it has no public-data scores to fall back on."""
+    if release.released or not any(row.get(HIDDEN_COLUMN) == INCLUDED for row in table.values()):
+        return
+    raise GraderUsageError(
+        f"{path} includes hidden-data results (batch released them), which are "
+        f"{release.why}: give --release-hidden, a --deadline-policy whose last due time "
+        "has passed, or the report of a batch that held them"
+    )
+
+
+def read_collected(path: Path | None) -> tuple[dict[str, dict[str, Any]], float]:
+    """`collect`'s students by folder, and the late penalty per day it applied."""
+    if path is None:
+        return {}, 0.0
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        return {str(s["student"]): s for s in doc["students"]}, float(doc["penalty_per_day"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise GraderUsageError(f"--collected {path}: not written by collect ({exc})") from exc
+
+
+def gradebook_rows(
+    roster: Sequence[RosterEntry],
+    labs: Sequence[str],
+    table: Mapping[str, Mapping[str, str]],
+    collected: Mapping[str, Mapping[str, Any]],
+    penalty_per_day: float,
+) -> list[list[str]]:
+    hidden = any(HIDDEN_COLUMN in row for row in table.values())
+    header = ["student_id", "name", "folder", *labs, "total", "max", "days_late", "final", "note"]
+    rows = [header + ([HIDDEN_COLUMN] if hidden else [])]
+    for entry in roster:
+        row = table.get(entry.folder)
+        got = collected.get(entry.folder, {})
+        days = int(got.get("days_late", 0) or 0)
+        if row is None:
+            note = got.get("problem") or "no graded submission"
+            rows.append(
+                [
+                    entry.student_id,
+                    entry.name,
+                    entry.folder,
+                    *("0" for _ in labs),
+                    "0",
+                    "",
+                    str(days),
+                    "0",
+                    note,
+                    *([""] if hidden else []),
+                ]
+            )
+            continue
+        total = float(row.get("total") or 0)
+        final = total * max(0.0, 1.0 - penalty_per_day * days)
+        note = "" if row.get("status") == "graded" else row.get("status", "")
+        rows.append(
+            [
+                entry.student_id,
+                entry.name,
+                entry.folder,
+                *(row.get(lab) or "0" for lab in labs),
+                _num(total),
+                row.get("max", ""),
+                str(days),
+                _num(final),
+                note,
+                *([row.get(HIDDEN_COLUMN, "")] if hidden else []),
+            ]
+        )
+    return rows
+
+
+def unrostered(roster: Sequence[RosterEntry], table: Mapping[str, Any]) -> list[str]:
+    """Graded folders that no roster line names."""
+    known = {e.folder for e in roster}
+    return sorted(f for f in table if f not in known)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"

@@ -1,0 +1,78 @@
+"""Everything checked before a submission's tests run: the source rules (which
+teach early) and the object check (which defends), per lab.
+
+`grade`, `batch`, `check` and `known-wrong` all come here, so a submission is
+judged the same way on every path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.core.build import build_objects
+from grader.core.discovery import lab_dirs
+from grader.core.errors import GraderUsageError
+from grader.trust.object_check import check_lab_objects, impl_objects, load_object_policy
+from grader.trust.static_check import Finding, check_lab, lab_folders, source_files
+
+
+def object_findings(
+    repo: Path, impl: Path, build: Path, labs: Sequence[str] | None = None
+) -> dict[str, list[Finding]]:
+    """The object check of each lab folder of `impl` whose objects `build` holds.
+
+    A lab without objects did not compile: its build failure is its verdict, so
+    it gets no object findings here.
+    """
+    dirs = lab_dirs(repo)
+    found: dict[str, list[Finding]] = {}
+    for lab, folder in lab_folders(impl, labs).items():
+        if lab not in dirs or not impl_objects(build, lab):
+            continue
+        policy = load_object_policy(lab, dirs[lab], [p.name for p in source_files(folder)])
+        found[lab] = check_lab_objects(build, policy, dirs[lab], folder)
+    return found
+
+
+def check_submission(
+    repo: Path,
+    impl: Path,
+    labs: Sequence[str] | None = None,
+    *,
+    build: Path | None = None,
+    work: Path | None = None,
+    cmake_args: Sequence[str] = (),
+) -> dict[str, list[Finding]]:
+    """Findings per lab folder of `impl` (every one, clean or not).
+
+    With `build`, its objects are checked; else the student's objects alone are
+    compiled into `work` first (no GPU needed), and a lab that does not compile
+    is a finding with the compiler's first errors.
+    """
+    folders = lab_folders(impl, labs)
+    results = {lab: check_lab(folder, impl) for lab, folder in folders.items()}
+    if not folders:
+        return results
+    if build is None:
+        if work is None:
+            raise GraderUsageError("the object check needs a build folder")
+        for lab in folders:  # a folder reused for another submission: no stale objects
+            for stale in impl_objects(work, lab):
+                stale.unlink()
+        _, failure = build_objects(repo, str(impl), work, list(folders), cmake_args)
+        build = work
+        for lab in folders:
+            if failure is not None and not impl_objects(work, lab):
+                results[lab].append(
+                    Finding(folders[lab].name, 0, "does-not-compile", failure.errors_for(lab))
+                )
+    for lab, findings in object_findings(repo, impl, build, list(folders)).items():
+        results[lab] += findings
+    return results
+
+
+def rejected_labs(results: dict[str, list[Finding]]) -> dict[str, list[str]]:
+    """lab -> its findings described, for each lab with at least one: what
+    `grade` and `batch` score 0 without running its tests."""
+    return {lab: [f.describe() for f in items] for lab, items in results.items() if items}
