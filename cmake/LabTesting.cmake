@@ -175,13 +175,47 @@ endfunction()
 # <lab>_impl: the student's files from LAB_IMPL/<folder>, compiled against the
 # contract header in this folder, the only objects compiled per student with
 # LAB_PREBUILT; <lab>_harness: the lab's fixed parts around it (lab_fixed_library).
+# The student's files that lab.json's "objects" "relocatable" names (kernels that
+# launch kernels) go into <lab>_impl_rdc, which <lab>_impl links: compiled with
+# relocatable device code and device-linked there with the device runtime, so that
+# the other files stay whole-program (same code, same timings) and cannot launch
+# from the device. The object check reads both targets' objects.
 # Sets <lab>_STUDENT_SOURCES for checks on the student's files.
 function(lab_add_harness lab folder)
   cmake_parse_arguments(A "" "" "STUDENT;HARNESS;LINK" ${ARGN})
-  lab_student_sources(${folder} student ${A_STUDENT})
+  lab_policy_get(relocatable objects relocatable)
+  set(rdc_files "")
+  if(relocatable)
+    string(JSON count LENGTH "${relocatable}")
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON f GET "${relocatable}" ${i})
+      if(NOT f IN_LIST A_STUDENT)
+        message(FATAL_ERROR "${lab}: lab.json's objects.relocatable names ${f}, which is not "
+                            "one of the STUDENT files of lab_add_harness")
+      endif()
+      list(APPEND rdc_files ${f})
+    endforeach()
+  endif()
+  set(whole_files ${A_STUDENT})
+  if(rdc_files)
+    list(REMOVE_ITEM whole_files ${rdc_files})
+  endif()
+  lab_student_sources(${folder} student ${whole_files})
   add_library(${lab}_impl STATIC ${student})
   target_include_directories(${lab}_impl PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${lab}_impl PUBLIC CUDA::cudart)
+  if(rdc_files)
+    lab_student_sources(${folder} rdc ${rdc_files})
+    add_library(${lab}_impl_rdc STATIC ${rdc})
+    target_include_directories(${lab}_impl_rdc PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+    set_target_properties(${lab}_impl_rdc PROPERTIES CUDA_SEPARABLE_COMPILATION ON
+                          CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+    # The device link adds the device runtime, cudadevrt, itself (CMAKE_CUDA_RUNTIME_LIBRARY).
+    target_link_libraries(${lab}_impl_rdc PUBLIC CUDA::cudart)
+    target_link_libraries(${lab}_impl PUBLIC ${lab}_impl_rdc)
+    list(APPEND student ${rdc})
+  endif()
   lab_fixed_library(${lab}_harness SOURCES ${A_HARNESS}
                     LINK ${lab}_impl labs_common ${A_LINK})
   set(${lab}_STUDENT_SOURCES ${student} PARENT_SCOPE)

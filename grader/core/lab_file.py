@@ -4,12 +4,13 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
     {"lab": "lab3", "title": "Parallel reduction",
      "score": {"correctness": 60, "timing": 40},
      "sanitize_filter": "*__n1__*:...",
-     "objects": {"imports": [...], "only_in": {...}}}
+     "objects": {"imports": [...], "only_in": {...}, "relocatable": [...]}}
 
 `score`: the points of each group of tests, by kind, split evenly among the
 group's tests (scoring.py). `sanitize_filter`: the small cases run under
 compute-sanitizer. `objects`: what the object check allows beyond the contract
-(object_check.py).
+(object_check.py); its `relocatable`, the student files compiled with relocatable
+device code (cmake/LabTesting.cmake).
 """
 
 from __future__ import annotations

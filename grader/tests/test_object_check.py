@@ -83,6 +83,34 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
     assert any("uses cudaMemcpyFromSymbol, which copies memory" in r for _, r in other)
 
 
+@needs_binutils
+@needs_nvcc
+def test_relocatable_code_symbols_only_in_the_file_lab_json_names(tmp_path: Path) -> None:
+    lab3 = REPO / "labs" / "lab3_reduction"
+    source = tmp_path / "nested_kernels.cu"
+    source.write_text(
+        '#include "reduction.cuh"\n'
+        "namespace lab3 {\nnamespace {\n__global__ void child(int* p) { *p = 1; }\n"
+        "__global__ void parent(int* p) { child<<<1, 1, 0, cudaStreamTailLaunch>>>(p); }\n"
+        "}  // namespace\n"
+        "void nested_reduce(int* d, int, int*, Launch) { parent<<<1, 1>>>(d); }\n"
+        "}  // namespace lab3\n"
+    )
+    folder = tmp_path / "build" / "CMakeFiles" / "lab3_impl_rdc.dir" / "s"
+    folder.mkdir(parents=True)
+    obj = folder / "nested_kernels.cu.o"
+    subprocess.run(
+        ["nvcc", "-rdc=true", "-c", f"-I{lab3}", str(source), "-o", str(obj)], check=True
+    )
+    policy = load_object_policy("lab3", lab3, ["nested_kernels.cu", "reduce_kernels.cu"])
+    assert policy.relocatable == ("nested_kernels.cu",)
+    assert check_lab_objects(tmp_path / "build", policy, lab3, None) == []
+    # The same object under the name of a whole-program file: its -rdc symbols are refused.
+    obj.rename(folder / "reduce_kernels.cu.o")
+    rules = {f.rule_id for f in check_lab_objects(tmp_path / "build", policy, lab3, None)}
+    assert rules == {"extra-symbol", "forbidden-import"}
+
+
 def test_includes_are_judged_by_where_the_file_is(tmp_path: Path) -> None:
     own = tmp_path / "student" / "lab1_histogram"
     own.mkdir(parents=True)

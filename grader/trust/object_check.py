@@ -14,7 +14,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ class ObjectPolicy:
     # symbol -> the only functions that may refer to it (`only_in` in lab.json)
     only_in: dict[str, tuple[str, ...]] = field(default_factory=dict)
     student_files: tuple[str, ...] = ()  # basenames: whose anonymous namespaces are the student's
+    relocatable: tuple[str, ...] = ()  # basenames compiled with -rdc (`relocatable` in lab.json)
 
     def allows_import(self, name: str) -> bool:
         if rules.ALLOWED_IMPORT_PATTERN.fullmatch(name):
@@ -88,6 +89,7 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
         tuple(extra.get("imports", ())),
         only_in,
         tuple(student_files),
+        tuple(str(f) for f in extra.get("relocatable", ())),
     )
 
 
@@ -321,7 +323,11 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
 
 
 def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
-    """Every object rule on one object."""
+    """Every object rule on one object (less nvcc's -rdc symbols in a relocatable file's)."""
+    source = facts.path.name.removesuffix(".o")
+    if source in policy.relocatable:
+        abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
+        facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
     return (
         check_libraries(facts, where)
         + check_definitions(facts, policy, where)
@@ -333,7 +339,8 @@ def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Fi
 
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
-    """The object files of target `<lab>_impl` under a CMake build tree that exist.
+    """The object files of targets `<lab>_impl` and `<lab>_impl_rdc` (the student's
+    files compiled with relocatable device code) under a CMake build tree that exist.
 
     A Ninja build names them in build.ninja, so a build folder reused for
     another submission never offers the last one's objects; other generators
@@ -343,7 +350,8 @@ def impl_objects(build: Path, lab: str) -> list[Path]:
         rule = re.compile(rf"^build (\S+\.o): \w+_COMPILER__{re.escape(lab)}_impl_", re.M)
         text = ninja_file.read_text(encoding="utf-8", errors="replace")
         return sorted(p for p in (build / m for m in rule.findall(text)) if p.is_file())
-    return sorted(p for d in build.rglob(f"{lab}_impl.dir") if d.is_dir() for p in d.rglob("*.o"))
+    dirs = [d for name in (f"{lab}_impl", f"{lab}_impl_rdc") for d in build.rglob(f"{name}.dir")]
+    return sorted(p for d in dirs if d.is_dir() for p in d.rglob("*.o"))
 
 
 def included_files(build: Path, obj: Path) -> list[str] | None:

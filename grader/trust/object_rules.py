@@ -103,6 +103,16 @@ REFUSED_IMPORTS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
+# What nvcc adds to an object compiled with relocatable device code (a file that
+# lab.json's "objects" "relocatable" names, built so that its kernels may launch
+# kernels), and only to such an object: the wrapper of its device code and the
+# host references, defined, and the registration of the device-linked image,
+# imported. `{file}`: the file's name as nvcc spells it (`nested_kernels_cu`).
+RDC_ABI = (
+    r"__fatbinwrap_[0-9a-f]+_\d+_{file}_[0-9a-f]+|__cudaRegisterLinkedBinary_[0-9a-f]+_\d+_{file}_"
+    r"[0-9a-f]+|hostRef(Constant|Device|Kernel)Array(External|Internal)Linkage"
+)
+
 ALLOWED_IMPORT_PATTERN = re.compile("|".join(f"(?:{p})" for p, _ in ALLOWED_IMPORTS))
 REFUSED_IMPORT_PATTERNS = tuple((re.compile(p), what, fix) for p, what, fix in REFUSED_IMPORTS)
 

@@ -36,6 +36,10 @@ const std::vector<Variant>& variants() {
       {"complete_unroll_template", "reduceCompleteUnroll<512>", reduce_complete_unroll_template, 8,
        512},
       {"shuffle", "(grid-stride, warp shuffles)", reduce_shuffle, 0, 512},
+      {"nested_reduce", "gpuRecursiveReduce", nested_reduce, 1, 512, Launches::ChildPerBlock},
+      {"nested_reduce_nosync", "gpuRecursiveReduceNosync", nested_reduce_nosync, 1, 512,
+       Launches::ChildPerBlock},
+      {"nested_reduce2", "gpuRecursiveReduce2", nested_reduce2, 1, 512, Launches::GridPerLevel},
   };
   return table;
 }
@@ -71,6 +75,12 @@ Launch resolve_launch(const Variant& v, long long n, Launch requested) {
                                 std::to_string(v.unroll) + "), so n = " + std::to_string(n) +
                                 " needs exactly " + std::to_string(needed) + " blocks, not " +
                                 std::to_string(l.blocks) + ": leave --blocks out");
+  }
+  if (v.child_per_block() && needed > kMaxNestedBlocks) {
+    throw std::invalid_argument(
+        std::string(v.name) + " launches a child grid per block and takes " +
+        std::to_string(kMaxNestedBlocks) + " blocks at most; n = " + std::to_string(n) + " needs " +
+        std::to_string(needed) + " blocks of " + std::to_string(t) + " threads");
   }
   l.blocks = static_cast<int>(needed);
   return l;
@@ -165,7 +175,22 @@ void ReductionBench::restore() {
       cudaMemcpyAsync(d_data_.get(), d_pristine_.get(), d_data_.bytes(), cudaMemcpyDeviceToDevice));
 }
 
+// The device runtime buffers at most 2048 launches not yet started (the default
+// limit); past it a device-side launch fails inside the kernel and that block's sum
+// is lost. A child tree per block keeps up to one pending launch per block. Raised
+// only for those variants, as needed: a larger buffer slows every device-side launch.
+void ReductionBench::allow_child_launches(const Variant& v, Launch launch) {
+  if (!v.child_per_block()) return;
+  const std::size_t needed = 2 * static_cast<std::size_t>(launch.blocks) + 2048;
+  std::size_t current = 0;
+  LAB_CUDA_CHECK(cudaDeviceGetLimit(&current, cudaLimitDevRuntimePendingLaunchCount));
+  if (current < needed) {
+    LAB_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, needed));
+  }
+}
+
 std::string ReductionBench::check(const Variant& v, Launch launch) {
+  allow_child_launches(v, launch);
   restore();
   d_partial_.poison();
   harness::synchronize_or_die();
@@ -264,6 +289,7 @@ void ReductionBench::redraw() {
 
 harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
                                           const harness::TimingOptions& options) {
+  allow_child_launches(v, launch);
   harness::TimingOptions restoring = harness::doing_at_least(options, bytes_moved());
   restoring.prepare = [&] { restore(); };  // in-place kernels overwrite their input
   return harness::time_fresh(

@@ -20,13 +20,22 @@ namespace lab3 {
 
 using Launcher = void (*)(int*, int, int*, Launch);
 
+// Who launches the kernels: the host only, or also the device (the nested
+// variants: a child grid per block, or one grid per level).
+enum class Launches { Host, ChildPerBlock, GridPerLevel };
+
 struct Variant {
   const char* name;
   const char* course_name;  // the kernel's name in the course's reduceInteger.cu
   Launcher run;
   int unroll;   // data blocks per thread block; 0: the whole sum on the device
   int threads;  // the course's block size
+  // ChildPerBlock (nested_reduce, nested_reduce_nosync): at most kMaxNestedBlocks
+  // blocks, with the device runtime's pending-launch limit raised.
+  Launches launches = Launches::Host;
   bool per_block() const { return unroll > 0; }
+  bool nested() const { return launches != Launches::Host; }
+  bool child_per_block() const { return launches == Launches::ChildPerBlock; }
 };
 
 const std::vector<Variant>& variants();
@@ -36,7 +45,8 @@ const Variant& find_variant(const std::string& name);
 // The configuration to launch `v` with on n elements. Per-block variants get
 // exactly ceil(n / (threads x unroll)) blocks; `requested.blocks` must be 0 or
 // that number. reduce_shuffle keeps requested.blocks (0: it picks its grid),
-// which may not exceed the partial buffer. Throws std::invalid_argument with the
+// which may not exceed the partial buffer; a child_per_block variant takes at
+// most kMaxNestedBlocks blocks. Throws std::invalid_argument with the
 // reason for a configuration that cannot work.
 Launch resolve_launch(const Variant& v, long long n, Launch requested);
 
@@ -115,6 +125,7 @@ class ReductionBench {
 
  private:
   void restore();
+  void allow_child_launches(const Variant& v, Launch launch);
   std::string compare(const Variant& v, Launch launch);
   void redraw();
   std::vector<int> values_;

@@ -1,7 +1,8 @@
 // lab3 contract: every function the harness calls, defined in
-// skeletons/lab3_reduction/reduce_kernels.cu (reference: solutions/...). The
-// student writes the kernels of (1)-(9), which that file launches through
-// reduction_launchers.cuh, and reduce_shuffle with its kernel.
+// skeletons/lab3_reduction/reduce_kernels.cu and, for the nested reductions
+// (11)-(13), nested_kernels.cu (reference: solutions/...). The student writes the
+// kernels of (1)-(9), which that file launches through reduction_launchers.cuh,
+// reduce_shuffle with its kernel, and the nested kernels with their launchers.
 //
 // Each launcher receives device pointers, launches its kernel(s) on the default
 // stream and returns without synchronizing or allocating.
@@ -18,7 +19,9 @@
 //                partial[b] the sum of its chunk of data: elements
 //                [b * chunk, min((b + 1) * chunk, n)) with chunk = launch.threads x
 //                the variant's unroll factor (1, 2, 4 or 8). The harness then adds
-//                partial[0 .. launch.blocks) on the host, as the course's kernels do;
+//                partial[0 .. launch.blocks) on the host, as the course's kernels do.
+//                The nested variants (11)-(13) are per-block variants with
+//                chunk = launch.threads, like (1)-(3);
 //              - reduce_shuffle computes the WHOLE sum on the device and writes it
 //                to partial[0] (like CUB's DeviceReduce::Sum, which it is timed
 //                against); partial[1 ..] is scratch space.
@@ -74,5 +77,30 @@ void reduce_complete_unroll_template(int* data, int n, int* partial, Launch laun
 // (10) Your fastest reduction: a grid-stride loop (any grid covers any n), wide
 //      loads, warp shuffles, and the whole sum written to partial[0].
 void reduce_shuffle(int* data, int n, int* partial, Launch launch);
+
+// (11)-(13) Nested reductions with dynamic parallelism (nested_kernels.cu, the
+//      only file compiled with relocatable device code, so the only one whose
+//      kernels may launch kernels). The course's gpuRecursiveReduce,
+//      gpuRecursiveReduceNosync and gpuRecursiveReduce2 in their CUDA 12 form:
+//      device-side cudaDeviceSynchronize() is gone (README, "Nested reduction").
+// (11) Each block halves its chunk in place, then its thread 0 launches a child grid
+//      of one block on the first half, and so on down to 2 elements; the sums
+//      stay at the start of each chunk, and a tail launch (cudaStreamTailLaunch),
+//      which starts once the parent grid and all its children are complete, copies
+//      them to partial. At most kMaxNestedBlocks blocks (one child tree each).
+void nested_reduce(int* data, int n, int* partial, Launch launch);
+// (12) The same tree, but the last child writes its chunk's sum to partial itself:
+//      nothing waits for anything (the host's wait covers the whole tree).
+void nested_reduce_nosync(int* data, int n, int* partial, Launch launch);
+// (13) Only thread 0 of block 0 launches: the next level is one grid of every
+//      block with half the threads, tail-launched so that it starts after the
+//      whole parent grid. log2(launch.threads) launches in all.
+void nested_reduce2(int* data, int n, int* partial, Launch launch);
+
+// (11) and (12) launch a child tree per block; the harness raises the device
+// runtime's pending-launch limit for them (a launch past it fails inside the
+// kernel and its sum is lost) up to this many blocks: the course's 2^24 ints in
+// blocks of 512.
+inline constexpr int kMaxNestedBlocks = 32768;
 
 }  // namespace lab3

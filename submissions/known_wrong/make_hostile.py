@@ -14,7 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import read_solution, with_launchers
+from solution_source import complete_lab, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
@@ -58,6 +58,7 @@ def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None, launc
     path.write_text(banner + text)
     for extra, content in (extra_files or {}).items():
         (path.parent / extra).write_text(content)
+    complete_lab(path.parent, REPO / "solutions" / folder)
 
 
 hostile(

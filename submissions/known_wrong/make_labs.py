@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import read_solution, with_launchers
+from solution_source import complete_lab, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 # The trees are generated, never committed: `grader known-wrong` writes them
@@ -28,12 +28,15 @@ FILES = {
 WRITTEN = []
 
 
-def variant(lab, name, header, *edits, launchers=False):
-    """Write OUT/<lab>_<name>/<folder>/<file>: the solution with `edits` (old, new) applied.
+def variant(lab, name, header, *edits, launchers=False, filename=None):
+    """Write OUT/<lab>_<name>/<folder>/<file>: the solution with `edits` (old, new) applied,
+    and the lab's other student files as the solution has them.
 
     With `launchers`, the lab's launcher header is written into the file first, so
-    that an edit can reach a launcher the lab fixes."""
-    folder, filename = FILES[lab]
+    that an edit can reach a launcher the lab fixes. `filename`: another student file
+    of the lab than FILES names."""
+    folder, main_file = FILES[lab]
+    filename = filename or main_file
     text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
     if launchers:
         text = with_launchers(text, REPO / "labs" / folder)
@@ -58,6 +61,7 @@ def variant(lab, name, header, *edits, launchers=False):
     path = OUT / f"{lab}_{name}" / folder / filename
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(banner + rest)
+    complete_lab(path.parent, REPO / "solutions" / folder)
     WRITTEN.append(path)
 
 
@@ -155,6 +159,21 @@ variant(
         "  last_partial = partial;\n"
         "  last_n = n;\n",
     ),
+)
+
+variant(
+    "lab3",
+    "nested_no_wait",
+    "nested_reduce copies the chunks' sums to partial from a grid launched into "
+    "cudaStreamFireAndForget instead of cudaStreamTailLaunch: it starts at once and reads "
+    "the sums before the child grids have written them, the CUDA 12 form of leaving out "
+    "the course's wait for the children.",
+    (
+        "    gather_sums_kernel<<<(gridDim.x + 255) / 256, 256, 0, cudaStreamTailLaunch>>>(\n",
+        "    // DEFECT: does not wait for the child grids.\n"
+        "    gather_sums_kernel<<<(gridDim.x + 255) / 256, 256, 0, cudaStreamFireAndForget>>>(\n",
+    ),
+    filename="nested_kernels.cu",
 )
 
 # ---- lab4 ------------------------------------------------------------------------

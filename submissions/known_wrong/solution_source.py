@@ -73,6 +73,15 @@ def read_solution(path: Path) -> str:
     return solution_text(path.read_text(encoding="utf-8"), str(path))
 
 
+def complete_lab(folder: Path, solution: Path) -> None:
+    """Writes into a tree's lab `folder` the solution of every student file of the lab
+    (the masters in `solution`) that it lacks: a defect lives in one file, the lab
+    builds from all of them (lab3: reduce_kernels.cu and nested_kernels.cu)."""
+    for master in sorted(solution.glob("*.cu")):
+        if not (folder / master.name).exists():
+            (folder / master.name).write_text(read_solution(master))
+
+
 _LAUNCHERS = re.compile(r'^#include "(\w+_launchers\.cuh)"\n', re.MULTILINE)
 _HEADER_ONLY = re.compile(r'^(#pragma once|#include "\w+\.cuh")\n', re.MULTILINE)
 
