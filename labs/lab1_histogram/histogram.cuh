@@ -1,5 +1,7 @@
-// lab1 contract: every function the student writes, in
-// skeletons/lab1_histogram/histogram_kernels.cu (reference: solutions/...).
+// lab1 contract: every function the harness calls, in
+// skeletons/lab1_histogram/histogram_kernels.cu (reference: solutions/...). The
+// launchers of (i) and (k), and (k)'s kernel around the student's atomic_mul, are
+// the lab's: histogram_launchers.cuh, included at the end of the student's file.
 //
 // Each launcher receives device pointers, launches its kernel(s) on the default
 // stream and returns without synchronizing or allocating:

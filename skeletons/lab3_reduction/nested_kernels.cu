@@ -4,7 +4,7 @@
 //
 // This file alone is compiled with relocatable device code and linked with the
 // device runtime (cudadevrt): only its kernels may launch kernels. Each block
-// reduces its chunk of blockDim.x elements (the launchers below fix the grids);
+// reduces its chunk of blockDim.x elements (reduction_nested_launchers.cuh fixes the grids);
 // `data` is padded past n with GARBAGE, so zero your element first when it lies
 // at or past n. Every thread of a block must reach every __syncthreads().
 #include <climits>
@@ -51,18 +51,7 @@ __global__ void nested2_kernel(int* g_idata, long long n, int* g_odata, int istr
 
 }  // namespace
 
-// The launchers: launch.blocks blocks, each reducing launch.threads elements.
-void nested_reduce(int* data, int n, int* partial, Launch launch) {
-  nested_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void nested_reduce_nosync(int* data, int n, int* partial, Launch launch) {
-  nested_nosync_kernel<<<launch.blocks, launch.threads>>>(data, n, partial);
-}
-
-void nested_reduce2(int* data, int n, int* partial, Launch launch) {
-  nested2_kernel<<<launch.blocks, launch.threads / 2>>>(data, n, partial, launch.threads / 2,
-                                                        launch.threads);
-}
-
 }  // namespace lab3
+
+// The launchers of (11)-(13), fixed by the lab: they launch the kernels above by name.
+#include "reduction_nested_launchers.cuh"

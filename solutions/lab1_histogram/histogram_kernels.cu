@@ -367,12 +367,6 @@ __device__ unsigned int atomic_mul(unsigned int* address, unsigned int factor) {
 #endif
 }
 
-__global__ void atomic_multiply_kernel(unsigned int* product, const unsigned int* factors,
-                                       unsigned int* old, int n) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) old[i] = atomic_mul(product, factors[i]);
-}
-
 }  // namespace
 
 void histogram_global(const int* samples, int n, int* hist, Launch launch) {
@@ -483,10 +477,6 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
 #endif
 }
 
-void atomic_catalogue(int* slots, int* exch_old, int* cas_old, int n, Launch launch) {
-  atomic_catalogue_kernel<<<launch.blocks, launch.threads>>>(slots, exch_old, cas_old, n);
-}
-
 void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
 #if LAB_SKELETON
   // TODO: zero flag (it arrives full of garbage)
@@ -496,9 +486,7 @@ void check_threshold(const int* values, int n, int threshold, int* flag, Launch 
   check_threshold_kernel<<<launch.blocks, launch.threads>>>(values, n, threshold, flag);
 }
 
-void atomic_multiply(unsigned int* product, const unsigned int* factors, unsigned int* old, int n,
-                     Launch launch) {
-  atomic_multiply_kernel<<<launch.blocks, launch.threads>>>(product, factors, old, n);
-}
-
 }  // namespace lab1
+
+// The launchers of (i) and (k) and (k)'s kernel, fixed by the lab.
+#include "histogram_launchers.cuh"
