@@ -16,7 +16,7 @@
 #      must give identical verdicts), known-wrong (each rejected for its reason),
 #      class (scripts/class-batch.sh: the sample class graded by `grader batch` on
 #      GPUS="2 1" GPUs, for a machine with two), sweep (scripts/seed-sweeps.sh: the
-#      seeds' launch-configuration tables and plots through `grader sweep`);
+#      course's launch-configuration tables and plots through `grader sweep`);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
 # TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
@@ -139,7 +139,7 @@ for check in $checks; do
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
     # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
-    # The seeds' launch-configuration tables through `grader sweep`.
+    # The course's launch-configuration tables through `grader sweep`.
     sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;
     *) echo "unknown check $check (grade, modes, sanitize, repeat, known-wrong, class, sweep)"; status=1
        continue ;;

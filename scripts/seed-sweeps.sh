@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The seeds' launch-configuration tables, one `grader sweep` each, on the
+# The course's launch-configuration tables, one `grader sweep` each, on the
 # reference build BUILD (default build/gpu-solutions; it must be built):
 #   lab1 global over slice x threads (the exercise sheet's kernel/slice/time table),
 #   lab2 sum_matrix over the block shapes (32,32) (32,16) (16,32) (16,16),

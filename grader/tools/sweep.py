@@ -1,4 +1,4 @@
-"""Sweeping a lab variant over launch configurations, as the seeds' tables do.
+"""Sweeping a lab variant over launch configurations, as the course's tables do.
 
 The lab programs are the source of truth: `--help --format json` lists their
 options and the variants they take, and each run's `--format json` document

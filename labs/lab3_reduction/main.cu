@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
         "268435456)",
         ""},
        {"n", "N", "expected number of values in --data", "the file's size"},
-       {"threads", "N", "threads per block, a power of two 64..1024", "512, the seeds'"},
+       {"threads", "N", "threads per block, a power of two 64..1024", "512, the course's"},
        {"blocks", "N", "shuffle only: grid size", "its own choice"},
        {"reps", "N", "timed repetitions", "20"}},
       [&](const harness::Args& args, harness::ResultWriter& out) {

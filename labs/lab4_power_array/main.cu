@@ -105,7 +105,7 @@ void print_memory_table(harness::ResultWriter& out) {
   const double peak_gbps = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;  // DDR
   const harness::CopyCeiling ceiling = harness::measure_copy_ceiling();
   out.context(
-      str_printf("# memory: the seed's numbers | this GPU (%s, %d SMs, SM clock %d MHz)", p.name,
+      str_printf("# memory: the course's numbers | this GPU (%s, %d SMs, SM clock %d MHz)", p.name,
                  p.multiProcessorCount, sm_khz / 1000),
       {{"gpu", p.name}, {"sm_count", p.multiProcessorCount}, {"sm_clock_mhz", sm_khz / 1000}});
   out.context(
@@ -256,10 +256,10 @@ int main(int argc, char** argv) {
                           harness::names_of(lab4::window_variants(), {"all"}))},
        {"data", "FILE", "dataset file, raw float32 values", "data.bin"},
        {"n", "N", "expected number of values", "the file's size"},
-       {"k", "K", "power", "4, the seed's"},
+       {"k", "K", "power", "4, the course's"},
        {"radius", "R", "window radius for the window variants, 0..64", "32"},
        {"blocks", "N", "grid size", "just enough to cover n"},
-       {"threads", "N", "threads per block", "128, the seed's BLOCKSIZE"},
+       {"threads", "N", "threads per block", "128, the course's BLOCKSIZE"},
        {"reps", "N", "timed repetitions", "20"},
        {"memory", "", "print the memory table, latencies and Little's law, then stop", ""},
        {"occupancy", "", "print each kernel's resources and occupancy, then stop", ""},
