@@ -189,12 +189,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.times < 2:
         raise GraderUsageError(f"--times must be at least 2, got {args.times}")
     labs = parse_lab_list(args.labs) if args.labs else None
-    bars = _bars()
     if args.calibrate and configured_impl(args.build, repo_root()) != repo_root() / "solutions":
         raise GraderUsageError(
             f"--calibrate measures the reference: {args.build} was not configured with "
             "LAB_IMPL=solutions"
         )
+    bars = _bars() if args.calibrate else {}
+    bar_values = {lab: values for lab, (_, values) in bars.items()}
     figures: list[dict[str, dict[str, float]]] = []
     device = ""
     secret = read_secret(args.secret_file)
@@ -220,7 +221,7 @@ def _run(args: argparse.Namespace) -> int:
                 for test in session.tests
                 if (outcome := session.outcomes.get(test.name)) and outcome.figure
             ]
-            figures.append(calibration.run_figures(pairs, {lab: b for lab, (_, b) in bars.items()}))
+            figures.append(calibration.run_figures(pairs, bar_values))
         if args.record is not None:
             append_record(args.record, session.outcomes, session.gpu.describe())
     found = changes(runs)
