@@ -34,17 +34,25 @@ __global__ void naive_kernel(const float* A, const float* B, float* C, int n, in
   // TODO
 }
 #else
+// C[row][col] = row of A . column of B, for (a) and (a'), which differ only in how
+// they map threads to (row, col).
+__device__ __forceinline__ void row_times_column(const float* __restrict__ A,
+                                                 const float* __restrict__ B, float* __restrict__ C,
+                                                 int n, int k, int m, int row, int col) {
+  if (row < n && col < m) {
+    float val = 0;
+    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
+    C[(size_t)row * m + col] = val;
+  }
+}
+
 // (a) The course's kernel, rectangular: row from y, column from x, one inner product
 // of length k per thread.
 __global__ void naive_kernel(const float* __restrict__ A, const float* __restrict__ B,
                              float* __restrict__ C, int n, int k, int m) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < n && col < m) {
-    float val = 0;
-    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
-    C[(size_t)row * m + col] = val;
-  }
+  row_times_column(A, B, C, n, k, m, row, col);
 }
 #endif
 
@@ -66,11 +74,7 @@ __global__ void naive_swapped_kernel(const float* __restrict__ A, const float* _
                                      float* __restrict__ C, int n, int k, int m) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   const int col = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row < n && col < m) {
-    float val = 0;
-    for (int l = 0; l < k; ++l) val += A[(size_t)row * k + l] * B[(size_t)l * m + col];
-    C[(size_t)row * m + col] = val;
-  }
+  row_times_column(A, B, C, n, k, m, row, col);
 }
 #endif
 
