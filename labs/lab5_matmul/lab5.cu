@@ -504,7 +504,13 @@ long long MqdbBench::from_host_leak(int calls) {
   std::size_t free_before = 0, free_after = 0, total = 0;
   harness::synchronize_or_die();
   LAB_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
-  for (int i = 0; i < calls; ++i) check_from_host();
+  const MqdbStruct A{n(), static_cast<int>(pair_.a.block_size.size()), pair_.a.block_size.data(),
+                     pair_.a.elem.data()};
+  const MqdbStruct B{n(), static_cast<int>(pair_.b.block_size.size()), pair_.b.block_size.data(),
+                     pair_.b.elem.data()};
+  for (int i = 0; i < calls; ++i) mqdb_from_host(A, B, d_c_.get());
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
   LAB_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
   return static_cast<long long>(free_before) - static_cast<long long>(free_after);
 }

@@ -235,8 +235,9 @@ class MqdbBench {
   std::string check_dense_best();
   // mqdb_from_host on host structs pointing at the pair's host arrays: poison, run, check.
   std::string check_from_host();
-  // Device memory, in bytes, that `calls` runs of mqdb_from_host leave allocated, as
-  // cudaMemGetInfo sees it (the whole device's: other processes move it too).
+  // Device memory, in bytes, that `calls` runs of mqdb_from_host (unchecked) leave
+  // allocated, as cudaMemGetInfo sees it (the whole device's: other processes move it
+  // too, and memory the process freed before may serve a leak without showing).
   long long from_host_leak(int calls);
 
   // Times, then checks the last timed run and one more on fresh blocks (same D),
