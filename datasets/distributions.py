@@ -60,3 +60,35 @@ def signed_magnitude(rng: np.random.Generator, n: int, dtype: np.dtype, p: Param
 
 
 DISTRIBUTIONS["signed_magnitude"] = signed_magnitude
+
+
+# lab6: the four corrections the course's pipeline adds to pixel k (by its index in
+# the compacted image, k & 3), and the value it drops: the same as the contract's
+# kMapDelta and kGarbage (labs/lab6_image_pipeline/image_pipeline.cuh).
+MAP_DELTA = (1, -5, 3, -8)
+GARBAGE = -27
+
+
+def corrupted_image(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:
+    """A buffer of n ints holding an image of `pixels` pixels with the course's defects.
+
+    The clean grey levels are drawn uniformly from [low, high) (0 <= low < high <= 256),
+    a share `hot_fraction` of them set to one hot level (histogram contention). Pixel k
+    then loses MAP_DELTA[k & 3], which the pipeline's map gives back, and the n - pixels
+    GARBAGE values are inserted at random places, which its compaction drops. No
+    corrupted pixel equals GARBAGE: they lie in [low - 3, high + 7].
+    """
+    pixels = int(p["pixels"])
+    clean = uniform(rng, pixels, dtype, {"low": p["low"], "high": p["high"]})
+    hot_fraction = p.get("hot_fraction", 0.0)
+    if hot_fraction > 0:
+        clean[rng.random(pixels) < hot_fraction] = int(rng.integers(p["low"], p["high"]))
+    delta = np.asarray(MAP_DELTA, dtype=dtype)
+    image = clean - delta[np.arange(pixels) & 3]
+    buffer = np.full(n, GARBAGE, dtype=dtype)
+    keep = np.sort(rng.choice(n, size=pixels, replace=False)) if pixels < n else np.arange(n)
+    buffer[keep] = image
+    return buffer
+
+
+DISTRIBUTIONS["corrupted_image"] = corrupted_image

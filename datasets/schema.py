@@ -13,7 +13,8 @@ A manifest is a JSON object:
               seed          an integer from 0 to 2^64 - 1
               and the distribution's parameters (PARAMETERS): `low < high`, values an
               integer of the dtype's range for int32, a finite float32 for float32,
-              `hot_fraction` in [0, 1].
+              `hot_fraction` in [0, 1]; corrupted_image (int32 only): `pixels` at most
+              n and grey levels 0 <= low < high <= 256.
 
 A broken rule is one line: where (the manifest or the case), the field, the rule.
 Plain Python rather than jsonschema: no dependency for students, and messages that
@@ -44,6 +45,7 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "contention": (("low", "high", "hot_fraction"), ("hot_value",)),
     "constant": (("value",), ()),
     "signed_magnitude": (("low", "high"), ()),
+    "corrupted_image": (("pixels", "low", "high"), ("hot_fraction",)),
 }
 CASE_REQUIRED = ("name", "distribution", "n", "seed")
 MANIFEST_REQUIRED = ("lab", "dtype", "cases")
@@ -140,6 +142,7 @@ CASE_FIELDS: dict[str, Rule] = {
     "high": _value(slack=1),
     "hot_fraction": _fraction,
     "hot_value": _value(),
+    "pixels": _integer(1, MAX_N),
     "value": _value(),
     "about": _text,
 }
@@ -197,7 +200,26 @@ def _validate_case(index: int, case: Any, defaults: dict[str, Any], dtype: str) 
             "low",
             f"must be below high ({_shown(params['low'])} >= {_shown(params['high'])})",
         )
+    if params["distribution"] == "corrupted_image":
+        _check_image(where, params, dtype)
     return str(case["name"])
+
+
+def _check_image(where: str, params: dict[str, Any], dtype: str) -> None:
+    """corrupted_image: grey levels of 8 bits and room for the pixels among n values."""
+    if dtype != "int32":
+        raise SchemaError(where, "distribution", "corrupted_image needs dtype int32")
+    if params["pixels"] > params["n"]:
+        raise SchemaError(
+            where, "pixels", f"must be at most n ({params['pixels']} > {params['n']})"
+        )
+    if params["low"] < 0 or params["high"] > 256:
+        raise SchemaError(
+            where,
+            "low",
+            "grey levels must lie in 0 <= low < high <= 256, not "
+            f"[{params['low']}, {params['high']})",
+        )
 
 
 def _check(

@@ -8,7 +8,7 @@ and labN-timing to CMakePresets.json. The template is a small working lab (SAXPY
 kernel, exact correctness cases, one timing bar against the copy ceiling); the new lab
 builds and passes its tests as it is, and is then rewritten into the real exercise.
 
-In the template's paths and texts, `labN` stands for the lab's id (lab6), `TOPIC` for
+In the template's paths and texts, `labN` stands for the lab's id (lab7), `TOPIC` for
 the topic (matrix_transpose) and `TITLE` for its title (Matrix transpose). The C++
 files are formatted with clang-format once the names are in, and the skeleton's
 sources are generated from their masters in solutions/ with unifdef, as

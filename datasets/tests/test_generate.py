@@ -56,6 +56,34 @@ def test_distributions_have_the_promised_shape(manifest: Path, tmp_path: Path) -
     assert set(read(tmp_path / "same.bin")) == {777}
 
 
+def test_a_corrupted_image_holds_its_pixels_in_order_among_garbage(tmp_path: Path) -> None:
+    image = {
+        "lab": "labX",
+        "dtype": "int32",
+        "defaults": {"low": 40, "high": 220},
+        "cases": [
+            {
+                "name": "img",
+                "distribution": "corrupted_image",
+                "n": 5003,
+                "pixels": 4001,
+                "seed": 9,
+            },
+            {"name": "one", "distribution": "corrupted_image", "n": 1, "pixels": 1, "seed": 9},
+        ],
+    }
+    path = tmp_path / "image.json"
+    path.write_text(json.dumps(image))
+    assert generate.main(["--manifest", str(path), "--out", str(tmp_path)]) == 0
+    buffer = read(tmp_path / "img.bin")
+    pixels = buffer[buffer != -27]
+    assert buffer.size == 5003 and pixels.size == 4001
+    # The map the pipeline applies gives back grey levels drawn from [low, high).
+    fixed = pixels + np.array([1, -5, 3, -8])[np.arange(pixels.size) & 3]
+    assert fixed.min() >= 40 and fixed.max() < 220 and len(np.unique(fixed)) > 150
+    assert read(tmp_path / "one.bin").size == 1 and read(tmp_path / "one.bin")[0] != -27
+
+
 def test_up_to_date_files_are_kept_and_changed_entries_rewritten(
     manifest: Path, tmp_path: Path, capsys: Capture
 ) -> None:
@@ -82,7 +110,7 @@ def test_a_single_case_to_a_file(manifest: Path, tmp_path: Path) -> None:
             lambda m: m["cases"][0].update(distribution="zipf"),
             (
                 "case 'u': field 'distribution': must be one of uniform, contention, constant, "
-                "signed_magnitude, not 'zipf'"
+                "signed_magnitude, corrupted_image, not 'zipf'"
             ),
         ),
         (lambda m: m.pop("dtype"), "manifest: field 'dtype': is required"),

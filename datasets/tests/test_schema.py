@@ -111,6 +111,21 @@ BAD: list[tuple[str, Change, str]] = [
     ("path in name", _case(0, name="../../x"), "case #1: field 'name': must be a name"),
     ("absolute name", _case(0, name="/tmp/x"), "case #1: field 'name': must be a name"),
     ("lab a path", lambda m: m.update(lab="../lab"), "manifest: field 'lab': must be a name"),
+    (
+        "more pixels than values",
+        _case(0, distribution="corrupted_image", pixels=101, low=0, high=256),
+        "case 'u': field 'pixels': must be at most n (101 > 100)",
+    ),
+    (
+        "grey levels past 255",
+        _case(0, distribution="corrupted_image", pixels=10, low=0, high=257),
+        "case 'u': field 'low': grey levels must lie in 0 <= low < high <= 256, not [0, 257)",
+    ),
+    (
+        "an image without pixels",
+        _case(0, distribution="corrupted_image", low=0, high=256),
+        "case 'u': field 'pixels': is required by distribution corrupted_image",
+    ),
 ]
 
 

@@ -55,7 +55,7 @@ def test_a_topic_that_cannot_name_files_and_programs_is_refused(topic: str) -> N
 
 def test_the_next_number_follows_every_lab_folder_and_preset(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
-    assert new_lab.choose_number(repo, None) == 6  # the presets name lab5
+    assert new_lab.choose_number(repo, None) == 7  # the presets name lab6
     assert new_lab.choose_number(repo, 8) == 8
     with pytest.raises(new_lab.NewLabError, match="lab3 exists: labs/lab3_reduction"):
         new_lab.choose_number(repo, 3)
@@ -73,17 +73,17 @@ def test_a_topic_in_use_is_refused(tmp_path: Path) -> None:
 def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
     text = (REPO / "CMakePresets.json").read_text()
     doc = json.loads(text)
-    added = new_lab.presets_with(text, new_lab.Lab(6, "demo"))
+    added = new_lab.presets_with(text, new_lab.Lab(7, "demo"))
     names = [p["name"] for p in json.loads(added)["testPresets"]]
-    assert names[-4:] == ["lab6", "lab6-correctness", "lab6-timing", "lab6-tables"]
-    assert added.startswith(text[: text.index('"lab5-tables"')])  # the rest as it was
+    assert names[-4:] == ["lab7", "lab7-correctness", "lab7-timing", "lab7-tables"]
+    assert added.startswith(text[: text.index('"lab6-tables"')])  # the rest as it was
     new = {p["name"]: p for p in json.loads(added)["testPresets"]}
     old = {p["name"]: p for p in doc["testPresets"]}
-    assert new["lab6-correctness"] == {
-        **old["lab5-correctness"],
-        "name": "lab6-correctness",
-        "displayName": "lab6: correctness tests",
-        "filter": {"include": {"label": "^lab6\\.correctness$"}},
+    assert new["lab7-correctness"] == {
+        **old["lab6-correctness"],
+        "name": "lab7-correctness",
+        "displayName": "lab7: correctness tests",
+        "filter": {"include": {"label": "^lab7\\.correctness$"}},
     }
     between = new_lab.presets_with(text, new_lab.Lab(0, "first"))  # before every lab's
     between_names = [p["name"] for p in json.loads(between)["testPresets"]]
@@ -95,39 +95,39 @@ def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
         "lab0-timing",
         "lab0-tables",
     ]
-    assert new["lab6-tables"]["filter"] == {"include": {"label": "^tables\\.lab6$"}}
+    assert new["lab7-tables"]["filter"] == {"include": {"label": "^tables\\.lab7$"}}
     # "student" leaves the tables out; the tables' preset must not inherit that.
-    assert new["lab6-tables"]["inherits"] == "student-every-test"
+    assert new["lab7-tables"]["inherits"] == "student-every-test"
 
 
 @needs_tools
 def test_a_lab_is_made_with_its_names_filled_in(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
-    written = new_lab.create(repo, new_lab.Lab(6, "matrix_transpose"))
-    assert Path("labs/lab6_matrix_transpose/matrix_transpose.cuh") in written
-    assert Path("skeletons/lab6_matrix_transpose/REPORT.md") in written
+    written = new_lab.create(repo, new_lab.Lab(7, "matrix_transpose"))
+    assert Path("labs/lab7_matrix_transpose/matrix_transpose.cuh") in written
+    assert Path("skeletons/lab7_matrix_transpose/REPORT.md") in written
     for rel in written:
         text = (repo / rel).read_text()
         for placeholder in ("labN", "TOPIC", "TITLE"):
             assert placeholder not in text and placeholder not in str(rel), (rel, placeholder)
-    lab_json = json.loads((repo / "labs/lab6_matrix_transpose/lab.json").read_text())
-    assert (lab_json["lab"], lab_json["title"]) == ("lab6", "Matrix transpose")
-    master = (repo / "solutions/lab6_matrix_transpose/matrix_transpose_kernels.cu").read_text()
-    skeleton = (repo / "skeletons/lab6_matrix_transpose/matrix_transpose_kernels.cu").read_text()
+    lab_json = json.loads((repo / "labs/lab7_matrix_transpose/lab.json").read_text())
+    assert (lab_json["lab"], lab_json["title"]) == ("lab7", "Matrix transpose")
+    master = (repo / "solutions/lab7_matrix_transpose/matrix_transpose_kernels.cu").read_text()
+    skeleton = (repo / "skeletons/lab7_matrix_transpose/matrix_transpose_kernels.cu").read_text()
     assert "#if LAB_SKELETON" in master and "LAB_SKELETON" not in skeleton
     assert "// TODO" in skeleton and "out[i] = a * x[i] + y[i];" not in skeleton
-    assert "lab6-timing" in (repo / "CMakePresets.json").read_text()
+    assert "lab7-timing" in (repo / "CMakePresets.json").read_text()
 
 
 @needs_tools
 def test_nothing_is_written_over_an_existing_folder(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
-    (repo / "skeletons" / "lab6_demo").mkdir()
+    (repo / "skeletons" / "lab7_demo").mkdir()
     before = _snapshot(repo)
-    with pytest.raises(new_lab.NewLabError, match="skeletons/lab6_demo exists"):
-        new_lab.create(repo, new_lab.Lab(6, "demo"))
+    with pytest.raises(new_lab.NewLabError, match="skeletons/lab7_demo exists"):
+        new_lab.create(repo, new_lab.Lab(7, "demo"))
     assert _snapshot(repo) == before
-    assert not (repo / "labs" / "lab6_demo").exists()
+    assert not (repo / "labs" / "lab7_demo").exists()
 
 
 def test_the_command_line_refuses_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,410 @@
+#if LAB_SKELETON  // the skeleton: bash scripts/make_skeletons.sh writes skeletons/ from this master
+// lab6 steps 1-3: the compaction. Read labs/lab6_image_pipeline/README.md and the
+// contract labs/lab6_image_pipeline/image_pipeline.cuh first.
+//
+// You write the kernels and their launchers, except the three-kernel scan's
+// launcher, which the lab fixes (image_pipeline_launchers.cuh, included at the
+// end): you write the two kernels it launches and choose its two constants.
+// Launchers launch on the default stream and must not synchronize, allocate or
+// copy to the host. Every size from 1 must work: check bounds. Put your helpers
+// in the anonymous namespace below.
+#else
+// lab6 reference solution, steps 1-3: the predicate, the two inclusive scans and
+// the shift, the scatter.
+//
+// Both scans share one tile scan: 256 threads load a tile of 4096 ints with
+// coalesced 16-byte loads into shared memory, each thread scans 16 consecutive
+// ones in registers, warps scan the threads' totals with shuffles, and the warp
+// totals are scanned by the first warp. Shared memory holds one padding int per
+// 32, so that both the coalesced (striped) writes and each thread's 16
+// consecutive reads hit 32 different banks.
+#endif
+#include "image_pipeline.cuh"
+
+namespace lab6 {
+namespace {
+
+#if LAB_SKELETON
+// The three-kernel scan's shape, used by its launcher: threads per block and
+// elements per tile (at least 256). Change them as your kernels need.
+constexpr int kThreeKernelThreads = 256;
+constexpr int kThreeKernelTile = 256;
+#else
+constexpr int kThreads = 256;
+constexpr int kItems = 16;  // per thread: the tile's 4096 ints in 16 registers each
+constexpr int kTile = kThreads * kItems;
+constexpr int kWarps = kThreads / 32;
+constexpr int kThreeKernelThreads = kThreads;
+constexpr int kThreeKernelTile = kTile;
+// Blocks of the element-wise kernels: each thread takes 4 loads of 16 bytes.
+constexpr int kMapThreads = 256;
+constexpr int kMapItems = 16;
+#endif
+
+#if !LAB_SKELETON
+// Enough blocks for `per_block` elements each, at least one.
+int blocks_for(long long n, long long per_block) {
+  const long long blocks = (n + per_block - 1) / per_block;
+  return static_cast<int>(blocks > 0 ? blocks : 1);
+}
+
+__device__ long long global_thread() {
+  return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ long long grid_threads() { return static_cast<long long>(gridDim.x) * blockDim.x; }
+#endif
+
+#if LAB_SKELETON
+// (1) predicate[i] = (buffer[i] != kGarbage) for every i < n. Start with one element
+// per thread, then try a grid-stride loop over several elements per thread with a
+// grid that many times smaller (the course's report: four), and 16-byte loads (int4).
+#else
+// (1) A grid-stride loop over int4s (four elements per 16-byte load), the grid
+// sized for four of them per thread; the last n % 4 elements one by one.
+#endif
+__global__ void predicate_kernel(const int* buffer, int n, int* predicate) {
+#if LAB_SKELETON
+  // TODO
+#else
+  const long long quads = n / 4;
+  const int4* in = reinterpret_cast<const int4*>(buffer);
+  int4* out = reinterpret_cast<int4*>(predicate);
+  for (long long q = global_thread(); q < quads; q += grid_threads()) {
+    const int4 v = in[q];
+    out[q] = make_int4(v.x != kGarbage, v.y != kGarbage, v.z != kGarbage, v.w != kGarbage);
+  }
+  const long long i = quads * 4 + global_thread();
+  if (i < n) predicate[i] = buffer[i] != kGarbage;
+#endif
+}
+
+#if !LAB_SKELETON
+// ---- The tile scan both scans share -------------------------------------------
+
+// Where element e of the tile lives in shared memory: one padding int per 32.
+__device__ __forceinline__ int padded(int e) { return e + e / 32; }
+
+// Loads tile `tile` of `in` (0 past n) into shared memory, coalesced: 16-byte
+// loads where the four elements lie below n, single ones at the end.
+__device__ void load_tile(const int* in, long long n, long long tile, int* shared) {
+  const long long base = tile * kTile;
+  const int4* in4 = reinterpret_cast<const int4*>(in + base);
+#pragma unroll
+  for (int j = 0; j < kItems / 4; ++j) {
+    const int q = j * kThreads + threadIdx.x;  // the tile's q-th int4
+    const long long e = base + 4LL * q;
+    int4 v;
+    if (e + 3 < n) {
+      v = in4[q];
+    } else {
+      v.x = e < n ? in[e] : 0;
+      v.y = e + 1 < n ? in[e + 1] : 0;
+      v.z = e + 2 < n ? in[e + 2] : 0;
+      v.w = 0;
+    }
+    const int at = padded(4 * q);  // the four share one group of 32: consecutive slots
+    shared[at] = v.x;
+    shared[at + 1] = v.y;
+    shared[at + 2] = v.z;
+    shared[at + 3] = v.w;
+  }
+  __syncthreads();
+}
+
+// Stores the tile from shared memory to `out`, coalesced, each element plus `add`.
+__device__ void store_tile(const int* shared, int add, int* out, long long n, long long tile) {
+  const long long base = tile * kTile;
+  int4* out4 = reinterpret_cast<int4*>(out + base);
+#pragma unroll
+  for (int j = 0; j < kItems / 4; ++j) {
+    const int q = j * kThreads + threadIdx.x;
+    const long long e = base + 4LL * q;
+    const int at = padded(4 * q);
+    const int4 v = make_int4(shared[at] + add, shared[at + 1] + add, shared[at + 2] + add,
+                             shared[at + 3] + add);
+    if (e + 3 < n) {
+      out4[q] = v;
+    } else {
+      if (e < n) out[e] = v.x;
+      if (e + 1 < n) out[e + 1] = v.y;
+      if (e + 2 < n) out[e + 2] = v.z;
+    }
+  }
+}
+
+// Scans the tile in shared memory in place (inclusive, within the tile) and
+// returns the tile's total to every thread. `warp_sums` holds kWarps + 1 ints.
+__device__ int scan_tile_in_shared(int* shared, int* warp_sums) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  int items[kItems];
+  int sum = 0;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    sum += shared[padded(threadIdx.x * kItems + k)];
+    items[k] = sum;
+  }
+  // The warp's inclusive scan of the threads' totals.
+  int inclusive = sum;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int other = __shfl_up_sync(0xffffffffu, inclusive, d);
+    if (lane >= d) inclusive += other;
+  }
+  if (lane == 31) warp_sums[warp] = inclusive;
+  __syncthreads();
+  if (warp == 0) {
+    const int mine = lane < kWarps ? warp_sums[lane] : 0;
+    int scanned = mine;
+#pragma unroll
+    for (int d = 1; d < kWarps; d *= 2) {
+      const int other = __shfl_up_sync(0xffffffffu, scanned, d);
+      if (lane >= d) scanned += other;
+    }
+    if (lane < kWarps) warp_sums[lane] = scanned - mine;  // exclusive
+    if (lane == kWarps - 1) warp_sums[kWarps] = scanned;  // the tile's total
+  }
+  __syncthreads();
+  const int before = warp_sums[warp] + inclusive - sum;
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) shared[padded(threadIdx.x * kItems + k)] = items[k] + before;
+  const int total = warp_sums[kWarps];
+  __syncthreads();
+  return total;
+}
+
+constexpr int kSharedInts = kTile + kTile / 32;
+#endif
+
+#if LAB_SKELETON
+// (2a) The three-kernel scan's first and third kernels (the launcher is fixed,
+// image_pipeline_launchers.cuh: read it). Block b scans tile b of
+// kThreeKernelTile elements inclusively into out (0 past n) and, when tile_totals
+// is not null, writes the tile's total to tile_totals[b]. Start with a simple
+// block scan in shared memory (Hillis-Steele or Blelloch, one element per
+// thread, kThreeKernelTile == kThreeKernelThreads); then several elements per
+// thread.
+#else
+// (2a) Kernel 1: each block scans its tile; the totals go to tile_totals.
+#endif
+__global__ void scan_tile_kernel(const int* in, int* out, int n, int* tile_totals) {
+#if LAB_SKELETON
+  // TODO
+#else
+  __shared__ int shared[kSharedInts];
+  __shared__ int warp_sums[kWarps + 1];
+  load_tile(in, n, blockIdx.x, shared);
+  const int total = scan_tile_in_shared(shared, warp_sums);
+  store_tile(shared, 0, out, n, blockIdx.x);
+  if (tile_totals != nullptr && threadIdx.x == 0) tile_totals[blockIdx.x] = total;
+#endif
+}
+
+#if LAB_SKELETON
+// (2a) The third kernel: block b > 0 adds scanned_totals[b - 1] to every element
+// of its tile of out (below n).
+#else
+// (2a) Kernel 3: tile b adds the scanned total of the tiles before it.
+#endif
+__global__ void add_tile_prefix_kernel(int* out, int n, const int* scanned_totals) {
+#if LAB_SKELETON
+  // TODO
+#else
+  if (blockIdx.x == 0) return;
+  const int add = scanned_totals[blockIdx.x - 1];
+  const long long base = static_cast<long long>(blockIdx.x) * kTile;
+  int4* out4 = reinterpret_cast<int4*>(out + base);
+#pragma unroll
+  for (int j = 0; j < kItems / 4; ++j) {
+    const int q = j * kThreads + threadIdx.x;
+    const long long e = base + 4LL * q;
+    if (e + 3 < n) {
+      int4 v = out4[q];
+      v.x += add, v.y += add, v.z += add, v.w += add;
+      out4[q] = v;
+    } else {
+      for (long long k = e; k < n && k < e + 4; ++k) out[k] += add;
+    }
+  }
+#endif
+}
+
+#if LAB_SKELETON
+// (2b) The single-pass scan with decoupled look-back. In `scratch` (poisoned:
+// clear what must start at zero with cudaMemsetAsync in the launcher, before the
+// kernel): a tile counter, and per tile a flag and two values (its aggregate, its
+// inclusive prefix). Each block:
+//   - takes its tile index from atomicAdd on the counter (blockIdx.x gives no
+//     order in which blocks start: waiting on a block that has not started hangs);
+//   - scans its tile, publishes its aggregate (flag 1; tile 0 publishes its
+//     inclusive prefix at once, flag 2);
+//   - looks back at the tiles before it, adding aggregates until it meets an
+//     inclusive prefix, waiting on tiles whose flag is still 0;
+//   - publishes its own inclusive prefix (flag 2) and writes its tile plus the
+//     prefix of the tiles before it.
+// A value must be visible to other blocks before its flag: __threadfence()
+// between writing a value and its flag, and between reading a flag and its
+// value; flags and values read while other blocks write them are `volatile`.
+#else
+// (2b) The look-back state of a tile: its flag, then the value the flag names.
+constexpr int kNotReady = 0, kAggregate = 1, kPrefix = 2;
+
+struct LookbackState {
+  int* counter;  // the next tile index to hand out
+  int* flags;
+  int* aggregates;
+  int* prefixes;
+};
+
+// The scratch's layout: the counter and the flags (cleared before the kernel),
+// then the values, each array 256-byte aligned.
+LookbackState lookback_state(Scratch scratch, int tiles, std::size_t* cleared_bytes) {
+  const std::size_t room = (static_cast<std::size_t>(tiles) + 63) / 64 * 64;
+  int* base = static_cast<int*>(scratch.data);
+  *cleared_bytes = (64 + room) * sizeof(int);
+  return {base, base + 64, base + 64 + room, base + 64 + 2 * room};
+}
+
+__device__ void publish(const LookbackState& s, int tile, int flag, int value) {
+  int* slot = flag == kPrefix ? s.prefixes : s.aggregates;
+  *static_cast<volatile int*>(slot + tile) = value;
+  __threadfence();  // the value is visible everywhere before the flag that announces it
+  *static_cast<volatile int*>(s.flags + tile) = flag;
+}
+
+// The first warp's look-back for `tile` > 0: lane l watches tile - 1 - l, 32 tiles
+// at a time, nearest first. Returns the sum of every tile before `tile`.
+__device__ int look_back(const LookbackState& s, int tile) {
+  const int lane = threadIdx.x % 32;
+  int prefix = 0;
+  for (int window = tile - 1;; window -= 32) {
+    const int mine = window - lane;
+    int flag = kPrefix, value = 0;  // past tile 0: a prefix of 0 (tile 0 stops first)
+    if (mine >= 0) {
+      do {
+        flag = *static_cast<volatile int*>(s.flags + mine);
+      } while (flag == kNotReady);
+      __threadfence();  // the flag was seen: read the value it announces after it
+      value = flag == kPrefix ? *static_cast<volatile int*>(s.prefixes + mine)
+                              : *static_cast<volatile int*>(s.aggregates + mine);
+    }
+    // Add the lanes up to the nearest tile that holds a prefix, that one included.
+    const unsigned prefixes = __ballot_sync(0xffffffffu, flag == kPrefix);
+    const int stop = prefixes ? __ffs(prefixes) - 1 : 31;
+    int sum = lane <= stop ? value : 0;
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    prefix += sum;
+    if (prefixes) return prefix;
+  }
+}
+#endif
+
+#if LAB_SKELETON
+// (2b) Your look-back scan kernel (the state's layout in `scratch` is yours).
+__global__ void lookback_kernel(const int* in, int* out, int n) {
+  // TODO
+}
+#else
+// (2b) The single-pass kernel: one tile per block, in the order the blocks start.
+__global__ void lookback_kernel(const int* in, int* out, int n, LookbackState s) {
+  __shared__ int shared[kSharedInts];
+  __shared__ int warp_sums[kWarps + 1];
+  __shared__ int tile_index, tile_prefix;
+  if (threadIdx.x == 0) tile_index = atomicAdd(s.counter, 1);
+  __syncthreads();
+  const int tile = tile_index;
+  load_tile(in, n, tile, shared);
+  const int total = scan_tile_in_shared(shared, warp_sums);
+  if (threadIdx.x < 32) {
+    int prefix = 0;
+    if (tile == 0) {
+      if (threadIdx.x == 0) publish(s, tile, kPrefix, total);
+    } else {
+      if (threadIdx.x == 0) publish(s, tile, kAggregate, total);
+      prefix = look_back(s, tile);
+      if (threadIdx.x == 0) publish(s, tile, kPrefix, prefix + total);
+    }
+    if (threadIdx.x == 0) tile_prefix = prefix;
+  }
+  __syncthreads();
+  store_tile(shared, tile_prefix, out, n, tile);
+}
+#endif
+
+#if LAB_SKELETON
+// (2c) exclusive[0] = 0, exclusive[i] = inclusive[i - 1].
+#else
+// (2c) The shift: a grid-stride copy one element to the right.
+#endif
+__global__ void shift_kernel(const int* inclusive, int* exclusive, int n) {
+#if LAB_SKELETON
+  // TODO
+#else
+  for (long long i = global_thread(); i < n; i += grid_threads()) {
+    exclusive[i] = i == 0 ? 0 : inclusive[i - 1];
+  }
+#endif
+}
+
+#if LAB_SKELETON
+// (3) For every i < n whose buffer[i] is not kGarbage: out[addresses[i]] = buffer[i].
+#else
+// (3) The scatter: each kept element to its address; reads coalesced, writes
+// coalesced within runs of kept elements.
+#endif
+__global__ void scatter_kernel(const int* buffer, const int* addresses, int n, int* out) {
+#if LAB_SKELETON
+  // TODO
+#else
+  for (long long i = global_thread(); i < n; i += grid_threads()) {
+    const int v = buffer[i];
+    if (v != kGarbage) out[addresses[i]] = v;
+  }
+#endif
+}
+
+}  // namespace
+
+void build_predicate(const int* buffer, int n, int* predicate) {
+#if LAB_SKELETON
+  predicate_kernel<<<1, 256>>>(buffer, n, predicate);  // TODO: your grid
+#else
+  predicate_kernel<<<blocks_for(n, kMapThreads * kMapItems), kMapThreads>>>(buffer, n, predicate);
+#endif
+}
+
+void scan_lookback(const int* in, int* out, int n, Scratch scratch) {
+#if LAB_SKELETON
+  // TODO: clear your state in scratch (cudaMemsetAsync) and hand it to the kernel
+  lookback_kernel<<<1, 256>>>(in, out, n);  // TODO: one block per tile
+#else
+  const int tiles = blocks_for(n, kTile);
+  std::size_t cleared = 0;
+  const LookbackState s = lookback_state(scratch, tiles, &cleared);
+  cudaMemsetAsync(scratch.data, 0, cleared);
+  lookback_kernel<<<tiles, kThreads>>>(in, out, n, s);
+#endif
+}
+
+void shift_exclusive(const int* inclusive, int* exclusive, int n) {
+#if LAB_SKELETON
+  shift_kernel<<<1, 256>>>(inclusive, exclusive, n);  // TODO: your grid
+#else
+  shift_kernel<<<blocks_for(n, kMapThreads * kMapItems), kMapThreads>>>(inclusive, exclusive, n);
+#endif
+}
+
+void scatter(const int* buffer, const int* addresses, int n, int* out) {
+#if LAB_SKELETON
+  scatter_kernel<<<1, 256>>>(buffer, addresses, n, out);  // TODO: your grid
+#else
+  scatter_kernel<<<blocks_for(n, kMapThreads * kMapItems), kMapThreads>>>(buffer, addresses, n,
+                                                                          out);
+#endif
+}
+
+}  // namespace lab6
+
+// The three-kernel scan's launcher, fixed by the lab: it launches scan_tile_kernel
+// and add_tile_prefix_kernel.
+#include "image_pipeline_launchers.cuh"
