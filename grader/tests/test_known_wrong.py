@@ -93,6 +93,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab5_tail",
         "lab5_cublas",
         "lab5_host_answer",
+        "lab6_unstable_pass",
     } <= names
     hostile = {e.name for e in load_manifest(REPO / HOSTILE)}
     assert {
@@ -113,7 +114,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         # One file holds the defect; the lab's other student files are the solution's.
         marked = [p for p in folder.glob(f"{entry.lab}_*/*.cu") if marker in p.read_text()]
         assert len(marked) == 1, entry.name
-    assert {e.lab for e in entries} == {"lab1", "lab2", "lab3", "lab4", "lab5"}
+    assert {e.lab for e in entries} == {"lab1", "lab2", "lab3", "lab4", "lab5", "lab6"}
     assert {e.sanitizer for e in entries} >= {"memcheck", "racecheck"}
 
 

@@ -397,3 +397,356 @@ harness::TimingStats CompactionBench::time_compaction(const ScanVariant& v,
 }
 
 }  // namespace lab6
+
+// ==== Steps 4-9 ======================================================================
+
+namespace lab6 {
+
+// ---- The variants of steps 4, 5 and 9 ----------------------------------------------
+
+const std::vector<MapVariant>& map_variants() {
+  static const std::vector<MapVariant> table = {
+      {"map_branchy", "apply_map, if / else", apply_map_branchy},
+      {"map_constant", "apply_map4, constant memory and & 3", apply_map_constant},
+  };
+  return table;
+}
+
+const std::vector<HistogramVariant>& histogram_variants() {
+  static const std::vector<HistogramVariant> table = {
+      {"histogram_global", "compute_histogram, global atomics", histogram_global},
+      {"histogram_shared", "compute_histogram2, shared memory", histogram_shared},
+  };
+  return table;
+}
+
+const MapVariant& find_map_variant(const std::string& name) {
+  return harness::find_by_name(map_variants(), name);
+}
+
+const HistogramVariant& find_histogram_variant(const std::string& name) {
+  return harness::find_by_name(histogram_variants(), name);
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names = harness::names_of(scan_variants());
+  for (const std::string& name : harness::names_of(map_variants())) names.push_back(name);
+  for (const std::string& name : harness::names_of(histogram_variants())) names.push_back(name);
+  names.emplace_back(kRadixSortVariant);
+  names.emplace_back("all");
+  return names;
+}
+
+std::string checked_variant(const std::string& name) {
+  const std::vector<std::string> names = variant_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return name;
+  std::string known;
+  for (const std::string& n : names) {
+    if (n != "all") known += (known.empty() ? "" : ", ") + n;
+  }
+  throw std::invalid_argument("unknown variant '" + name + "'; known: " + known);
+}
+
+// ---- The inputs of steps 4-9 ---------------------------------------------------------
+
+CorruptedImage relevelled(const CorruptedImage& image, std::uint64_t seed) {
+  const int shift = 1 + static_cast<int>(harness::splitmix64_at(seed, 0) % (kBins - 1));
+  CorruptedImage moved = image;
+  long long pixel = 0;
+  for (int& v : moved.buffer) {
+    if (v == kGarbage) continue;
+    const int delta = kMapDelta[pixel++ % 4];
+    v = (v + delta + shift) % kBins - delta;  // the mapped level moved, still in 0..255
+  }
+  return reshuffled(moved, seed);
+}
+
+std::vector<unsigned> random_keys(long long n, std::uint64_t seed) {
+  std::vector<unsigned> keys = harness::random_values<unsigned>(
+      static_cast<std::size_t>(n), seed, [](std::uint64_t r) { return static_cast<unsigned>(r); });
+  if (std::is_sorted(keys.begin(), keys.end())) std::reverse(keys.begin(), keys.end());
+  return keys;
+}
+
+// ---- ImageBench ----------------------------------------------------------------------
+
+ImageBench::ImageBench(CorruptedImage image)
+    : d_pixels_(image.image_size),
+      d_mapped_(image.image_size),
+      d_histo_(kBins),
+      d_cdf_(kBins),
+      d_cdf_min_(1),
+      d_equalized_(image.image_size),
+      d_image_(image.image_size),
+      d_bins_(kBins),
+      d_cdf_out_(kBins),
+      d_one_(1),
+      d_total_(1),
+      d_scratch_(scratch_bytes(image.image_size)) {
+  draw(std::move(image));
+}
+
+void ImageBench::draw(CorruptedImage image) {
+  image_ = std::move(image);
+  pixels_ = compact_cpu(image_.buffer);
+  mapped_ = pixels_;
+  apply_map_cpu(mapped_);
+  histo_ = histogram_cpu(mapped_);
+  cdf_ = cumulative_cpu(histo_);
+  cdf_min_ = cdf_min_cpu(cdf_);
+  equalized_ = mapped_;
+  equalize_cpu(equalized_, cdf_, cdf_min_);
+  total_ = total_cpu(equalized_);
+  d_pixels_.upload(pixels_);
+  d_mapped_.upload(mapped_);
+  d_histo_.upload(histo_);
+  d_cdf_.upload(cdf_);
+  d_cdf_min_.upload({cdf_min_});
+  d_equalized_.upload(equalized_);
+}
+
+Scratch ImageBench::scratch() { return Scratch{d_scratch_.get(), d_scratch_.bytes()}; }
+
+void ImageBench::restore(const harness::DeviceBuffer<int>& from) {
+  LAB_CUDA_CHECK(
+      cudaMemcpy(d_image_.get(), from.get(), d_image_.bytes(), cudaMemcpyDeviceToDevice));
+}
+
+std::string ImageBench::compare_image(const std::vector<int>& expected) {
+  harness::synchronize_or_die();
+  return harness::describe_mismatches(expected, d_image_.download(), "pixel");
+}
+
+std::string ImageBench::compare_bins(const std::vector<int>& expected) {
+  harness::synchronize_or_die();
+  return harness::describe_mismatches(expected, d_bins_.download(), "bin");
+}
+
+std::string ImageBench::compare_one(int expected, const char* what) {
+  harness::synchronize_or_die();
+  return harness::describe_mismatches(std::vector<int>{expected}, d_one_.download(), what);
+}
+
+std::string ImageBench::check_map(const MapVariant& v) {
+  restore(d_pixels_);
+  v.run(d_image_.get(), size());
+  LAB_CHECK_LAUNCH();
+  return compare_image(mapped_);
+}
+
+std::string ImageBench::check_histogram(const HistogramVariant& v) {
+  d_bins_.poison();
+  v.run(d_mapped_.get(), size(), d_bins_.get());
+  LAB_CHECK_LAUNCH();
+  return compare_bins(histo_);
+}
+
+std::string ImageBench::check_cumulative() {
+  d_bins_.poison();
+  cumulative_histogram(d_histo_.get(), d_bins_.get());
+  LAB_CHECK_LAUNCH();
+  return compare_bins(cdf_);
+}
+
+std::string ImageBench::check_first_non_zero() {
+  d_one_.poison();
+  d_scratch_.poison();
+  first_non_zero(d_cdf_.get(), d_one_.get(), scratch());
+  LAB_CHECK_LAUNCH();
+  return compare_one(cdf_min_, "cdf_min");
+}
+
+std::string ImageBench::check_equalize() {
+  restore(d_mapped_);
+  equalize(d_image_.get(), size(), d_cdf_.get(), d_cdf_min_.get());
+  LAB_CHECK_LAUNCH();
+  return compare_image(equalized_);
+}
+
+std::string ImageBench::check_reduce() {
+  d_one_.poison();
+  d_scratch_.poison();
+  reduce_sum(d_equalized_.get(), size(), d_one_.get(), scratch());
+  LAB_CHECK_LAUNCH();
+  return compare_one(total_, "total");
+}
+
+std::string ImageBench::check_repair(const MapVariant& map, const HistogramVariant& histogram) {
+  restore(d_pixels_);
+  d_bins_.poison();
+  d_cdf_out_.poison();
+  d_one_.poison();
+  d_total_.poison();
+  d_scratch_.poison();
+  map.run(d_image_.get(), size());
+  histogram.run(d_image_.get(), size(), d_bins_.get());
+  cumulative_histogram(d_bins_.get(), d_cdf_out_.get());
+  first_non_zero(d_cdf_out_.get(), d_one_.get(), scratch());
+  equalize(d_image_.get(), size(), d_cdf_out_.get(), d_one_.get());
+  reduce_sum(d_image_.get(), size(), d_total_.get(), scratch());
+  LAB_CHECK_LAUNCH();
+  const std::string image = compare_image(equalized_);
+  const std::string total =
+      harness::describe_mismatches(std::vector<int>{total_}, d_total_.download(), "total");
+  return image.empty() ? total : total.empty() ? image : image + "\n" + total;
+}
+
+harness::TimingStats ImageBench::time_fresh(const std::function<void()>& launch,
+                                            harness::TimingOptions options, double bytes,
+                                            std::vector<harness::Output> outputs,
+                                            const std::function<std::string()>& compare) {
+  return harness::time_fresh(
+      launch, harness::doing_at_least(std::move(options), bytes),
+      {std::move(outputs), compare, [&] { draw(relevelled(image_, harness::fresh_seed())); }});
+}
+
+harness::TimingStats ImageBench::time_map(const MapVariant& v,
+                                          const harness::TimingOptions& options) {
+  harness::TimingOptions restoring = options;
+  restoring.prepare = [&] { restore(d_pixels_); };  // the map works in place
+  return time_fresh([&] { v.run(d_image_.get(), size()); }, restoring, map_bytes(), {},
+                    [&] { return compare_image(mapped_); });
+}
+
+harness::TimingStats ImageBench::time_histogram(const HistogramVariant& v,
+                                                const harness::TimingOptions& options) {
+  return time_fresh([&] { v.run(d_mapped_.get(), size(), d_bins_.get()); }, options,
+                    histogram_bytes(), {harness::output_of(d_bins_)},
+                    [&] { return compare_bins(histo_); });
+}
+
+harness::TimingStats ImageBench::time_step(Step step, const harness::TimingOptions& options) {
+  switch (step) {
+    case Step::Cumulative:
+      return time_fresh([&] { cumulative_histogram(d_histo_.get(), d_bins_.get()); }, options,
+                        bins_bytes(), {harness::output_of(d_bins_)},
+                        [&] { return compare_bins(cdf_); });
+    case Step::FirstNonZero:
+      return time_fresh([&] { first_non_zero(d_cdf_.get(), d_one_.get(), scratch()); }, options,
+                        bins_bytes(), {harness::output_of(d_one_), harness::output_of(d_scratch_)},
+                        [&] { return compare_one(cdf_min_, "cdf_min"); });
+    case Step::Equalize: {
+      harness::TimingOptions restoring = options;
+      restoring.prepare = [&] { restore(d_mapped_); };  // in place
+      return time_fresh([&] { equalize(d_image_.get(), size(), d_cdf_.get(), d_cdf_min_.get()); },
+                        restoring, equalize_bytes(), {}, [&] { return compare_image(equalized_); });
+    }
+    case Step::Reduce:
+      break;
+  }
+  return time_fresh([&] { reduce_sum(d_equalized_.get(), size(), d_one_.get(), scratch()); },
+                    options, reduce_bytes(),
+                    {harness::output_of(d_one_), harness::output_of(d_scratch_)},
+                    [&] { return compare_one(total_, "total"); });
+}
+
+// ---- SortBench -------------------------------------------------------------------------
+
+SortBench::SortBench(std::vector<unsigned> keys)
+    : d_pristine_(keys.size()),
+      d_sorted_(keys.size()),
+      d_keys_(keys.size()),
+      d_temp_(keys.size()),
+      d_flag_(1),
+      d_scratch_(scratch_bytes(static_cast<long long>(keys.size()))),
+      d_cub_temp_(cub_sort_temp_bytes(static_cast<int>(keys.size()))) {
+  draw(std::move(keys));
+}
+
+void SortBench::draw(std::vector<unsigned> keys) {
+  keys_ = std::move(keys);
+  sorted_ = keys_;
+  std::sort(sorted_.begin(), sorted_.end());
+  d_pristine_.upload(keys_);
+  d_sorted_.upload(sorted_);
+}
+
+Scratch SortBench::scratch() { return Scratch{d_scratch_.get(), d_scratch_.bytes()}; }
+
+void SortBench::restore() {
+  LAB_CUDA_CHECK(
+      cudaMemcpy(d_keys_.get(), d_pristine_.get(), d_keys_.bytes(), cudaMemcpyDeviceToDevice));
+}
+
+std::string SortBench::compare_sorted() {
+  harness::synchronize_or_die();
+  return harness::describe_mismatches(sorted_, d_keys_.download(), "key");
+}
+
+std::string SortBench::check_order_of(const std::vector<unsigned>& keys) {
+  if (keys.size() != keys_.size()) throw std::invalid_argument("check_order_of: n keys");
+  d_keys_.upload(keys);
+  d_flag_.poison();
+  check_order(d_keys_.get(), static_cast<int>(n()), d_flag_.get());
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+  const int expected = std::is_sorted(keys.begin(), keys.end()) ? 1 : 0;
+  return harness::describe_mismatches(std::vector<int>{expected}, d_flag_.download(), "sorted");
+}
+
+std::string SortBench::check_pass(int shift) {
+  d_keys_.poison();
+  d_scratch_.poison();
+  radix_pass(d_pristine_.get(), d_keys_.get(), static_cast<int>(n()), shift, scratch());
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+  return harness::describe_mismatches(radix_pass_cpu(keys_, shift), d_keys_.download(), "key");
+}
+
+std::string SortBench::check_sort() {
+  restore();
+  d_temp_.poison();
+  d_scratch_.poison();
+  radix_sort(d_keys_.get(), static_cast<int>(n()), d_temp_.get(), scratch());
+  LAB_CHECK_LAUNCH();
+  return compare_sorted();
+}
+
+std::string SortBench::check_cub() {
+  d_keys_.poison();
+  cub_sort_keys(d_pristine_.get(), d_keys_.get(), static_cast<int>(n()), d_cub_temp_.get(),
+                d_cub_temp_.bytes());
+  return compare_sorted();
+}
+
+harness::TimingStats SortBench::time_sort(const harness::TimingOptions& options) {
+  harness::TimingOptions restoring = harness::doing_at_least(options, sort_bytes());
+  restoring.prepare = [&] { restore(); };  // the sort works in place
+  return harness::time_fresh(
+      [&] { radix_sort(d_keys_.get(), static_cast<int>(n()), d_temp_.get(), scratch()); },
+      restoring,
+      {{harness::output_of(d_temp_), harness::output_of(d_scratch_)},
+       [&] { return compare_sorted(); },
+       [&] { draw(random_keys(n(), harness::fresh_seed())); }});
+}
+
+harness::TimingStats SortBench::time_order(const harness::TimingOptions& options) {
+  // On the sorted keys, where every key must be compared (no early way out).
+  LAB_CUDA_CHECK(
+      cudaMemcpy(d_keys_.get(), d_sorted_.get(), d_keys_.bytes(), cudaMemcpyDeviceToDevice));
+  return harness::time_fresh(
+      [&] { check_order(d_keys_.get(), static_cast<int>(n()), d_flag_.get()); },
+      harness::doing_at_least(options, order_bytes()),
+      {{harness::output_of(d_flag_)},
+       [&] {
+         harness::synchronize_or_die();
+         return harness::describe_mismatches(std::vector<int>{1}, d_flag_.download(), "sorted");
+       },
+       [&] {
+         draw(random_keys(n(), harness::fresh_seed()));
+         LAB_CUDA_CHECK(
+             cudaMemcpy(d_keys_.get(), d_sorted_.get(), d_keys_.bytes(), cudaMemcpyDeviceToDevice));
+       }});
+}
+
+harness::TimingStats SortBench::time_cub(const harness::TimingOptions& options) {
+  // CUB sorts out of place: its input stays as it is, nothing to restore.
+  return harness::time_gpu(
+      [&] {
+        cub_sort_keys(d_pristine_.get(), d_keys_.get(), static_cast<int>(n()), d_cub_temp_.get(),
+                      d_cub_temp_.bytes());
+      },
+      harness::doing_at_least(options, sort_bytes()));
+}
+
+}  // namespace lab6

@@ -176,3 +176,148 @@ class CompactionBench {
 };
 
 }  // namespace lab6
+
+// ==== Steps 4-9 ======================================================================
+// The image (steps 4-8) and the sort (step 9): their variants, their inputs, their
+// yardstick and their benches. Their CPU reference is above (apply_map_cpu ..
+// radix_pass_cpu).
+
+#include <functional>
+
+#include "labs/fresh.hpp"
+
+namespace lab6 {
+
+// ---- The variants of steps 4, 5 and 9 ----------------------------------------------
+
+struct MapVariant {
+  const char* name;
+  const char* course_name;
+  void (*run)(int*, int);
+};
+struct HistogramVariant {
+  const char* name;
+  const char* course_name;
+  void (*run)(const int*, int, int*);
+};
+// Step 9 has one: the name --variant takes for its rows.
+inline constexpr const char* kRadixSortVariant = "radix_sort";
+
+const std::vector<MapVariant>& map_variants();
+const std::vector<HistogramVariant>& histogram_variants();
+const MapVariant& find_map_variant(const std::string& name);
+const HistogramVariant& find_histogram_variant(const std::string& name);
+// Every name --variant takes, the scans' first, then "all".
+std::vector<std::string> variant_names();
+// `name` when --variant takes it; else throws std::invalid_argument listing them.
+std::string checked_variant(const std::string& name);
+
+// ---- The inputs of steps 4-9 ---------------------------------------------------------
+
+// The same image with every grey level moved by the same amount (mod kBins, drawn
+// from `seed`) and its garbage moved: another histogram, cdf_min, equalisation and
+// sum, for the freshness checks of steps 4-8 (reshuffled keeps the pixels).
+CorruptedImage relevelled(const CorruptedImage& image, std::uint64_t seed);
+// n keys over all 32 bits from `seed`; never in order when n >= 2 and they are not
+// all equal (reversed if drawn in order), so that a sort doing nothing fails.
+std::vector<unsigned> random_keys(long long n, std::uint64_t seed);
+
+inline constexpr long long kTimedSortN = 1LL << 24;
+inline constexpr std::uint64_t kTimedSortSeed = 24;
+
+// ---- The sort's yardstick (yardsticks.cu): CUB's DeviceRadixSort::SortKeys -------------
+
+std::size_t cub_sort_temp_bytes(int n);
+void cub_sort_keys(const unsigned* in, unsigned* out, int n, void* temp, std::size_t temp_bytes);
+
+// ---- The benches of steps 4-9 ----------------------------------------------------------
+
+// Steps 4-8 on one image: each step alone, fed the CPU's result of the steps before
+// it (its compacted pixels, mapped image, histogram, cdf, cdf_min, equalised image),
+// and steps 4-8 chained from the student's own steps.
+class ImageBench {
+ public:
+  explicit ImageBench(CorruptedImage image);
+
+  long long image_size() const { return image_.image_size; }
+  // Bytes each step must move at least: the pixels read (and written, in place).
+  double map_bytes() const { return 8.0 * image_size(); }
+  double histogram_bytes() const { return 4.0 * image_size(); }
+  double bins_bytes() const { return 8.0 * kBins; }  // the cdf and cdf_min: 256 bins read, written
+  double equalize_bytes() const { return 8.0 * image_size(); }
+  double reduce_bytes() const { return 4.0 * image_size(); }
+
+  // Each: poison the output and the scratch (in place: restore the input), run
+  // once, wait, compare; "" when right.
+  std::string check_map(const MapVariant& v);
+  std::string check_histogram(const HistogramVariant& v);
+  std::string check_cumulative();
+  std::string check_first_non_zero();
+  std::string check_equalize();
+  std::string check_reduce();
+  // Steps 4-8 chained: the repaired image and its sum.
+  std::string check_repair(const MapVariant& map, const HistogramVariant& histogram);
+
+  // Check first. Freshness: the last timed run and one more, on the image relevelled.
+  enum class Step { Cumulative, FirstNonZero, Equalize, Reduce };
+  harness::TimingStats time_map(const MapVariant& v, const harness::TimingOptions& options = {});
+  harness::TimingStats time_histogram(const HistogramVariant& v,
+                                      const harness::TimingOptions& options = {});
+  harness::TimingStats time_step(Step step, const harness::TimingOptions& options = {});
+
+ private:
+  Scratch scratch();
+  int size() const { return static_cast<int>(image_size()); }
+  void draw(CorruptedImage image);
+  void restore(const harness::DeviceBuffer<int>& from);  // d_image_ = from
+  harness::TimingStats time_fresh(const std::function<void()>& launch,
+                                  harness::TimingOptions options, double bytes,
+                                  std::vector<harness::Output> outputs,
+                                  const std::function<std::string()>& compare);
+  std::string compare_image(const std::vector<int>& expected);
+  std::string compare_bins(const std::vector<int>& expected);
+  std::string compare_one(int expected, const char* what);
+  CorruptedImage image_;
+  // The CPU's steps: compacted, mapped, histogram, cdf, cdf_min, equalised, sum.
+  std::vector<int> pixels_, mapped_, histo_, cdf_, equalized_;
+  int cdf_min_ = 0, total_ = 0;
+  harness::DeviceBuffer<int> d_pixels_, d_mapped_, d_histo_, d_cdf_, d_cdf_min_, d_equalized_;
+  harness::DeviceBuffer<int> d_image_, d_bins_, d_cdf_out_, d_one_, d_total_;  // the student's
+  harness::DeviceBuffer<unsigned char> d_scratch_;
+};
+
+// Step 9 on n keys: the order check, one pass at any shift, the sort, and CUB's.
+class SortBench {
+ public:
+  explicit SortBench(std::vector<unsigned> keys);
+
+  long long n() const { return static_cast<long long>(keys_.size()); }
+  double sort_bytes() const { return 8.0 * n(); }  // every key read once, written once
+  double order_bytes() const { return 4.0 * n(); }
+
+  // check_order on `keys` (n of them), against std::is_sorted.
+  std::string check_order_of(const std::vector<unsigned>& keys);
+  std::string check_pass(int shift);
+  std::string check_sort();
+  std::string check_cub();
+  const std::vector<unsigned>& keys() const { return keys_; }
+  const std::vector<unsigned>& sorted() const { return sorted_; }
+
+  // The sort runs in place: the keys are restored before every run, outside the
+  // timed region. Freshness: the last timed run and one more on fresh keys.
+  harness::TimingStats time_sort(const harness::TimingOptions& options = {});
+  harness::TimingStats time_order(const harness::TimingOptions& options = {});  // on sorted keys
+  harness::TimingStats time_cub(const harness::TimingOptions& options = {});
+
+ private:
+  Scratch scratch();
+  void draw(std::vector<unsigned> keys);
+  void restore();  // d_keys_ = the keys
+  std::string compare_sorted();
+  std::vector<unsigned> keys_, sorted_;
+  harness::DeviceBuffer<unsigned> d_pristine_, d_sorted_, d_keys_, d_temp_;
+  harness::DeviceBuffer<int> d_flag_;
+  harness::DeviceBuffer<unsigned char> d_scratch_, d_cub_temp_;
+};
+
+}  // namespace lab6

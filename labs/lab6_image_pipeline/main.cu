@@ -2,8 +2,9 @@
 // pipeline and prints one row per step, like the report's benchmarks: time,
 // bandwidth, the scans against CUB's. On a corrupted image (--data): the
 // predicate, each scan of the predicate, the shift, the scatter, and the whole
-// compaction with each scan. On values to scan (--random N): the scans and the
-// shift. Exits 1 when a step is wrong.
+// compaction with each scan; then steps 4-8, each variant of the map and the
+// histogram. On values to scan (--random N): the scans and the shift; then step 9
+// on N keys, the radix sort beside CUB's. Exits 1 when a step is wrong.
 #include <chrono>
 #include <climits>
 #include <functional>
@@ -49,16 +50,78 @@ double run_row(harness::ResultWriter& out, const char* step, const char* variant
   return wrong.empty() ? t.median_ms : 0;
 }
 
+// ---- Steps 4-9 ------------------------------------------------------------------------
+
+using Wanted = std::function<bool(const char*)>;
+
+// Steps 4-8 on the image, each fed the CPU's result of the steps before it.
+void image_rows(harness::ResultWriter& out, lab6::CorruptedImage image, const Wanted& wanted,
+                int reps, bool* all_right) {
+  lab6::ImageBench bench(std::move(image));
+  using Step = lab6::ImageBench::Step;
+  for (const lab6::MapVariant& v : lab6::map_variants()) {
+    if (!wanted(v.name)) continue;
+    run_row(
+        out, "map", v.name, bench.map_bytes(), [&] { return bench.check_map(v); },
+        [&](const harness::TimingOptions& o) { return bench.time_map(v, o); }, reps, 0, all_right);
+  }
+  for (const lab6::HistogramVariant& v : lab6::histogram_variants()) {
+    if (!wanted(v.name)) continue;
+    run_row(
+        out, "histogram", v.name, bench.histogram_bytes(), [&] { return bench.check_histogram(v); },
+        [&](const harness::TimingOptions& o) { return bench.time_histogram(v, o); }, reps, 0,
+        all_right);
+  }
+  const struct {
+    const char* step;
+    Step which;
+    double bytes;
+    std::function<std::string()> check;
+  } steps[] = {
+      {"cdf", Step::Cumulative, bench.bins_bytes(), [&] { return bench.check_cumulative(); }},
+      {"cdf_min", Step::FirstNonZero, bench.bins_bytes(),
+       [&] { return bench.check_first_non_zero(); }},
+      {"equalize", Step::Equalize, bench.equalize_bytes(), [&] { return bench.check_equalize(); }},
+      {"reduce", Step::Reduce, bench.reduce_bytes(), [&] { return bench.check_reduce(); }},
+  };
+  for (const auto& s : steps) {
+    run_row(
+        out, s.step, nullptr, s.bytes, s.check,
+        [&](const harness::TimingOptions& o) { return bench.time_step(s.which, o); }, reps, 0,
+        all_right);
+  }
+}
+
+// Step 9 on n keys over all 32 bits: the order check of the sorted keys, the radix
+// sort, CUB's.
+void sort_rows(harness::ResultWriter& out, long long n, const Wanted& wanted, int reps,
+               bool* all_right) {
+  if (!wanted(lab6::kRadixSortVariant)) return;  // sorting on the CPU takes seconds
+  lab6::SortBench bench(lab6::random_keys(n, lab6::kTimedSortSeed));
+  const std::string cub_wrong = bench.check_cub();
+  const double cub_ms = run_row(
+      out, "sort", "cub*", bench.sort_bytes(), [&] { return cub_wrong; },
+      [&](const harness::TimingOptions& o) { return bench.time_cub(o); }, reps, 0, all_right);
+  run_row(
+      out, "order", nullptr, bench.order_bytes(),
+      [&] { return bench.check_order_of(bench.sorted()); },
+      [&](const harness::TimingOptions& o) { return bench.time_order(o); }, reps, 0, all_right);
+  run_row(
+      out, "sort", lab6::kRadixSortVariant, bench.sort_bytes(), [&] { return bench.check_sort(); },
+      [&](const harness::TimingOptions& o) { return bench.time_sort(o); }, reps, cub_ms, all_right);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab6_image_pipeline", argc, argv,
-      {{"variant", "NAME", "the scan", "all", harness::names_of(lab6::scan_variants(), {"all"})},
+      {{"variant", "NAME", "the variant: a scan, a map, a histogram or the sort", "all",
+        lab6::variant_names()},
        {"data", "FILE", "a corrupted image, raw int32 (datasets/lab6.json)", "data.bin"},
        {"random", "N",
-        "instead of --data: scan N values 0..7 generated in-process, N from 1 to 2^28 (e.g. "
-        "67108864)",
+        "instead of --data: scan N values 0..7 and sort N keys, generated in-process, N from 1 "
+        "to 2^28 (e.g. 67108864)",
         ""},
        {"n", "N", "expected number of values in --data", "the file's size"},
        {"reps", "N", "timed repetitions", "20"}},
@@ -66,10 +129,9 @@ int main(int argc, char** argv) {
         // Everything that can be wrong with the input is reported before touching the GPU.
         args.forbid_together("random", "data", "the input is one or the other");
         args.forbid_together("random", "n", "--n is the count expected in --data");
-        const std::string name = args.get("variant", "all");
-        const lab6::ScanVariant* chosen = name == "all" ? nullptr : &lab6::find_scan_variant(name);
+        const std::string name = lab6::checked_variant(args.get("variant", "all"));
         const int reps = args.get_positive("reps", 20);
-        const auto wanted = [&](const lab6::ScanVariant& v) { return !chosen || chosen == &v; };
+        const auto wanted = [&](const auto& v) { return name == "all" || name == v.name; };
         bool all_right = true;
 
         if (args.has("random")) {
@@ -95,6 +157,12 @@ int main(int argc, char** argv) {
                 [&](const harness::TimingOptions& o) { return bench.time(v, o); }, reps, cub_ms,
                 &all_right);
           }
+          // Step 9 on N keys.
+          const auto wanted_name = [&](const char* v) { return name == "all" || name == v; };
+          sort_rows(out, n, wanted_name, reps, &all_right);
+          if (wanted_name(lab6::kRadixSortVariant)) {
+            out.note("* harness yardstick: CUB DeviceRadixSort::SortKeys (all 32 bits)");
+          }
           out.note("* harness yardstick: CUB DeviceScan::InclusiveSum");
           out.note(
               "time: kernels only (CUDA events; L2 flushed before each run); GB/s: 8n bytes "
@@ -119,6 +187,7 @@ int main(int argc, char** argv) {
                                         pixels.size()),
                     {{"cpu_compaction_ms", cpu_ms}});
 
+        const lab6::CorruptedImage to_repair = image;  // steps 4-8, below
         lab6::CompactionBench bench(std::move(image));
         using Step = lab6::CompactionBench::Step;
         out.table(columns());
@@ -150,6 +219,13 @@ int main(int argc, char** argv) {
               [&](const harness::TimingOptions& o) { return bench.time_compaction(v, o); }, reps, 0,
               &all_right);
         }
+        // Steps 4-8 on the image.
+        image_rows(
+            out, to_repair, [&](const char* v) { return name == "all" || name == v; }, reps,
+            &all_right);
+        out.note(
+            "map, equalize: in place, each pixel read and written; histogram, reduce: each pixel "
+            "read; cdf, cdf_min: the 256 bins read and written");
         out.note(
             "time: kernels only (CUDA events; L2 flushed before each run); GB/s: the bytes a "
             "step must read and write / time; compaction: the four steps chained");

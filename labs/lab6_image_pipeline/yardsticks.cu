@@ -19,3 +19,22 @@ void cub_inclusive_scan(const int* in, int* out, int n, void* temp, std::size_t 
 }
 
 }  // namespace lab6
+
+// ---- The sort's yardstick: CUB's DeviceRadixSort::SortKeys, all 32 bits --------------
+
+#include <cub/device/device_radix_sort.cuh>
+
+namespace lab6 {
+
+std::size_t cub_sort_temp_bytes(int n) {
+  std::size_t bytes = 0;
+  LAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+      nullptr, bytes, static_cast<const unsigned*>(nullptr), static_cast<unsigned*>(nullptr), n));
+  return bytes;
+}
+
+void cub_sort_keys(const unsigned* in, unsigned* out, int n, void* temp, std::size_t temp_bytes) {
+  LAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, in, out, n));
+}
+
+}  // namespace lab6

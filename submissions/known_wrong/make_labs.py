@@ -1,4 +1,4 @@
-"""Write the known-wrong submissions of labs 2-5: the reference solution with one defect each.
+"""Write the known-wrong submissions of labs 2-6: the reference solution with one defect each.
 
     python3 submissions/known_wrong/make_labs.py [OUTDIR]
 
@@ -23,6 +23,7 @@ FILES = {
     "lab3": ("lab3_reduction", "reduce_kernels.cu"),
     "lab4": ("lab4_power_array", "power_kernels.cu"),
     "lab5": ("lab5_matmul", "matmul_kernels.cu"),
+    "lab6": ("lab6_image_pipeline", "scan_kernels.cu"),
 }
 
 WRITTEN = []
@@ -413,6 +414,22 @@ variant(
         "    cudaFree(*dev[i]);\n    cudaFree(elems[i]);\n    cudaFree(sizes[i]);\n",
         "    // DEFECT: nothing is freed.\n",
     ),
+)
+
+# ---- lab6 ------------------------------------------------------------------------
+variant(
+    "lab6",
+    "unstable_pass",
+    "radix_pass ranks the keys of a digit within each warp from the last lane down: "
+    "every key lands among its digit's, but not in its order in the input, so the pass "
+    "is not stable and the passes after the first undo the ones before.",
+    (
+        "      if (d == static_cast<unsigned>(k)) rank[j] = __popc(mask & lanes_below);\n",
+        "      // DEFECT: the lanes above, not below: a rank, but not the keys' order.\n"
+        "      if (d == static_cast<unsigned>(k))\n"
+        "        rank[j] = __popc(mask & ~(lanes_below | (1u << lane)));\n",
+    ),
+    filename="sort_kernels.cu",
 )
 
 # The repository's style (.clang-format), as CI checks it.

@@ -1,0 +1,108 @@
+// Step 9, exact against the CPU on keys over all 32 bits, of sizes 1 and 2, a tile
+// of 256 or 4096 keys plus and minus one, a prime and 2^24 + 43 (many tiles),
+// every output and the scratch poisoned before the run:
+//  - check_order on the keys sorted, as drawn, and sorted with one descent (in
+//    the middle, at the end);
+//  - radix_pass at the lowest, a middle and the highest digit: stable, each digit's
+//    keys in their order;
+//  - radix_sort, from 2 keys (one key is sorted already: a sort doing nothing would
+//    pass), the keys restored and the temp poisoned before the run.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "lab6.hpp"
+
+namespace lab6 {
+namespace {
+
+struct Size {
+  const char* name;
+  long long n;
+};
+const Size kSizes[] = {{"random_1", 1},
+                       {"random_2", 2},
+                       {"random_255", 255},
+                       {"random_257", 257},
+                       {"random_4095", 4095},
+                       {"random_4097", 4097},
+                       {"random_65537", 65537},
+                       {"random_prime_1000003", 1000003},
+                       {"random_2p24_plus_43", (1LL << 24) + 43}};
+
+std::string size_name(const testing::TestParamInfo<Size>& info) { return info.param.name; }
+
+SortBench bench_for(const Size& size) { return SortBench(random_keys(size.n, 900 + size.n)); }
+
+class Order : public testing::TestWithParam<Size> {};
+
+TEST_P(Order, SortedKeysGiveOne) {
+  SortBench bench = bench_for(GetParam());
+  const std::string wrong = bench.check_order_of(bench.sorted());
+  EXPECT_TRUE(wrong.empty()) << "check_order of " << GetParam().n << " keys in order:\n" << wrong;
+}
+
+TEST_P(Order, KeysAsDrawnGiveZero) {
+  SortBench bench = bench_for(GetParam());
+  const std::string wrong = bench.check_order_of(bench.keys());
+  EXPECT_TRUE(wrong.empty()) << "check_order of " << GetParam().n << " keys as drawn:\n" << wrong;
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, Order, testing::ValuesIn(kSizes), size_name);
+
+// From 2 keys on, the sizes that have a pair to swap.
+class OrderDescent : public testing::TestWithParam<Size> {};
+
+TEST_P(OrderDescent, OneDescentGivesZero) {
+  SortBench bench = bench_for(GetParam());
+  const long long n = GetParam().n;
+  for (const long long at : {n / 2, n - 2}) {
+    if (at + 1 >= n) continue;
+    std::vector<unsigned> keys = bench.sorted();
+    std::swap(keys[at], keys[at + 1]);
+    const std::string wrong = bench.check_order_of(keys);
+    EXPECT_TRUE(wrong.empty()) << "check_order of " << n << " keys in order but keys " << at
+                               << " and " << at + 1 << " swapped:\n"
+                               << wrong;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, OrderDescent,
+                         testing::ValuesIn(std::begin(kSizes) + 1, std::end(kSizes)), size_name);
+
+using ShiftSize = std::tuple<int, Size>;
+class Pass : public testing::TestWithParam<ShiftSize> {};
+
+TEST_P(Pass, IsStableAndMatchesTheCpu) {
+  const auto& [shift, size] = GetParam();
+  SortBench bench = bench_for(size);
+  const std::string wrong = bench.check_pass(shift);
+  EXPECT_TRUE(wrong.empty()) << "radix_pass at shift " << shift << " (digit (key >> " << shift
+                             << ") & 3) of " << size.n << " keys:\n"
+                             << wrong;
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, Pass,
+                         testing::Combine(testing::Values(0, 16, 30), testing::ValuesIn(kSizes)),
+                         [](const testing::TestParamInfo<ShiftSize>& info) {
+                           return "shift_" + std::to_string(std::get<0>(info.param)) + "__" +
+                                  std::get<1>(info.param).name;
+                         });
+
+class Sort : public testing::TestWithParam<Size> {};
+
+TEST_P(Sort, MatchesTheCpu) {
+  SortBench bench = bench_for(GetParam());
+  const std::string wrong = bench.check_sort();
+  EXPECT_TRUE(wrong.empty()) << "radix_sort of " << GetParam().n << " keys:\n" << wrong;
+}
+
+// From 2 keys on: one key is sorted whatever a sort does.
+INSTANTIATE_TEST_SUITE_P(Correctness, Sort,
+                         testing::ValuesIn(std::begin(kSizes) + 1, std::end(kSizes)), size_name);
+
+}  // namespace
+}  // namespace lab6
