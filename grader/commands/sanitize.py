@@ -14,14 +14,12 @@ import argparse
 from collections.abc import Sequence
 
 from grader.command import Command
-from grader.core.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
+from grader.core.discovery import parse_lab_list, read_ctest_json
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.core.gpu import probe
 from grader.core.model import LabTest, Outcome, Status, lab_number
-from grader.core.runner import Runner
-from grader.core.sandbox import decide, warn
 from grader.core.sanitize import sanitize_tests
-from grader.core.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
+from grader.core.schedule import check_jobs, check_timeout_scale
+from grader.core.session import GradingSession
 from grader.options import (
     add_build_argument,
     add_jobs_argument,
@@ -71,17 +69,12 @@ def _run(args: argparse.Namespace) -> int:
             "found in the CUDA toolkit) and build it"
         )
     tests.sort(key=lambda t: (lab_number(t.lab), t.name))
-    gpu = probe(args.build)
-    sandbox = decide(None, probe_paths=[args.build / "bin"])  # mode: $LAB_SANDBOX, else auto
-    warn(sandbox)
-    runner = Runner(
-        gpu_present=gpu.present,
-        setups=setups_by_fixture(parse_tests(doc)),
-        timeout_scale=args.timeout_scale,
-        sandbox=sandbox.sandbox,
+    # The grading session's runner and scheduler (its sandbox: $LAB_SANDBOX, else auto),
+    # given the sanitize tests alone: the labs' graded tests do not run.
+    session = GradingSession.open(
+        args.build, labs=labs, timeout_scale=args.timeout_scale, jobs=args.jobs
     )
-    jobs = args.jobs if args.jobs is not None else default_jobs(gpu)
-    outcomes = Scheduler(runner, jobs).run_all(tests)
+    outcomes = session.scheduler.run_all(tests)
     rows = [(test, outcomes[test.name]) for test in tests]
     for test, outcome in rows:
         print(f"grader: {test.name}: {outcome.status.value}", flush=True)
