@@ -17,6 +17,7 @@ from grader.command import Command
 from grader.core.discovery import parse_lab_list, read_ctest_json
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome, Status, lab_number
+from grader.core.reports import markdown_table
 from grader.core.sanitize import sanitize_tests
 from grader.core.schedule import check_jobs, check_timeout_scale
 from grader.core.session import GradingSession
@@ -39,12 +40,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
     """test | verdict | reason (the tool's first report, on one line)."""
-    lines = ["| test | verdict | reason |", "| --- | --- | --- |"]
-    for test, outcome in rows:
-        reason = " / ".join(part.strip() for part in outcome.reason.splitlines() if part.strip())
-        cells = (test.name, outcome.status.value, reason)
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    reasons = [" / ".join(filter(None, map(str.strip, o.reason.splitlines()))) for _, o in rows]
+    cells = [(t.name, o.status.value, r) for (t, o), r in zip(rows, reasons)]
+    return "\n".join(markdown_table(("test", "verdict", "reason"), cells))
 
 
 def exit_status(outcomes: Sequence[Outcome]) -> int:
