@@ -34,6 +34,7 @@ from grader.core.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.lab_file import read_lab_file
 from grader.core.model import Outcome, Status
+from grader.core.reports import markdown_table
 from grader.core.session import GradingSession
 from grader.options import (
     add_build_argument,
@@ -88,17 +89,12 @@ def table(found: Sequence[Change], times: int) -> str:
     """test | verdicts over the runs | first reason: only the tests that changed."""
     if not found:
         return f"Every verdict was identical in all {times} runs."
-    lines = [
-        f"{len(found)} test(s) changed verdict over {times} runs:",
-        "",
-        "| test | verdicts | runs (P passed, F failed, S skipped, E error) | reason |",
-        "| --- | --- | --- | --- |",
+    head = ("test", "verdicts", "runs (P passed, F failed, S skipped, E error)", "reason")
+    cells = [
+        (c.name, c.counts, "".join(s.value[0].upper() for s in c.statuses), c.reason) for c in found
     ]
-    for change in found:
-        runs = "".join(s.value[0].upper() for s in change.statuses)
-        cells = (change.name, change.counts, runs, change.reason)
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    lines = [f"{len(found)} test(s) changed verdict over {times} runs:", ""]
+    return "\n".join(lines + markdown_table(head, cells))
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,14 +14,13 @@ import argparse
 from collections.abc import Sequence
 
 from grader.command import Command
-from grader.core.discovery import parse_lab_list, parse_tests, read_ctest_json, setups_by_fixture
+from grader.core.discovery import parse_lab_list, read_ctest_json
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.core.gpu import probe
 from grader.core.model import LabTest, Outcome, Status, lab_number
-from grader.core.runner import Runner
-from grader.core.sandbox import decide, warn
+from grader.core.reports import markdown_table
 from grader.core.sanitize import sanitize_tests
-from grader.core.schedule import Scheduler, check_jobs, check_timeout_scale, default_jobs
+from grader.core.schedule import check_jobs, check_timeout_scale
+from grader.core.session import GradingSession
 from grader.options import (
     add_build_argument,
     add_jobs_argument,
@@ -41,12 +40,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
     """test | verdict | reason (the tool's first report, on one line)."""
-    lines = ["| test | verdict | reason |", "| --- | --- | --- |"]
-    for test, outcome in rows:
-        reason = " / ".join(part.strip() for part in outcome.reason.splitlines() if part.strip())
-        cells = (test.name, outcome.status.value, reason)
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    reasons = [" / ".join(filter(None, map(str.strip, o.reason.splitlines()))) for _, o in rows]
+    cells = [(t.name, o.status.value, r) for (t, o), r in zip(rows, reasons)]
+    return "\n".join(markdown_table(("test", "verdict", "reason"), cells))
 
 
 def exit_status(outcomes: Sequence[Outcome]) -> int:
@@ -71,17 +67,12 @@ def _run(args: argparse.Namespace) -> int:
             "found in the CUDA toolkit) and build it"
         )
     tests.sort(key=lambda t: (lab_number(t.lab), t.name))
-    gpu = probe(args.build)
-    sandbox = decide(None, probe_paths=[args.build / "bin"])  # mode: $LAB_SANDBOX, else auto
-    warn(sandbox)
-    runner = Runner(
-        gpu_present=gpu.present,
-        setups=setups_by_fixture(parse_tests(doc)),
-        timeout_scale=args.timeout_scale,
-        sandbox=sandbox.sandbox,
+    # The grading session's runner and scheduler (its sandbox: $LAB_SANDBOX, else auto),
+    # given the sanitize tests alone: the labs' graded tests do not run.
+    session = GradingSession.open(
+        args.build, labs=labs, timeout_scale=args.timeout_scale, jobs=args.jobs
     )
-    jobs = args.jobs if args.jobs is not None else default_jobs(gpu)
-    outcomes = Scheduler(runner, jobs).run_all(tests)
+    outcomes = session.scheduler.run_all(tests)
     rows = [(test, outcomes[test.name]) for test in tests]
     for test, outcome in rows:
         print(f"grader: {test.name}: {outcome.status.value}", flush=True)

@@ -44,12 +44,6 @@ class CreditCurve:
             return 0.0
         return (self.zero_at - slowdown) / (self.zero_at - self.full_within)
 
-    def describe(self) -> str:
-        return (
-            f"full credit within {self.full_within:g}x of the reference, "
-            f"none at {self.zero_at:g}x slower"
-        )
-
 
 @dataclass(frozen=True)
 class Credit:
@@ -63,16 +57,6 @@ class Credit:
     @property
     def slowdown(self) -> float:
         return self.reference / self.value if self.value > 0 else float("inf")
-
-    def reason(self) -> str:
-        """Why a passed test earned less than its share ("" when it earned it all)."""
-        if self.fraction >= 1:
-            return ""
-        return (
-            f"performance credit {self.fraction:.0%}: {self.value:.3g} against the "
-            f"reference's {self.reference:.3g} on this GPU, {self.slowdown:.2f}x slower "
-            f"({self.curve.describe()})"
-        )
 
     def as_data(self) -> dict[str, float]:
         return {

@@ -53,10 +53,6 @@ class LatePolicy:
         late = (when - self.due_for(student)) / _DAY
         return max(0, math.ceil(late))
 
-    def factor(self, days_late: int) -> float:
-        """What share of the score a submission `days_late` late keeps."""
-        return max(0.0, 1.0 - self.penalty_per_day * days_late)
-
 
 def load_policy(path: Path) -> LatePolicy:
     """The policy file, checked field by field; a mistake names the field."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -574,6 +574,12 @@ def _failed_item(test: ScoredTest) -> list[str]:
         fence = "~~~~" if "```" in rest else "```"
         item += [f"  {fence}"] + [f"  {line}" for line in rest.splitlines()] + [f"  {fence}"]
     return item
+
+
+def markdown_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """The lines of a Markdown table of plain text, each cell's `|` escaped."""
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    return lines + ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
 
 
 def _inline(text: str) -> str:

@@ -85,22 +85,13 @@ def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
 
 @dataclass(frozen=True)
 class ScoredTest:
-    """One test's points and, where it lost any, why."""
+    """One test's outcome and points (a passed timing test's on the curve)."""
 
     test: LabTest
     outcome: Outcome
     points: float
     max_points: float
     credit: Credit | None = None  # a passed timing test's performance credit
-
-    @property
-    def lost_reason(self) -> str:
-        """Empty when nothing was lost; skipped tests say they were not graded."""
-        if self.outcome.status is Status.PASSED:
-            return self.credit.reason() if self.credit is not None else ""
-        if self.outcome.status is Status.SKIPPED:
-            return f"skipped, not graded: {self.outcome.reason}"
-        return self.outcome.reason
 
 
 @dataclass(frozen=True)

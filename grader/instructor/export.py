@@ -527,12 +527,6 @@ jobs:
       - run: bash .ci/run
 """
 
-# What the student's workflow passes to the reusable workflow: each key must be one of its
-# `on.workflow_call.inputs` (checked by grader/tests/test_workflows.py). The harness's ref
-# is not among them: the reusable workflow checks itself out at the commit GitHub resolved
-# the `uses:` line's ref to, so one ref names both.
-GRADE_INPUTS: dict[str, str] = {}
-
 
 def student_grade_workflow(instructor_repo: str, ref: str) -> str:
     """The student's grading workflow: a call to the instructor's reusable workflow at `ref`,
@@ -541,11 +535,6 @@ def student_grade_workflow(instructor_repo: str, ref: str) -> str:
         raise GraderUsageError(f"--instructor-repo {instructor_repo!r} is not OWNER/NAME")
     if not _REF_NAME.fullmatch(ref) or ".." in ref:
         raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
-    call = f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
-    if GRADE_INPUTS:
-        call += "    with:\n" + "".join(
-            f"      {key}: {json.dumps(value)}\n" for key, value in GRADE_INPUTS.items()
-        )
     return (
         """# Grading: the course's workflow, from the course repository at a fixed version.
 # It takes only skeletons/ from this repository; editing anything else here
@@ -564,7 +553,7 @@ concurrency:
 jobs:
   grade:
 """
-        + call
+        + f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
     )
 
 

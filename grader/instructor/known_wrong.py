@@ -24,6 +24,7 @@ from pathlib import Path
 
 from grader.core.errors import GraderUsageError
 from grader.core.model import Outcome, Status
+from grader.core.reports import markdown_table
 from grader.core.sanitize import TOOLS
 from grader.trust.static_check import Finding
 
@@ -165,15 +166,10 @@ def _first_line(text: str, limit: int = 120) -> str:
 
 def table(rows: Sequence[tuple[Expectation, Judgement]]) -> str:
     """The Markdown table: submission | expected reason | verdict | as expected."""
-    lines = [
-        "| submission | expected reason | verdict | as expected |",
-        "| --- | --- | --- | --- |",
-    ]
-    for entry, judgement in rows:
-        mark = {True: "yes", False: "NO", None: "not judged"}[judgement.as_expected]
-        cells = (entry.name, entry.expected, judgement.verdict, mark)
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    marks = {True: "yes", False: "NO", None: "not judged"}
+    cells = [(e.name, e.expected, j.verdict, marks[j.as_expected]) for e, j in rows]
+    head = ("submission", "expected reason", "verdict", "as expected")
+    return "\n".join(markdown_table(head, cells))
 
 
 GENERATORS = ("make_lab1.py", "make_labs.py", "make_hostile.py")
