@@ -432,6 +432,35 @@ variant(
     filename="sort_kernels.cu",
 )
 
+variant(
+    "lab6",
+    "shift_off_by_one",
+    "shift_exclusive copies the inclusive scan's own element, not the one before it: "
+    "exclusive[i] = inclusive[i] for i > 0, one place off.",
+    (
+        "    exclusive[i] = i == 0 ? 0 : inclusive[i - 1];\n",
+        "    // DEFECT: inclusive[i], not inclusive[i - 1].\n"
+        "    exclusive[i] = i == 0 ? 0 : inclusive[i];\n",
+    ),
+)
+
+variant(
+    "lab6",
+    "lookback_no_fence",
+    "the look-back scan publishes a tile's value and then its flag with no fence between "
+    "them, and reads a value after its flag with none either: another block may see the "
+    "flag before the value it announces.",
+    (
+        "  __threadfence();  // the value is visible everywhere before the flag that "
+        "announces it\n",
+        "  // DEFECT: no fence between the value and its flag.\n",
+    ),
+    (
+        "      __threadfence();  // the flag was seen: read the value it announces after it\n",
+        "      // DEFECT: no fence between the flag and its value.\n",
+    ),
+)
+
 # The repository's style (.clang-format), as CI checks it.
 if shutil.which("clang-format"):
     subprocess.run(["clang-format", "-i", *map(str, WRITTEN)], check=True, cwd=REPO)
