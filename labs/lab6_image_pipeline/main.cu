@@ -18,6 +18,7 @@
 #include "labs/named.hpp"
 #include "labs/program.hpp"
 #include "labs/result_writer.hpp"
+#include "pipeline.hpp"
 
 namespace {
 
@@ -124,13 +125,30 @@ int main(int argc, char** argv) {
         "to 2^28 (e.g. 67108864)",
         ""},
        {"n", "N", "expected number of values in --data", "the file's size"},
-       {"reps", "N", "timed repetitions", "20"}},
+       {"reps", "N", "timed repetitions", "20"},
+       {"pipeline", "",
+        "the report's final benchmark instead: a batch of --data images end to end, CPU, GPU "
+        "and Thrust",
+        ""},
+       {"images", "N", "images in the --pipeline batch", "30"}},
       [&](const harness::Args& args, harness::ResultWriter& out) {
         // Everything that can be wrong with the input is reported before touching the GPU.
         args.forbid_together("random", "data", "the input is one or the other");
         args.forbid_together("random", "n", "--n is the count expected in --data");
         const std::string name = lab6::checked_variant(args.get("variant", "all"));
         const int reps = args.get_positive("reps", 20);
+        if (args.has("pipeline") || args.has("images")) {
+          if (!args.has("pipeline")) {
+            throw harness::UsageError("--images counts the --pipeline batch; add --pipeline");
+          }
+          args.forbid_together("pipeline", "random", "the pipeline repairs --data images");
+          const int images = args.get_positive("images", lab6::kBatchImages);
+          const std::string source = args.get("data", "data.bin");
+          const lab6::CorruptedImage image =
+              lab6::load_image(source, args.get_int("n", -1, 1, INT_MAX));
+          harness::require_gpu(out);
+          return lab6::pipeline_table(image, images, reps, out);
+        }
         const auto wanted = [&](const auto& v) { return name == "all" || name == v.name; };
         bool all_right = true;
 
