@@ -448,16 +448,17 @@ variant(
     "lab6",
     "lookback_no_fence",
     "the look-back scan publishes a tile's value and then its flag with no fence between "
-    "them, and reads a value after its flag with none either: another block may see the "
-    "flag before the value it announces.",
+    "them, and reads the flag with a relaxed load, not an acquire: another block may see "
+    "the flag before the value it announces.",
     (
         "  __threadfence();  // the value is visible everywhere before the flag that "
         "announces it\n",
         "  // DEFECT: no fence between the value and its flag.\n",
     ),
     (
-        "      __threadfence();  // the flag was seen: read the value it announces after it\n",
-        "      // DEFECT: no fence between the flag and its value.\n",
+        "        flag = watched.load(cuda::memory_order_acquire);\n",
+        "        // DEFECT: a relaxed load: the value may be read before its flag.\n"
+        "        flag = watched.load(cuda::memory_order_relaxed);\n",
     ),
 )
 
