@@ -81,6 +81,25 @@ CorruptedImage reshuffled(const CorruptedImage& image, std::uint64_t seed);
 // prefix sum overflows.
 std::vector<int> random_values(long long n, std::uint64_t seed);
 
+// The sizes the scan, shift and sort tests run on: 1 and 2, both sides of the
+// reference's tiles (4096 keys in the sort, 8192 values in the scans), a prime,
+// and past 2^24.
+struct TestSize {
+  const char* name;
+  long long n;
+};
+inline constexpr TestSize kTestSizes[] = {{"random_1", 1},
+                                          {"random_2", 2},
+                                          {"random_255", 255},
+                                          {"random_257", 257},
+                                          {"random_4095", 4095},
+                                          {"random_4097", 4097},
+                                          {"random_8191", 8191},
+                                          {"random_8193", 8193},
+                                          {"random_65537", 65537},
+                                          {"random_prime_1000003", 1000003},
+                                          {"random_2p24_plus_43", (1LL << 24) + 43}};
+
 // ---- The timed sizes -------------------------------------------------------------
 
 inline constexpr const char* kImageCase = "fullhd";  // the course's size, 1920 x 1080 pixels

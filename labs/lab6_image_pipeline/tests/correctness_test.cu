@@ -104,21 +104,7 @@ INSTANTIATE_TEST_SUITE_P(Correctness, ImageScan,
 
 // ---- Step 2 on values 0..7 ---------------------------------------------------------
 
-struct Size {
-  const char* name;
-  long long n;
-};
-const Size kSizes[] = {{"random_1", 1},
-                       {"random_2", 2},
-                       {"random_255", 255},
-                       {"random_257", 257},
-                       {"random_4095", 4095},
-                       {"random_4097", 4097},
-                       {"random_65537", 65537},
-                       {"random_prime_1000003", 1000003},
-                       {"random_2p24_plus_43", (1LL << 24) + 43}};
-
-using VariantSize = std::tuple<const char*, Size>;
+using VariantSize = std::tuple<const char*, TestSize>;
 class Scan : public testing::TestWithParam<VariantSize> {};
 
 TEST_P(Scan, MatchesTheCpu) {
@@ -130,13 +116,13 @@ TEST_P(Scan, MatchesTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(Correctness, Scan,
                          testing::Combine(testing::ValuesIn(variant_names()),
-                                          testing::ValuesIn(kSizes)),
+                                          testing::ValuesIn(kTestSizes)),
                          [](const testing::TestParamInfo<VariantSize>& info) {
                            return std::string(std::get<0>(info.param)) + "__" +
                                   std::get<1>(info.param).name;
                          });
 
-class Shift : public testing::TestWithParam<Size> {};
+class Shift : public testing::TestWithParam<TestSize> {};
 
 TEST_P(Shift, MatchesTheCpu) {
   ScanBench bench(random_values(GetParam().n, 700 + GetParam().n));
@@ -146,8 +132,10 @@ TEST_P(Shift, MatchesTheCpu) {
                              << wrong;
 }
 
-INSTANTIATE_TEST_SUITE_P(Correctness, Shift, testing::ValuesIn(kSizes),
-                         [](const testing::TestParamInfo<Size>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Correctness, Shift, testing::ValuesIn(kTestSizes),
+                         [](const testing::TestParamInfo<TestSize>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace lab6

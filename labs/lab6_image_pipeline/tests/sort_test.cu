@@ -19,25 +19,11 @@
 namespace lab6 {
 namespace {
 
-struct Size {
-  const char* name;
-  long long n;
-};
-const Size kSizes[] = {{"random_1", 1},
-                       {"random_2", 2},
-                       {"random_255", 255},
-                       {"random_257", 257},
-                       {"random_4095", 4095},
-                       {"random_4097", 4097},
-                       {"random_65537", 65537},
-                       {"random_prime_1000003", 1000003},
-                       {"random_2p24_plus_43", (1LL << 24) + 43}};
+std::string size_name(const testing::TestParamInfo<TestSize>& info) { return info.param.name; }
 
-std::string size_name(const testing::TestParamInfo<Size>& info) { return info.param.name; }
+SortBench bench_for(const TestSize& size) { return SortBench(random_keys(size.n, 900 + size.n)); }
 
-SortBench bench_for(const Size& size) { return SortBench(random_keys(size.n, 900 + size.n)); }
-
-class Order : public testing::TestWithParam<Size> {};
+class Order : public testing::TestWithParam<TestSize> {};
 
 TEST_P(Order, SortedKeysGiveOne) {
   SortBench bench = bench_for(GetParam());
@@ -51,10 +37,10 @@ TEST_P(Order, KeysAsDrawnGiveZero) {
   EXPECT_TRUE(wrong.empty()) << "check_order of " << GetParam().n << " keys as drawn:\n" << wrong;
 }
 
-INSTANTIATE_TEST_SUITE_P(Correctness, Order, testing::ValuesIn(kSizes), size_name);
+INSTANTIATE_TEST_SUITE_P(Correctness, Order, testing::ValuesIn(kTestSizes), size_name);
 
 // From 2 keys on, the sizes that have a pair to swap.
-class OrderDescent : public testing::TestWithParam<Size> {};
+class OrderDescent : public testing::TestWithParam<TestSize> {};
 
 TEST_P(OrderDescent, OneDescentGivesZero) {
   SortBench bench = bench_for(GetParam());
@@ -71,9 +57,10 @@ TEST_P(OrderDescent, OneDescentGivesZero) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Correctness, OrderDescent,
-                         testing::ValuesIn(std::begin(kSizes) + 1, std::end(kSizes)), size_name);
+                         testing::ValuesIn(std::begin(kTestSizes) + 1, std::end(kTestSizes)),
+                         size_name);
 
-using ShiftSize = std::tuple<int, Size>;
+using ShiftSize = std::tuple<int, TestSize>;
 class Pass : public testing::TestWithParam<ShiftSize> {};
 
 TEST_P(Pass, IsStableAndMatchesTheCpu) {
@@ -86,13 +73,14 @@ TEST_P(Pass, IsStableAndMatchesTheCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Correctness, Pass,
-                         testing::Combine(testing::Values(0, 16, 30), testing::ValuesIn(kSizes)),
+                         testing::Combine(testing::Values(0, 16, 30),
+                                          testing::ValuesIn(kTestSizes)),
                          [](const testing::TestParamInfo<ShiftSize>& info) {
                            return "shift_" + std::to_string(std::get<0>(info.param)) + "__" +
                                   std::get<1>(info.param).name;
                          });
 
-class Sort : public testing::TestWithParam<Size> {};
+class Sort : public testing::TestWithParam<TestSize> {};
 
 TEST_P(Sort, MatchesTheCpu) {
   SortBench bench = bench_for(GetParam());
@@ -102,7 +90,8 @@ TEST_P(Sort, MatchesTheCpu) {
 
 // From 2 keys on: one key is sorted whatever a sort does.
 INSTANTIATE_TEST_SUITE_P(Correctness, Sort,
-                         testing::ValuesIn(std::begin(kSizes) + 1, std::end(kSizes)), size_name);
+                         testing::ValuesIn(std::begin(kTestSizes) + 1, std::end(kTestSizes)),
+                         size_name);
 
 }  // namespace
 }  // namespace lab6
