@@ -275,15 +275,14 @@ def grade_submission(
     # class of 200 would fill the disk.
     shutil.rmtree(built.build_dir / DATASETS_DIR, ignore_errors=True)
     duration = time.monotonic() - start
-    if proc.returncode == EXIT_NO_GPU:
+
+    def broken(reason: str) -> StudentResult:
         return StudentResult(
-            sub.name,
-            "broken",
-            gpu=gpu,
-            duration_s=duration,
-            report=report,
-            reason=f"no GPU visible on GPU {gpu}: tests were skipped",
+            sub.name, "broken", gpu=gpu, duration_s=duration, report=report, reason=reason
         )
+
+    if proc.returncode == EXIT_NO_GPU:
+        return broken(f"no GPU visible on GPU {gpu}: tests were skipped")
     expected = [lab for lab in config.labs if lab not in built.static]
     result = result_from_report(
         sub.name,
@@ -295,14 +294,7 @@ def grade_submission(
     )
     if result is None:
         tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
-        return StudentResult(
-            sub.name,
-            "broken",
-            gpu=gpu,
-            duration_s=duration,
-            report=report,
-            reason=f"grader exited {proc.returncode} without a report: {tail}",
-        )
+        return broken(f"grader exited {proc.returncode} without a report: {tail}")
     return apply_static(result, built.static, config.lab_max, config.labs)
 
 
