@@ -424,10 +424,9 @@ variant(
     "every key lands among its digit's, but not in its order in the input, so the pass "
     "is not stable and the passes after the first undo the ones before.",
     (
-        "      if (d == static_cast<unsigned>(k)) rank[j] = __popc(mask & lanes_below);\n",
-        "      // DEFECT: the lanes above, not below: a rank, but not the keys' order.\n"
-        "      if (d == static_cast<unsigned>(k))\n"
-        "        rank[j] = __popc(mask & ~(lanes_below | (1u << lane)));\n",
+        "    const unsigned r = before + __popc(mine & lanes_below);\n",
+        "    // DEFECT: the lanes above, not below: a rank, but not the keys' order.\n"
+        "    const unsigned r = before + __popc(mine & ~(lanes_below | (1u << lane)));\n",
     ),
     filename="sort_kernels.cu",
 )
