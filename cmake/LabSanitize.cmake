@@ -25,13 +25,20 @@ endif()
 
 # lab_add_sanitize_tests(<target> <lab> <gtest filter> <timeout>): the tests above;
 # racecheck is 10-100x slower than a plain run, so the timeouts are ten times longer.
+# A lab's other programs than <lab>_correctness_test add their name's middle:
+# lab6_steps_test gives lab6.sanitize.<tool>.steps.
 function(lab_add_sanitize_tests target lab filter timeout)
   if(NOT LAB_SANITIZE OR NOT LAB_COMPUTE_SANITIZER)
     return()
   endif()
   math(EXPR long_timeout "${timeout} * 10")
+  string(REGEX REPLACE "^${lab}_(.*)_test$" "\\1" program ${target})
+  set(suffix "")
+  if(NOT program STREQUAL "correctness")
+    set(suffix .${program})
+  endif()
   foreach(tool IN LISTS LAB_SANITIZE_TOOLS)
-    set(name ${lab}.sanitize.${tool})
+    set(name ${lab}.sanitize.${tool}${suffix})
     add_test(NAME ${name}
              COMMAND ${LAB_COMPUTE_SANITIZER} --tool ${tool}
                      --error-exitcode ${LAB_SANITIZE_EXIT_CODE} --print-limit 5

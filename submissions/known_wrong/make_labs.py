@@ -446,18 +446,32 @@ variant(
 variant(
     "lab6",
     "lookback_no_fence",
-    "the look-back scan publishes a tile's value and then its flag with no fence between "
-    "them, and reads the flag with a relaxed load, not an acquire: another block may see "
-    "the flag before the value it announces.",
+    "the look-back scan keeps a tile's flag and its values in separate arrays and publishes "
+    "the value, then the flag, with no fence between them (nor between reading a flag "
+    "and its value): another block may see the flag before the value it announces, and "
+    "add the poison the value's place still holds.",
     (
-        "  __threadfence();  // the value is visible everywhere before the flag that "
-        "announces it\n",
-        "  // DEFECT: no fence between the value and its flag.\n",
+        "  *static_cast<volatile unsigned long long*>(s.states + tile) = state;\n",
+        "  // DEFECT: the value (aggregates, then prefixes: two arrays past the flags) and\n"
+        "  // its flag as two stores, no fence between.\n"
+        "  volatile int* values = reinterpret_cast<volatile int*>(s.states + gridDim.x);\n"
+        "  values[(flag == kPrefix) * gridDim.x + tile] = value;\n"
+        "  reinterpret_cast<volatile int*>(s.states + tile)[1] = flag;\n"
+        "  (void)state;\n",
     ),
     (
-        "        flag = watched.load(cuda::memory_order_acquire);\n",
-        "        // DEFECT: a relaxed load: the value may be read before its flag.\n"
-        "        flag = watched.load(cuda::memory_order_relaxed);\n",
+        "  unsigned long long state;\n"
+        "  do {\n"
+        "    state = *static_cast<volatile unsigned long long*>(s.states + tile);\n"
+        "  } while (static_cast<int>(state >> 32) == kNotReady);\n"
+        "  *flag = static_cast<int>(state >> 32);\n"
+        "  *value = static_cast<int>(static_cast<unsigned>(state));\n",
+        "  // DEFECT: the flag, then the value from the other array, no fence between.\n"
+        "  do {\n"
+        "    *flag = reinterpret_cast<volatile int*>(s.states + tile)[1];\n"
+        "  } while (*flag == kNotReady);\n"
+        "  volatile int* values = reinterpret_cast<volatile int*>(s.states + gridDim.x);\n"
+        "  *value = values[(*flag == kPrefix) * gridDim.x + tile];\n",
     ),
 )
 
