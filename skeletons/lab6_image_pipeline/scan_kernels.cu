@@ -15,6 +15,10 @@ namespace {
 // elements per tile (at least 256). Change them as your kernels need.
 constexpr int kThreeKernelThreads = 256;
 constexpr int kThreeKernelTile = 256;
+// The blocks per SM the compiler leaves registers for in the scan kernels
+// (__launch_bounds__): raise it when `nvcc -Xptxas -v` shows that registers
+// limit how many blocks an SM holds.
+constexpr int kScanBlocksPerSm = 1;
 
 // (1) predicate[i] = (buffer[i] != kGarbage) for every i < n. Start with one element
 // per thread, then try a grid-stride loop over several elements per thread with a
@@ -30,7 +34,8 @@ __global__ void predicate_kernel(const int* buffer, int n, int* predicate) {
 // block scan in shared memory (Hillis-Steele or Blelloch, one element per
 // thread, kThreeKernelTile == kThreeKernelThreads); then several elements per
 // thread.
-__global__ void scan_tile_kernel(const int* in, int* out, int n, int* tile_totals) {
+__global__ void __launch_bounds__(kThreeKernelThreads, kScanBlocksPerSm)
+    scan_tile_kernel(const int* in, int* out, int n, int* tile_totals) {
   // TODO
 }
 

@@ -30,11 +30,18 @@ namespace {
 // elements per tile (at least 256). Change them as your kernels need.
 constexpr int kThreeKernelThreads = 256;
 constexpr int kThreeKernelTile = 256;
+// The blocks per SM the compiler leaves registers for in the scan kernels
+// (__launch_bounds__): raise it when `nvcc -Xptxas -v` shows that registers
+// limit how many blocks an SM holds.
+constexpr int kScanBlocksPerSm = 1;
 #else
 constexpr int kThreads = 256;
 constexpr int kItems = 32;  // per thread: the tile's 8192 ints in 32 registers each
 constexpr int kTile = kThreads * kItems;
 constexpr int kWarps = kThreads / 32;
+// The scan kernels' blocks per SM: their registers capped for three, not two (the
+// scans are memory-bound: more tiles in flight).
+constexpr int kScanBlocksPerSm = 3;
 constexpr int kThreeKernelThreads = kThreads;
 constexpr int kThreeKernelTile = kTile;
 // Blocks of the element-wise kernels: each thread takes 4 loads of 16 bytes.
@@ -187,7 +194,8 @@ constexpr int kSharedInts = kTile + kTile / 32;
 #else
 // (2a) Kernel 1: each block scans its tile; the totals go to tile_totals.
 #endif
-__global__ void scan_tile_kernel(const int* in, int* out, int n, int* tile_totals) {
+__global__ void __launch_bounds__(kThreeKernelThreads, kScanBlocksPerSm)
+    scan_tile_kernel(const int* in, int* out, int n, int* tile_totals) {
 #if LAB_SKELETON
   // TODO
 #else
@@ -317,7 +325,8 @@ __global__ void lookback_kernel(const int* in, int* out, int n) {
 #else
 // (2b) The single-pass kernel: one tile per block, in the order the blocks start.
 // The first warp looks back while the others write their scanned elements.
-__global__ void lookback_kernel(const int* in, int* out, int n, LookbackState s) {
+__global__ void __launch_bounds__(kThreads, kScanBlocksPerSm)
+    lookback_kernel(const int* in, int* out, int n, LookbackState s) {
   __shared__ int shared[kSharedInts];
   __shared__ int warp_sums[kWarps];
   __shared__ int tile_index, tile_prefix;

@@ -4,9 +4,11 @@
 //  - both scans on every image's predicate and on values 0..7 of sizes 1, tile
 //    sizes plus and minus one, a prime and up to 2^24 + 43 (many look-back tiles,
 //    three levels of the three-kernel scan), and the shift on those;
+//  - the look-back scan of the largest size 16 times (a race shows now and then);
 //  - the compaction chained from the student's own steps, with each scan.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -130,6 +132,20 @@ TEST_P(Shift, MatchesTheCpu) {
   EXPECT_TRUE(wrong.empty()) << "shift_exclusive of the inclusive scan of " << GetParam().n
                              << " values 0..7:\n"
                              << wrong;
+}
+
+// A race between a tile's flag and its value (a missing fence) shows only now and
+// then: the look-back scan of the largest size, run after run, each output checked.
+TEST(Correctness, LookbackScanMatchesTheCpuRunAfterRun) {
+  constexpr int kRuns = 16;
+  const TestSize& size = kTestSizes[std::size(kTestSizes) - 1];
+  ScanBench bench(random_values(size.n, 800));
+  for (int run = 1; run <= kRuns; ++run) {
+    const std::string wrong = bench.check(find_scan_variant("lookback"));
+    ASSERT_TRUE(wrong.empty()) << "lookback scan of " << size.n << " values 0..7, run " << run
+                               << " of " << kRuns << ":\n"
+                               << wrong;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Correctness, Shift, testing::ValuesIn(kTestSizes),
