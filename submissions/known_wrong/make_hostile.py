@@ -10,14 +10,13 @@ produced gives it away, whatever the source looked like.
 """
 
 import re
-import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import complete_lab, read_solution, with_launchers
+from solution_source import complete_lab, out_dir, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
-OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
+OUT = out_dir(__doc__, REPO / "build-known-wrong" / "trees")
 FILES = {
     "lab1": ("lab1_histogram", "histogram_kernels.cu", "histogram.cuh"),
     "lab2": ("lab2_divergence", "divergence_kernels.cu", "divergence.cuh"),

@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solution_source import read_solution  # noqa: E402
+from solution_source import out_dir, read_solution  # noqa: E402
 
 from datasets.generate import generate_case, load_manifest  # noqa: E402
 
@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 SOLUTION = read_solution(REPO / "solutions/lab1_histogram/histogram_kernels.cu")
 # The trees are generated, never committed: `grader known-wrong` writes them
 # under its build root.
-OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
+OUT = out_dir(__doc__, REPO / "build-known-wrong" / "trees")
 
 
 def variant(name, header, *edits):

@@ -8,16 +8,15 @@ stays "the solution plus one defect"; an edit that no longer applies stops it.
 
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-from solution_source import complete_lab, read_solution, with_launchers
+from solution_source import complete_lab, out_dir, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 # The trees are generated, never committed: `grader known-wrong` writes them
 # under its build root.
-OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "build-known-wrong" / "trees"
+OUT = out_dir(__doc__, REPO / "build-known-wrong" / "trees")
 FILES = {
     "lab2": ("lab2_divergence", "divergence_kernels.cu"),
     "lab3": ("lab3_reduction", "reduce_kernels.cu"),

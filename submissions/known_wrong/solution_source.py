@@ -12,6 +12,7 @@ inside a region is kept or dropped whole with its branch.
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
@@ -100,3 +101,12 @@ def with_launchers(text: str, lab_dir: Path) -> str:
     # contract, which the file has already.
     header = _HEADER_ONLY.sub("", "".join(lines))
     return text[: match.start()] + header + text[match.end() :]
+
+
+def out_dir(doc: str | None, default: Path) -> Path:
+    """The generators' one argument, OUTDIR (`default` when absent); `--help` prints `doc`."""
+    parser = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("outdir", nargs="?", type=Path, default=default)
+    return parser.parse_args().outdir
