@@ -55,6 +55,16 @@ TEST(TimingReport, APlainThresholdNamesNoBar) {
   EXPECT_EQ(recorded().count(harness::kBarProperty), 0u);
 }
 
+TEST(TimingReport, ASpeedupIsTheMediansRatioWithBothSpreads) {
+  harness::TimingStats baseline, mine;
+  baseline.median_ms = 3.0, baseline.cv = 0.02;
+  mine.median_ms = 1.5, mine.cv = 0.01;
+  const harness::Ratio r = harness::speedup(baseline, mine, "baseline / mine");
+  EXPECT_DOUBLE_EQ(r.value, 2.0);
+  EXPECT_DOUBLE_EQ(r.noise, 0.03);
+  EXPECT_EQ(r.detail, "baseline / mine");
+}
+
 TEST(TimingReport, AFailedBarIsRecordedToo) {
   // The grader, not the harness, keeps only the figures of tests that passed.
   harness::report_timing("shared / seed global atomics", verdict(4.2, 5));

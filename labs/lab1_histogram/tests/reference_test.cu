@@ -54,7 +54,7 @@ TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
     char detail[200];
     std::snprintf(detail, sizeof detail, "%s: best %.4f ms, CUB HistogramEven %.4f ms", GetParam(),
                   best.median_ms, cub.median_ms);
-    return harness::Ratio{cub.median_ms / best.median_ms, cub.cv + best.cv, detail};
+    return harness::speedup(cub, best, detail);
   });
   harness::report_timing(std::string("reference best / CUB HistogramEven, ") + GetParam(), verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

@@ -32,7 +32,7 @@ TEST(Timing, SharedBeatsTheSeedGlobalAtomics) {
     std::snprintf(detail, sizeof detail,
                   "shared %.3f ms vs the course's global-atomics kernel %.3f ms (%s)",
                   mine.median_ms, course.median_ms, "2^25 uniform samples");
-    return harness::Ratio{course.median_ms / mine.median_ms, course.cv + mine.cv, detail};
+    return harness::speedup(course, mine, detail);
   });
   harness::report_timing("shared / seed global atomics", verdict);
   EXPECT_TRUE(verdict.passed) << "shared variant speedup over the global-atomics baseline: "

@@ -38,7 +38,7 @@ void expect_speedup(const char* fast_name, const char* twin_name, harness::Bar b
                   "%s %.3f ms vs the harness's divergent kernel %.3f ms (your %s: %.3f ms); "
                   "2^24 floats, %d threads per block",
                   fast.name, mine.median_ms, base.median_ms, twin.name, twin_ms, kTimedThreads);
-    return harness::Ratio{base.median_ms / mine.median_ms, base.cv + mine.cv, detail};
+    return harness::speedup(base, mine, detail);
   });
   harness::report_timing(std::string(fast.name) + " / " + twin.name, verdict);
   EXPECT_TRUE(verdict.passed) << fast.name << " speedup over the divergent " << twin.name << ": "

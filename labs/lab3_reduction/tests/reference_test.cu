@@ -26,7 +26,7 @@ void expect_as_fast_as_cub(ReductionBench& bench, const char* what) {
     char detail[200];
     std::snprintf(detail, sizeof detail, "%s: shuffle %.4f ms, CUB DeviceReduce::Sum %.4f ms", what,
                   mine.median_ms, cub.median_ms);
-    return harness::Ratio{cub.median_ms / mine.median_ms, cub.cv + mine.cv, detail};
+    return harness::speedup(cub, mine, detail);
   });
   harness::report_timing(std::string("reference shuffle / CUB, ") + what, verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

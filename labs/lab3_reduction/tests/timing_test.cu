@@ -37,7 +37,7 @@ void expect_speedup(const char* faster, const char* slower, harness::Bar thresho
     char detail[200];
     std::snprintf(detail, sizeof detail, "%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)", faster,
                   f.median_ms, slower, s.median_ms, fast_launch.threads);
-    return harness::Ratio{s.median_ms / f.median_ms, s.cv + f.cv, detail};
+    return harness::speedup(s, f, detail);
   });
   harness::report_timing(std::string(faster) + " / " + slower, verdict);
   EXPECT_TRUE(verdict.passed) << faster << " speedup over " << slower << ": " << verdict.message();

@@ -50,7 +50,7 @@ TEST(Reference, SharedWindowBeatsTheGlobalMemoryWindow) {
     char detail[200];
     std::snprintf(detail, sizeof detail, "window_shared %.4f ms vs global window %.4f ms",
                   mine.median_ms, global.median_ms);
-    return harness::Ratio{global.median_ms / mine.median_ms, global.cv + mine.cv, detail};
+    return harness::speedup(global, mine, detail);
   });
   harness::report_timing("reference window_shared / global-memory window", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();
@@ -74,7 +74,7 @@ TEST_P(GlobalMatchesRegister, SeedKernelTimesLikeTheRegisterOne) {
     char detail[200];
     std::snprintf(detail, sizeof detail, "k = %d: global %.4f ms, register %.4f ms", k, g.median_ms,
                   r.median_ms);
-    return harness::Ratio{r.median_ms / g.median_ms, g.cv + r.cv, detail};
+    return harness::speedup(r, g, detail);
   });
   harness::report_timing("reference global / register, k = " + std::to_string(k), verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

@@ -62,7 +62,7 @@ TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
                   "window_shared %.4f ms vs the harness's global-memory window %.4f ms "
                   "(radius %d, 2^24 floats)",
                   mine.median_ms, global.median_ms, kTimedRadius);
-    return harness::Ratio{global.median_ms / mine.median_ms, global.cv + mine.cv, detail};
+    return harness::speedup(global, mine, detail);
   });
   harness::report_timing("window_shared / global-memory window", verdict);
   EXPECT_TRUE(verdict.passed) << "shared-memory window speedup over the global-memory one: "

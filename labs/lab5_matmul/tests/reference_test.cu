@@ -25,7 +25,7 @@ TEST(Reference, BestReachesItsShareOfCublasFp32At4096) {
                   "best %.3f ms (%.1f TFLOP/s), cuBLAS SGEMM FP32 %.3f ms (%.1f TFLOP/s)",
                   t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
                   bench.flops() / blas.median_ms / 1e9);
-    return harness::Ratio{blas.median_ms / t.median_ms, blas.cv + t.cv, detail};
+    return harness::speedup(blas, t, detail);
   });
   harness::report_timing("reference best / cuBLAS FP32", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

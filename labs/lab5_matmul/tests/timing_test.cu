@@ -55,7 +55,7 @@ TEST(Timing, TiledBeatsTheSeedNaiveKernelAt4096) {
     std::snprintf(detail, sizeof detail,
                   "%s %.3f ms vs the course's naive kernel (16 x 16) %.3f ms", tiled.name,
                   mine.median_ms, course.median_ms);
-    return harness::Ratio{course.median_ms / mine.median_ms, course.cv + mine.cv, detail};
+    return harness::speedup(course, mine, detail);
   });
   harness::report_timing("tiled / seed naive", verdict);
   EXPECT_TRUE(verdict.passed) << "tiled speedup over the course's naive kernel at 4096: "
@@ -72,7 +72,7 @@ TEST(Timing, RegisterBlockedBeatsTiledAt4096) {
     char detail[200];
     std::snprintf(detail, sizeof detail, "regblock %.3f ms vs %s %.3f ms", r.median_ms, tiled.name,
                   t.median_ms);
-    return harness::Ratio{t.median_ms / r.median_ms, t.cv + r.cv, detail};
+    return harness::speedup(t, r, detail);
   });
   harness::report_timing("regblock / tiled", verdict);
   EXPECT_TRUE(verdict.passed) << "register-blocked speedup over tiled at 4096: "
@@ -107,7 +107,7 @@ TEST(Timing, FastestVariantReachesItsShareOfCublasFp32At4096) {
                   fastest->name, t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
                   bench.flops() / blas.median_ms / 1e9, 100 * blas.median_ms / t.median_ms,
                   100 * kStudentCublasShare);
-    return harness::Ratio{blas.median_ms / t.median_ms, blas.cv + t.cv, detail};
+    return harness::speedup(blas, t, detail);
   });
   harness::report_timing("fastest variant / cuBLAS FP32", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at 4096:" << notes;
@@ -143,7 +143,7 @@ TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByItsShareOfTheFlopRatio) {
                       "%s: mqdb_best %.3f ms vs dense matmul_best %.3f ms; flop ratio %.1f, "
                       "half of it needed",
                       c.name, mine.median_ms, dense.median_ms, flop_ratio);
-        return harness::Ratio{dense.median_ms / mine.median_ms, dense.cv + mine.cv, detail};
+        return harness::speedup(dense, mine, detail);
       });
   harness::report_timing(std::string("mqdb_best / dense matmul_best, ") + c.name, verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

@@ -33,7 +33,7 @@ TEST(Timing, GpuPipelineTenTimesTheCpuAtFullHd) {
     std::snprintf(detail, sizeof detail,
                   "%d images of 1920 x 1080: GPU end to end %.3f ms, CPU %.3f ms", bench.images(),
                   gpu.median_ms, cpu.median_ms);
-    return harness::Ratio{cpu.median_ms / gpu.median_ms, cpu.cv + gpu.cv, detail};
+    return harness::speedup(cpu, gpu, detail);
   });
   harness::report_timing("GPU pipeline / CPU pipeline, end to end", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

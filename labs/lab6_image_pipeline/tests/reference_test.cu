@@ -27,7 +27,7 @@ TEST(Reference, RadixSortWithinReachOfCubAt2p24) {
     std::snprintf(detail, sizeof detail,
                   "2^24 keys: radix_sort %.4f ms, CUB DeviceRadixSort::SortKeys %.4f ms",
                   mine.median_ms, cub.median_ms);
-    return harness::Ratio{cub.median_ms / mine.median_ms, cub.cv + mine.cv, detail};
+    return harness::speedup(cub, mine, detail);
   });
   harness::report_timing("reference radix_sort / CUB DeviceRadixSort", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

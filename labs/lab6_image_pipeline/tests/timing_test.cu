@@ -30,7 +30,7 @@ TEST(Timing, LookbackScanKeepsUpWithCubAt2p26) {
     std::snprintf(detail, sizeof detail,
                   "2^26 ints: lookback %.4f ms, CUB DeviceScan::InclusiveSum %.4f ms",
                   mine.median_ms, cub.median_ms);
-    return harness::Ratio{cub.median_ms / mine.median_ms, cub.cv + mine.cv, detail};
+    return harness::speedup(cub, mine, detail);
   });
   harness::report_timing("lookback scan / CUB DeviceScan", verdict);
   EXPECT_TRUE(verdict.passed) << verdict.message();

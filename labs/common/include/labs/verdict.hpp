@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "labs/timing.hpp"
 
@@ -14,6 +15,12 @@ struct Ratio {
   double noise = 0;    // relative spread of the measurements behind it (sum of cvs)
   std::string detail;  // what was measured, for the failure message
 };
+
+// How many times faster `mine` ran than `baseline`: their median times' ratio, with
+// both runs' spread as its noise.
+inline Ratio speedup(const TimingStats& baseline, const TimingStats& mine, std::string detail) {
+  return {baseline.median_ms / mine.median_ms, baseline.cv + mine.cv, std::move(detail)};
+}
 
 // A threshold, and the name of the lab.json bar it comes from (labN_bars.hpp makes
 // one per bar): the name goes into the test's report, so that `grader repeat
