@@ -342,7 +342,7 @@ def test_batch_reads_its_deadline_policy_before_anything_else(tmp_path: Path) ->
     (tmp_path / "subs" / "ann" / "lab1_histogram").mkdir(parents=True)
     args = ["batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r")]
     proc = run_grader(*args, "--deadline-policy", str(tmp_path / "none.json"), cwd=tmp_path)
-    assert proc.returncode == 2 and "not a readable JSON file" in proc.stderr
+    assert proc.returncode == 2 and "none.json: not a valid deadline policy" in proc.stderr
 
 
 @needs_ctest
