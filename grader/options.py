@@ -187,9 +187,20 @@ def add_release_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_decision_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hidden-results", choices=DECIDED, default="held")
-    parser.add_argument("--release-at", type=dt.datetime.fromisoformat)
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    """What `batch` hands `grade --build` for each student (batch_steps.worker_command),
+    kept out of --help: why a lab did not build, the class's shared verdicts and
+    datasets, and the release the batch decided once for everyone."""
+    for name, kind in (
+        ("--build-stage", str),
+        ("--build-log", Path),
+        ("--outcome-cache", Path),  # with --submission-digest (outcome_cache.py)
+        ("--submission-digest", str),
+        ("--data-root", Path),
+        ("--release-at", dt.datetime.fromisoformat),
+    ):
+        parser.add_argument(name, type=kind, help=argparse.SUPPRESS)
+    parser.add_argument("--hidden-results", dest="decided", choices=DECIDED, help=argparse.SUPPRESS)
 
 
 def read_secret(path: Path | None) -> str | None:

@@ -3,10 +3,11 @@
     python3 scripts/new_lab.py TOPIC [--number N]
 
 writes labs/labN_TOPIC/, solutions/labN_TOPIC/ and skeletons/labN_TOPIC/ (N: the next
-free lab number unless given) and adds the lab's test presets labN, labN-correctness
-and labN-timing to CMakePresets.json. The template is a small working lab (SAXPY: one
-kernel, exact correctness cases, one timing bar against the copy ceiling); the new lab
-builds and passes its tests as it is, and is then rewritten into the real exercise.
+free lab number unless given) and adds the lab's test presets labN, labN-correctness,
+labN-timing, labN-tables and TOPIC (labN's tests, by the lab's topic) to
+CMakePresets.json. The template is a small working lab (SAXPY: one kernel, exact
+correctness cases, one timing bar against the copy ceiling); the new lab builds and
+passes its tests as it is, and is then rewritten into the real exercise.
 
 In the template's paths and texts, `labN` stands for the lab's id (lab7), `TOPIC` for
 the topic (matrix_transpose) and `TITLE` for its title (Matrix transpose). The C++
@@ -104,7 +105,8 @@ def taken_numbers(repo: Path) -> dict[int, list[str]]:
 
 
 def check_topic_free(repo: Path, topic: str) -> None:
-    """Two labs of one topic would be told apart by their numbers alone: refused."""
+    """Two labs of one topic would be told apart by their numbers alone: refused. The
+    topic also names a test preset (topic_preset), which must be new."""
     same = re.compile(rf"lab[0-9]+_{re.escape(topic)}")
     for root in LAB_ROOTS:
         folder = repo / root
@@ -113,6 +115,8 @@ def check_topic_free(repo: Path, topic: str) -> None:
                 raise NewLabError(
                     f"a lab of topic {topic!r} exists: {root}/{path.name}; choose another topic"
                 )
+    if any(p.get("name") == topic for p in read_presets(repo).get("testPresets", [])):
+        raise NewLabError(f"{PRESETS} has a test preset {topic!r}: choose another topic")
 
 
 def choose_number(repo: Path, requested: int | None) -> int:
@@ -202,10 +206,18 @@ def preset_entries(lab: str) -> list[dict[str, Any]]:
     ]
 
 
+def topic_preset(lab: Lab) -> dict[str, Any]:
+    """`ctest --preset TOPIC`: the lab's tests by its topic, for those who do not know
+    its number (CI's throwaway lab, scripts/check-new-lab.sh)."""
+    return {"name": lab.topic, "inherits": lab.id, "displayName": f"{lab.id}: every test"}
+
+
 def _entry_text(entry: dict[str, Any], indent: str) -> str:
     """One preset in the file's layout, from its opening brace: its name, base and title
-    on the first line, the filter on the second."""
+    on the first line, the filter (where it has one of its own) on the second."""
     head = ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in entry.items() if k != "filter")
+    if "filter" not in entry:
+        return f"{{{head}}}"
     return f"{{{head},\n{indent} {json.dumps('filter')}: {json.dumps(entry['filter'])}}}"
 
 
@@ -222,7 +234,7 @@ def presets_with(text: str, lab: Lab) -> str:
         for i, preset in enumerate(tests)
         if (m := LAB_PRESET.fullmatch(str(preset.get("name", "")))) and int(m.group(1)) > lab.number
     ]
-    entries = preset_entries(lab.id)
+    entries = [*preset_entries(lab.id), topic_preset(lab)]
     if above:
         position = above[0]
         start = elements[position][0]
@@ -325,7 +337,7 @@ def next_steps(lab: Lab) -> str:
 new_lab: {i} is a working SAXPY lab; make it the exercise you want:
   1. Build and test it as it is (no GPU: the GPU tests report themselves skipped):
        cmake --preset student -DLAB_ONLY={i} && cmake --build --preset student
-       CUDA_LABS_EXPECT_NO_GPU=1 ctest --preset {i}
+       CUDA_LABS_EXPECT_NO_GPU=1 ctest --preset {t}   # or {i}: the same tests
      On a GPU: cmake --workflow --preset reference (add -DLAB_ONLY={i} to its configure
      to build only this lab), and the skeleton must fail every {i} test cleanly.
   2. Write the exercise: the contract labs/{f}/{t}.cuh, the launchers the lab fixes
@@ -363,8 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     for rel in written:
         print(f"new_lab: wrote {rel}")
     print(
-        f"new_lab: added the test presets {lab.id}, {lab.id}-correctness, {lab.id}-timing "
-        f"to {PRESETS}"
+        f"new_lab: added the test presets {lab.id}, {lab.id}-correctness, {lab.id}-timing, "
+        f"{lab.id}-tables, {lab.topic} to {PRESETS}"
     )
     print(next_steps(lab))
     return 0

@@ -5,6 +5,10 @@ back until their release (grader/core/release.py: --deadline-policy, --release-h
 --hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
 held and no instructor/ folder is written.
 
+`batch` grades each student with `grade --build`, in a child process per student
+(a pytest session is process-wide state, and a grader that crashes or hangs on one
+student takes down only its child), adding the options of add_batch_arguments.
+
 Exit status: 0 every selected test passed; 1 any failed (a failed build
 included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
 --allow-skips).
@@ -19,7 +23,13 @@ import sys
 from pathlib import Path
 
 from grader.command import Command
-from grader.core.build import IMPL_WORDS, configure_and_build, configured_impl, print_progress
+from grader.core.build import (
+    IMPL_WORDS,
+    BuildFailure,
+    configure_and_build,
+    configured_impl,
+    print_progress,
+)
 from grader.core.discovery import (
     checked_repo,
     lab_dirs,
@@ -27,12 +37,15 @@ from grader.core.discovery import (
     repo_root,
     require_known_labs,
 )
-from grader.core.errors import EXIT_FAILED, GraderUsageError
-from grader.core.grading_run import exit_status, run_pytest
-from grader.core.release import Release, release_from_args
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import Status
+from grader.core.outcome_cache import OutcomeCache
+from grader.core.release import NOT_RELEASED, Release, decision_from_args, release_from_args
 from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
+from grader.core.scoring import Grade
 from grader.core.session import GradingSession
 from grader.options import (
+    add_batch_arguments,
     add_calibration_argument,
     add_cmake_arg_argument,
     add_jobs_argument,
@@ -101,6 +114,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sandbox_argument(parser)
     add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
     add_release_arguments(parser)
+    add_batch_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -108,9 +122,12 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
     labs = parse_lab_list(args.labs) if args.labs is not None else None
     repo = (args.repo or repo_root()).resolve()
-    release = release_from_args(args)
+    release = decision_from_args(args) if args.decided else release_from_args(args)
     report = writable_dir(args.report)
     build, failure = args.build, None
+    if args.build_stage:  # batch's build of this student
+        log = args.build_log.read_text(encoding="utf-8") if args.build_log else ""
+        failure = BuildFailure(args.build_stage, log)
     secret = read_secret(args.secret_file)
     sanitize = args.sanitize if args.sanitize is not None else secret is not None
     if args.impl is not None:
@@ -159,6 +176,12 @@ def _run(args: argparse.Namespace) -> int:
         sanitize=sanitize,
         process_mode=args.process_mode,
         calibration=args.calibration,
+        outcome_cache=(
+            OutcomeCache(args.outcome_cache, args.submission_digest)
+            if args.outcome_cache and args.submission_digest
+            else None
+        ),
+        data_root=args.data_root,
     )
     grade = run_pytest(session, report, release)
     if grade is None:
@@ -167,8 +190,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"grader: reports in {report}")
     if grade.hidden_data:
         print(release_line(release, report))
-    # In GitHub Actions the job summary is the page students read; batch workers
-    # grade many students in one job and do not come through here.
+    # In GitHub Actions the job summary is the page students read; batch's children
+    # grade many students in one job, and are started without it.
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
     if problem:
         print(f"grader: warning: job summary not written: {problem}", file=sys.stderr)
@@ -216,6 +239,58 @@ def default_build_dir(impl: str) -> Path:
     """./build-grade-<name>: one build per implementation graded."""
     name = impl if impl in IMPL_WORDS else Path(impl).resolve().name
     return Path.cwd() / f"build-grade-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'impl'}"
+
+
+# The grading run is a pytest session over grading_suite.py, beside its plugin.
+_CORE = Path(__file__).resolve().parents[1] / "core"
+# The plugin object is handed to pytest.main ready-made, so `-p grader.core.plugin`
+# (which only builds one from command-line options) is not needed here.
+_PYTEST_ARGS = (
+    "-c",
+    str(_CORE / "grading.ini"),
+    "-p",
+    "no:cacheprovider",
+    "-v",
+    "-rfEs",
+    "--tb=short",
+)
+_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
+
+
+def run_pytest(
+    session: GradingSession, report: Path, release: Release = NOT_RELEASED
+) -> Grade | None:
+    """Grade `session` as a pytest session (imported only now: the other commands load
+    without pytest); `release` decides whether its reports show hidden-data results."""
+    import pytest
+
+    from grader.core.plugin import GradingPlugin
+
+    plugin = GradingPlugin(session, report, release)
+    # Plugins installed on the runner (timeouts, xdist, ...) must not change the run.
+    saved = os.environ.get(_NO_AUTOLOAD)
+    os.environ[_NO_AUTOLOAD] = "1"
+    try:
+        pytest.main([str(_CORE / "grading_suite.py"), *_PYTEST_ARGS], plugins=[plugin])
+    finally:
+        if saved is None:
+            del os.environ[_NO_AUTOLOAD]
+        else:
+            os.environ[_NO_AUTOLOAD] = saved
+    return plugin.grade
+
+
+def exit_status(grade: Grade, allow_skips: bool) -> int:
+    """0 all passed, 1 any failed, 3 skipped for lack of a GPU (unless allowed)."""
+    if grade.count(Status.FAILED) or grade.count(Status.ERROR):
+        return EXIT_FAILED
+    skipped = grade.count(Status.SKIPPED)
+    if skipped and not allow_skips:
+        passed = grade.count(Status.PASSED)
+        tail = "nothing graded" if not passed else f"only {passed} graded"
+        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
+        return EXIT_NO_GPU
+    return EXIT_OK
 
 
 COMMAND = Command(

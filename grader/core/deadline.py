@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 import math
 import subprocess
 import tarfile
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.core.errors import GraderUsageError
+from grader.core.errors import GraderUsageError, read_json_object
 
 _DAY = dt.timedelta(days=1)
 
@@ -56,12 +55,7 @@ class LatePolicy:
 
 def load_policy(path: Path) -> LatePolicy:
     """The policy file, checked field by field; a mistake names the field."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GraderUsageError(f"{path}: not a readable JSON file ({exc})") from exc
-    if not isinstance(doc, dict):
-        raise GraderUsageError(f"{path}: must be a JSON object")
+    doc = read_json_object(path, "deadline policy")
     unknown = set(doc) - {"due", "late_days", "penalty_per_day", "extensions"}
     if unknown:
         raise GraderUsageError(f"{path}: unknown field(s) {', '.join(sorted(unknown))}")

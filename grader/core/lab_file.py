@@ -15,11 +15,10 @@ device code (cmake/LabTesting.cmake).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from grader.core.errors import GraderUsageError
+from grader.core.errors import read_json_object
 
 LAB_FILE = "lab.json"
 
@@ -32,12 +31,4 @@ def read_lab_file(lab_dir: Path) -> dict[str, Any] | None:
     """The lab's policy, or None when the folder has no lab.json; a usage error
     (naming the file) when it is not a JSON object."""
     path = lab_file(lab_dir)
-    if not path.is_file():
-        return None
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GraderUsageError(f"{path}: not a valid {LAB_FILE} ({exc})") from exc
-    if not isinstance(doc, dict):
-        raise GraderUsageError(f"{path}: not a valid {LAB_FILE} (not a JSON object)")
-    return doc
+    return read_json_object(path, LAB_FILE) if path.is_file() else None

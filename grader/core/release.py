@@ -86,14 +86,14 @@ DECIDED = ("held", "released")
 
 
 def decision_argv(release: Release) -> list[str]:
-    """`release` as the options grader/options.py's add_decision_arguments adds."""
+    """`release` as the options grader/options.py's add_batch_arguments adds."""
     at = ["--release-at", release.at.isoformat()] if release.at is not None else []
     return ["--hidden-results", DECIDED[release.released], *at]
 
 
 def decision_from_args(args: argparse.Namespace) -> Release:
-    released = args.hidden_results == "released"
-    return Release(released, f"{args.hidden_results} by the batch", args.release_at)
+    released = args.decided == "released"
+    return Release(released, f"{args.decided} by the batch", args.release_at)
 
 
 def _utc_now() -> dt.datetime:

@@ -5,9 +5,10 @@ student handed in, with its log kept in the student's report folder. With
 `--build-once`, `build_fixed_parts` first builds the class's harness, references
 and test programs once, and each student's build compiles only their own files
 and links against those (cmake/LabPrebuilt.cmake).
-Grade: `python3 -m grader.instructor.batch_worker` in a child process whose only visible
+Grade: `python3 -m grader grade --build` in a child process whose only visible
 GPU is the worker's (CUDA_VISIBLE_DEVICES), under a whole-run time limit, given
-the GPU's lock file (gpu_lock.py) where several workers share that GPU.
+the GPU's lock file (gpu_lock.py) where several workers share that GPU. Its static
+check finds nothing: the labs it rejects are neither built nor handed to it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from grader.core.errors import EXIT_NO_GPU, GraderUsageError
 from grader.core.gpu_lock import LOCK_ENV, lock_file
 from grader.core.process_mode import DEFAULT_PROCESS_MODE
 from grader.core.release import NOT_RELEASED, Release, decision_argv
-from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
 from grader.core.scoring import load_policy
 from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
 from grader.instructor.class_table import result_from_report
@@ -193,7 +194,8 @@ def worker_command(
     argv = [
         sys.executable,
         "-m",
-        "grader.instructor.batch_worker",
+        "grader",
+        "grade",
         "--build",
         str(built.build_dir),
         "--report",
@@ -211,8 +213,7 @@ def worker_command(
         argv += ["--secret-file", str(config.secret_file)]
     if config.jobs is not None:
         argv += ["--jobs", str(config.jobs)]
-    if config.sanitize:
-        argv.append("--sanitize")
+    argv.append("--sanitize" if config.sanitize else "--no-sanitize")
     if config.process_mode != DEFAULT_PROCESS_MODE:
         argv += ["--process-mode", config.process_mode]
     if config.calibration is not None:
@@ -244,6 +245,7 @@ def grade_submission(
         ),
     }
     env.pop(LOCK_ENV, None)  # a GPU of one slot: nobody to share it with, no lock
+    env.pop(STEP_SUMMARY_ENV, None)  # the job's summary is the class's, not each student's
     if gpu in config.shared_gpus:
         env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
     try:

@@ -14,7 +14,6 @@ instructor's grade gives; `folder` lets several entries judge one submission
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.core.errors import GraderUsageError
+from grader.core.errors import GraderUsageError, read_json_object
 from grader.core.model import Outcome, Status
 from grader.core.reports import markdown_table
 from grader.core.sanitize import TOOLS
@@ -73,10 +72,7 @@ class Judgement:
 
 def load_manifest(path: Path) -> list[Expectation]:
     """The manifest's entries; a malformed one is a usage error naming it."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise GraderUsageError(f"cannot read {path}: {exc}") from exc
+    doc = read_json_object(path, "known-wrong manifest")
     entries = []
     for raw in doc.get("submissions", []):
         fields = {k: v for k, v in raw.items() if k in Expectation.__dataclass_fields__}

@@ -46,7 +46,7 @@ def _repo(root: Path, name: str, commits: list[tuple[str, str]]) -> Path:
     return repo
 
 
-def _collect(root: Path, policy: dict[str, object]) -> subprocess.CompletedProcess[str]:
+def _collect(root: Path, policy: object) -> subprocess.CompletedProcess[str]:
     """`collect` of ROOT/repos with `policy` into ROOT/class."""
     (root / "repos").mkdir(exist_ok=True)
     (root / "policy.json").write_text(json.dumps(policy))
@@ -102,11 +102,11 @@ def test_a_link_in_the_tree_refuses_the_submission(tmp_path: Path) -> None:
         ({"due": "2026-12-01T23:59:00+00:00", "late_days": 1.5}, "'late_days' must be a whole"),
         ({"due": "2026-12-01T23:59:00+00:00", "penalty_per_day": 2}, "between 0 and 1"),
         ({"due": "2026-12-01T23:59:00+00:00", "extension": {}}, "unknown field(s) extension"),
+        # The message of every JSON file a user hands the grader (lab.json's too).
+        ([], "policy.json: not a valid deadline policy (not a JSON object)"),
     ],
 )
-def test_a_bad_policy_is_a_usage_error(
-    tmp_path: Path, policy: dict[str, object], message: str
-) -> None:
+def test_a_bad_policy_is_a_usage_error(tmp_path: Path, policy: object, message: str) -> None:
     proc = _collect(tmp_path, policy)
     assert proc.returncode == 2 and message in proc.stderr
 

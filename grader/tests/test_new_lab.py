@@ -68,6 +68,11 @@ def test_a_topic_in_use_is_refused(tmp_path: Path) -> None:
     with pytest.raises(new_lab.NewLabError, match="labs/lab3_reduction"):
         new_lab.check_topic_free(repo, "reduction")
     new_lab.check_topic_free(repo, "duction")  # only the whole topic counts
+    # It names a test preset too: not one that exists, whatever its kind.
+    with pytest.raises(new_lab.NewLabError, match="test preset 'student'"):
+        new_lab.check_topic_free(repo, "student")
+    with pytest.raises(new_lab.NewLabError, match="test preset 'matmul'"):
+        new_lab.check_topic_free(repo, "matmul")
 
 
 def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
@@ -75,8 +80,8 @@ def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
     doc = json.loads(text)
     added = new_lab.presets_with(text, new_lab.Lab(7, "demo"))
     names = [p["name"] for p in json.loads(added)["testPresets"]]
-    assert names[-4:] == ["lab7", "lab7-correctness", "lab7-timing", "lab7-tables"]
-    assert added.startswith(text[: text.index('"lab6-tables"')])  # the rest as it was
+    assert names[-5:] == ["lab7", "lab7-correctness", "lab7-timing", "lab7-tables", "demo"]
+    assert added.startswith(text[: text.index('"image_pipeline"')])  # the rest as it was
     new = {p["name"]: p for p in json.loads(added)["testPresets"]}
     old = {p["name"]: p for p in doc["testPresets"]}
     assert new["lab7-correctness"] == {
@@ -89,15 +94,30 @@ def test_the_presets_are_added_in_order_and_nothing_else_changes() -> None:
     between_names = [p["name"] for p in json.loads(between)["testPresets"]]
     first = between_names.index("lab0")
     assert between_names[first - 1] == "ci-solutions"  # after the trees' presets
-    assert between_names[first : first + 4] == [
+    assert between_names[first : first + 5] == [
         "lab0",
         "lab0-correctness",
         "lab0-timing",
         "lab0-tables",
+        "first",
     ]
     assert new["lab7-tables"]["filter"] == {"include": {"label": "^tables\\.lab7$"}}
     # "student" leaves the tables out; the tables' preset must not inherit that.
     assert new["lab7-tables"]["inherits"] == "student-every-test"
+    # The topic's preset runs what labN runs: it inherits it, filter and all.
+    assert new["demo"] == {"name": "demo", "inherits": "lab7", "displayName": "lab7: every test"}
+
+
+def test_every_lab_has_its_presets_and_one_named_by_its_topic() -> None:
+    """The presets of CMakePresets.json are what new_lab.py adds, for every lab folder."""
+    tests = {
+        p["name"]: p for p in json.loads((REPO / "CMakePresets.json").read_text())["testPresets"]
+    }
+    for folder in sorted((REPO / "labs").glob("lab*_*")):
+        number, topic = folder.name[3:].split("_", 1)
+        lab = new_lab.Lab(int(number), topic)
+        for entry in [*new_lab.preset_entries(lab.id), new_lab.topic_preset(lab)]:
+            assert tests.get(entry["name"]) == entry, (folder.name, entry["name"])
 
 
 @needs_tools

@@ -37,7 +37,7 @@ from grader.instructor.batch_steps import (
     worker_command,
 )
 from grader.instructor.class_table import result_from_report, write_class_table
-from grader.options import add_decision_arguments, add_release_arguments
+from grader.options import add_batch_arguments, add_release_arguments
 from grader.tests.helpers import (
     gtest_spec,
     make_build,
@@ -117,7 +117,7 @@ def test_the_command_line_reads_the_policy_and_the_flags(tmp_path: Path) -> None
 def test_a_batch_hands_its_one_decision_to_every_worker(tmp_path: Path) -> None:
     for release in (HELD, RELEASED, decide(None, DUE)):
         parser = argparse.ArgumentParser()
-        add_decision_arguments(parser)
+        add_batch_arguments(parser)
         again = decision_from_args(parser.parse_args(decision_argv(release)))
         assert (again.released, again.at) == (release.released, release.at)
     config = BatchConfig(tmp_path, ("lab1",), tmp_path, tmp_path, {}, release=RELEASED)
@@ -342,7 +342,7 @@ def test_batch_reads_its_deadline_policy_before_anything_else(tmp_path: Path) ->
     (tmp_path / "subs" / "ann" / "lab1_histogram").mkdir(parents=True)
     args = ["batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r")]
     proc = run_grader(*args, "--deadline-policy", str(tmp_path / "none.json"), cwd=tmp_path)
-    assert proc.returncode == 2 and "not a readable JSON file" in proc.stderr
+    assert proc.returncode == 2 and "none.json: not a valid deadline policy" in proc.stderr
 
 
 @needs_ctest
