@@ -57,17 +57,19 @@ function(lab_add_datasets lab)
 endfunction()
 
 # lab_add_gtest(<target> LAB <lab> KIND correctness|timing|reference
-#               [TIMEOUT s] SOURCES ... [LIBRARIES ...] [INCLUDE dir...] [SANITIZE_FILTER f])
+#               [SERIAL] [TIMEOUT s] SOURCES ... [LIBRARIES ...] [INCLUDE dir...]
+#               [SANITIZE_FILTER f])
 # One process per test case (gtest_discover_tests), labels <lab> and <lab>.<kind>.
 # The program is a lab_program (LabPrebuilt.cmake): its objects may come from another
 # build, with that build's LAB_DATA_DIR compiled in, so every test is also given
 # this build's as $LAB_DATA_DIR, which the harness reads first.
 # SANITIZE_FILTER: the gtest filter of small cases run under compute-sanitizer
 # (LabSanitize.cmake; only with -DLAB_SANITIZE=ON).
-# Timed tests never share the GPU with another test (RUN_SERIAL). Every test asks
-# ctest for one GPU slot (LAB_GPU_RESOURCE_GROUPS).
+# Timed tests, and those of a program marked SERIAL (one that reads the whole
+# device's state), never share the GPU with another test (RUN_SERIAL). Every test
+# asks ctest for one GPU slot (LAB_GPU_RESOURCE_GROUPS).
 function(lab_add_gtest target)
-  cmake_parse_arguments(T "" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES;INCLUDE" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "LAB;KIND;TIMEOUT;SANITIZE_FILTER" "SOURCES;LIBRARIES;INCLUDE" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
@@ -75,7 +77,7 @@ function(lab_add_gtest target)
               LINK ${T_LIBRARIES} labs_test_main GTest::gtest
               DEFINES LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
   set(serial FALSE)
-  if(NOT T_KIND STREQUAL "correctness")
+  if(T_SERIAL OR NOT T_KIND STREQUAL "correctness")
     set(serial TRUE)
   endif()
   # Only our own marker or exit code 77 mean "skipped" (no GPU); gtest's default
