@@ -17,7 +17,7 @@ from grader.command import Command
 from grader.core.discovery import parse_lab_list, read_ctest_json
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome, Status, lab_number
-from grader.core.reports import markdown_table
+from grader.core.reports import markdown_table, one_line
 from grader.core.sanitize import sanitize_tests
 from grader.core.schedule import check_jobs, check_timeout_scale
 from grader.core.session import GradingSession
@@ -40,8 +40,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
     """test | verdict | reason (the tool's first report, on one line)."""
-    reasons = [" / ".join(filter(None, map(str.strip, o.reason.splitlines()))) for _, o in rows]
-    cells = [(t.name, o.status.value, r) for (t, o), r in zip(rows, reasons)]
+    cells = [(t.name, o.status.value, one_line(o.reason)) for t, o in rows]
     return "\n".join(markdown_table(("test", "verdict", "reason"), cells))
 
 
