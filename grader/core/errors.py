@@ -1,5 +1,5 @@
-"""Errors and exit statuses shared by the command line and the pytest plugin, and the
-reader of the JSON files a user hands the grader, whose every problem is theirs.
+"""Errors and exit statuses shared by the commands, and the reader of the JSON files a
+user hands the grader, whose every problem is theirs.
 
 A usage error is the caller's mistake (unknown lab, empty build directory, ...):
 it is reported as one line and exit status 2, never as a traceback.
