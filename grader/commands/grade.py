@@ -37,7 +37,7 @@ from grader.core.discovery import (
     repo_root,
     require_known_labs,
 )
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.errors import EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
 from grader.core.outcome_cache import OutcomeCache
 from grader.core.release import Release, decision_from_args, release_from_args
@@ -48,7 +48,6 @@ from grader.core.reports import (
     console_summary,
     write_all,
 )
-from grader.core.scoring import Grade
 from grader.core.session import GradingSession
 from grader.options import (
     add_batch_arguments,
@@ -205,7 +204,12 @@ def _run(args: argparse.Namespace) -> int:
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
     if problem:
         print(f"grader: warning: job summary not written: {problem}", file=sys.stderr)
-    return exit_status(grade, args.allow_skips)
+    status = exit_status((t.outcome.status for t in grade.all_tests()), args.allow_skips)
+    if status == EXIT_NO_GPU:
+        skipped, passed = grade.count(Status.SKIPPED), grade.count(Status.PASSED)
+        tail = "nothing graded" if not passed else f"only {passed} graded"
+        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
+    return status
 
 
 def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
@@ -249,19 +253,6 @@ def default_build_dir(impl: str) -> Path:
     """./build-grade-<name>: one build per implementation graded."""
     name = impl if impl in IMPL_WORDS else Path(impl).resolve().name
     return Path.cwd() / f"build-grade-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'impl'}"
-
-
-def exit_status(grade: Grade, allow_skips: bool) -> int:
-    """0 all passed, 1 any failed, 3 skipped for lack of a GPU (unless allowed)."""
-    if grade.count(Status.FAILED) or grade.count(Status.ERROR):
-        return EXIT_FAILED
-    skipped = grade.count(Status.SKIPPED)
-    if skipped and not allow_skips:
-        passed = grade.count(Status.PASSED)
-        tail = "nothing graded" if not passed else f"only {passed} graded"
-        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
-        return EXIT_NO_GPU
-    return EXIT_OK
 
 
 COMMAND = Command(
