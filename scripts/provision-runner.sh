@@ -69,16 +69,13 @@ check_tools() {
 check_python() {
   if ! have python3; then
     lack "python3 3.10 or newer" python3
-    lack "python3 modules numpy, pytest" "python3-numpy python3-pytest"
+    lack "python3 module numpy" python3-numpy
     return
   fi
   if python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then ok "python3 3.10+"
   else lack "python3 3.10 or newer" python3; fi
-  local module
-  for module in numpy pytest; do
-    if python3 -c "import $module" 2>/dev/null; then ok "python3 module $module"
-    else lack "python3 module $module" "python3-$module"; fi
-  done
+  if python3 -c "import numpy" 2>/dev/null; then ok "python3 module numpy"
+  else lack "python3 module numpy" python3-numpy; fi
 }
 
 check_sandbox() {

@@ -1,4 +1,4 @@
-"""`grade`: build (optionally), run the chosen labs' tests as a pytest session, report.
+"""`grade`: build (optionally), run the chosen labs' tests, report.
 
 With a secret (hidden data) the reports in --report hold the hidden-data results
 back until their release (grader/core/release.py: --deadline-policy, --release-hidden,
@@ -6,8 +6,8 @@ back until their release (grader/core/release.py: --deadline-policy, --release-h
 held and no instructor/ folder is written.
 
 `batch` grades each student with `grade --build`, in a child process per student
-(a pytest session is process-wide state, and a grader that crashes or hangs on one
-student takes down only its child), adding the options of add_batch_arguments.
+(a grader that crashes or hangs on one student takes down only its child), adding
+the options of add_batch_arguments.
 
 Exit status: 0 every selected test passed; 1 any failed (a failed build
 included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
@@ -37,12 +37,17 @@ from grader.core.discovery import (
     repo_root,
     require_known_labs,
 )
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.errors import EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
 from grader.core.outcome_cache import OutcomeCache
-from grader.core.release import NOT_RELEASED, Release, decision_from_args, release_from_args
-from grader.core.reports import INSTRUCTOR_DIR, SUMMARY_NAME, append_step_summary
-from grader.core.scoring import Grade
+from grader.core.release import Release, decision_from_args, release_from_args
+from grader.core.reports import (
+    INSTRUCTOR_DIR,
+    SUMMARY_NAME,
+    append_step_summary,
+    console_summary,
+    write_all,
+)
 from grader.core.session import GradingSession
 from grader.options import (
     add_batch_arguments,
@@ -183,10 +188,14 @@ def _run(args: argparse.Namespace) -> int:
         ),
         data_root=args.data_root,
     )
-    grade = run_pytest(session, report, release)
-    if grade is None:
-        print("grader: error: the grading session did not finish", file=sys.stderr)
-        return EXIT_FAILED
+    try:
+        session.run_all()
+    except KeyboardInterrupt:  # still report what ran: the rest counts as not run
+        print("grader: interrupted: the tests not run count as failed", file=sys.stderr)
+    grade = session.grade()
+    write_all(report, grade, release)
+    for line in console_summary(grade):
+        print(f"grader: {line}")
     print(f"grader: reports in {report}")
     if grade.hidden_data:
         print(release_line(release, report))
@@ -195,7 +204,12 @@ def _run(args: argparse.Namespace) -> int:
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
     if problem:
         print(f"grader: warning: job summary not written: {problem}", file=sys.stderr)
-    return exit_status(grade, args.allow_skips)
+    status = exit_status((t.outcome.status for t in grade.all_tests()), args.allow_skips)
+    if status == EXIT_NO_GPU:
+        skipped, passed = grade.count(Status.SKIPPED), grade.count(Status.PASSED)
+        tail = "nothing graded" if not passed else f"only {passed} graded"
+        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
+    return status
 
 
 def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
@@ -239,58 +253,6 @@ def default_build_dir(impl: str) -> Path:
     """./build-grade-<name>: one build per implementation graded."""
     name = impl if impl in IMPL_WORDS else Path(impl).resolve().name
     return Path.cwd() / f"build-grade-{re.sub(r'[^A-Za-z0-9_.-]', '_', name) or 'impl'}"
-
-
-# The grading run is a pytest session over grading_suite.py, beside its plugin.
-_CORE = Path(__file__).resolve().parents[1] / "core"
-# The plugin object is handed to pytest.main ready-made, so `-p grader.core.plugin`
-# (which only builds one from command-line options) is not needed here.
-_PYTEST_ARGS = (
-    "-c",
-    str(_CORE / "grading.ini"),
-    "-p",
-    "no:cacheprovider",
-    "-v",
-    "-rfEs",
-    "--tb=short",
-)
-_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
-
-
-def run_pytest(
-    session: GradingSession, report: Path, release: Release = NOT_RELEASED
-) -> Grade | None:
-    """Grade `session` as a pytest session (imported only now: the other commands load
-    without pytest); `release` decides whether its reports show hidden-data results."""
-    import pytest
-
-    from grader.core.plugin import GradingPlugin
-
-    plugin = GradingPlugin(session, report, release)
-    # Plugins installed on the runner (timeouts, xdist, ...) must not change the run.
-    saved = os.environ.get(_NO_AUTOLOAD)
-    os.environ[_NO_AUTOLOAD] = "1"
-    try:
-        pytest.main([str(_CORE / "grading_suite.py"), *_PYTEST_ARGS], plugins=[plugin])
-    finally:
-        if saved is None:
-            del os.environ[_NO_AUTOLOAD]
-        else:
-            os.environ[_NO_AUTOLOAD] = saved
-    return plugin.grade
-
-
-def exit_status(grade: Grade, allow_skips: bool) -> int:
-    """0 all passed, 1 any failed, 3 skipped for lack of a GPU (unless allowed)."""
-    if grade.count(Status.FAILED) or grade.count(Status.ERROR):
-        return EXIT_FAILED
-    skipped = grade.count(Status.SKIPPED)
-    if skipped and not allow_skips:
-        passed = grade.count(Status.PASSED)
-        tail = "nothing graded" if not passed else f"only {passed} graded"
-        print(f"grader: no GPU: {skipped} tests skipped, {tail}", file=sys.stderr)
-        return EXIT_NO_GPU
-    return EXIT_OK
 
 
 COMMAND = Command(

@@ -26,6 +26,7 @@ from grader.core.build import configure_and_build
 from grader.core.discovery import parse_lab_list, read_ctest_json, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome
+from grader.core.reports import verdict_line
 from grader.core.sanitize import sanitize_tests, tool_of
 from grader.core.session import GradingSession
 from grader.instructor.known_wrong import (
@@ -178,7 +179,7 @@ def grade_entry(
     tests = defect + [t for t in matching(entry.must_pass) if t not in defect]
     outcomes = session.run_all(tests)
     for name, outcome in outcomes.items():
-        print(f"  {name}: {outcome.status.value}", flush=True)
+        print(f"  {verdict_line(name, outcome)}", flush=True)
     return outcomes, True, ""
 
 

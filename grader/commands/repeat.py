@@ -34,7 +34,7 @@ from grader.core.discovery import lab_dirs, parse_lab_list, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.lab_file import read_lab_file
 from grader.core.model import Outcome, Status
-from grader.core.reports import markdown_table
+from grader.core.reports import markdown_table, tally
 from grader.core.session import GradingSession
 from grader.options import (
     add_build_argument,
@@ -203,12 +203,8 @@ def _run(args: argparse.Namespace) -> int:
             args.build, labs=labs, timeout_scale=args.timeout_scale, secret=secret, jobs=args.jobs
         )
         session.run_all()
-        tally = Counter(o.status.value for o in session.outcomes.values())
-        print(
-            f"grader: run {number}/{args.times}: "
-            + ", ".join(f"{count} {status}" for status, count in sorted(tally.items())),
-            flush=True,
-        )
+        counts = tally(o.status for o in session.outcomes.values())
+        print(f"grader: run {number}/{args.times}: {counts}", flush=True)
         runs.append(dict(session.outcomes))
         if args.calibrate:
             device = str(session.gpu.details.get("name", ""))

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from grader.command import Command
 from grader.core.discovery import parse_lab_list, read_ctest_json
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.core.model import LabTest, Outcome, Status, lab_number
-from grader.core.reports import markdown_table
+from grader.core.errors import GraderUsageError, exit_status
+from grader.core.model import LabTest, Outcome, lab_number
+from grader.core.reports import markdown_table, one_line
 from grader.core.sanitize import sanitize_tests
 from grader.core.schedule import check_jobs, check_timeout_scale
 from grader.core.session import GradingSession
@@ -40,17 +40,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
     """test | verdict | reason (the tool's first report, on one line)."""
-    reasons = [" / ".join(filter(None, map(str.strip, o.reason.splitlines()))) for _, o in rows]
-    cells = [(t.name, o.status.value, r) for (t, o), r in zip(rows, reasons)]
+    cells = [(t.name, o.status.value, one_line(o.reason)) for t, o in rows]
     return "\n".join(markdown_table(("test", "verdict", "reason"), cells))
-
-
-def exit_status(outcomes: Sequence[Outcome]) -> int:
-    if any(o.status in (Status.FAILED, Status.ERROR) for o in outcomes):
-        return EXIT_FAILED
-    if any(o.status is Status.SKIPPED for o in outcomes):
-        return EXIT_NO_GPU
-    return EXIT_OK
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -80,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
     print(text)
     if args.report is not None:
         args.report.write_text(text + "\n", encoding="utf-8")
-    return exit_status([o for _, o in rows])
+    return exit_status(o.status for _, o in rows)
 
 
 COMMAND = Command(

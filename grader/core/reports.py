@@ -2,7 +2,9 @@
 
 - `junit.xml`: one testsuite per lab, the reason as each failure's message;
 - `results.json`: Gradescope's autograder results, to its specification;
-- `summary.md`: a table for a GitHub Actions job summary.
+- `summary.md`: a table for a GitHub Actions job summary;
+
+and the console's account of a run, which every command that grades prints alike.
 
 `ctest --output-junit` writes JUnit from exit statuses; this one carries the
 grader's verdict, its reason and each test's points, and holds hidden-data results
@@ -21,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +36,7 @@ from grader.core.model import (
     STATIC_KIND,
     Figure,
     LabTest,
+    Outcome,
     Status,
     lab_number,
 )
@@ -46,6 +50,7 @@ STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 # The reports whole, hidden-data results included: the instructor's, never handed out.
 INSTRUCTOR_DIR = "instructor"
 _OUTPUT_IN_RESULTS = 4000
+_CONSOLE_REASON = 300  # characters of a reason on the console; the reports hold it whole
 # Characters XML 1.0 cannot carry; student output may contain any byte.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -574,6 +579,42 @@ def _failed_item(test: ScoredTest) -> list[str]:
         fence = "~~~~" if "```" in rest else "```"
         item += [f"  {fence}"] + [f"  {line}" for line in rest.splitlines()] + [f"  {fence}"]
     return item
+
+
+def console_summary(grade: Grade) -> list[str]:
+    """Each test that did not pass with its reason, then each lab's count and score."""
+    bad = (Status.FAILED, Status.ERROR)
+    lines = [
+        verdict_line(t.test.name, t.outcome) for t in grade.all_tests() if t.outcome.status in bad
+    ]
+    lines += [
+        f"{lab.policy.label}: {tally(t.outcome.status for t in lab.tests)}; "
+        f"score {number(lab.score)}/{number(lab.max_score)}"
+        for lab in grade.labs
+    ]
+    return lines + [f"GPU: {grade.gpu.describe()}"]
+
+
+def tally(statuses: Iterable[Status]) -> str:
+    """'185 passed, 2 failed, 0 skipped', and the errors where there are any."""
+    counts = Counter(statuses)
+    shown = [Status.PASSED, Status.FAILED, Status.SKIPPED] + [Status.ERROR] * (
+        Status.ERROR in counts
+    )
+    return ", ".join(f"{counts[s]} {s.value}" for s in shown)
+
+
+def verdict_line(name: str, outcome: Outcome) -> str:
+    """'NAME: STATUS', and the reason on one line (cut short) when the test did not pass."""
+    reason = one_line(outcome.reason) if outcome.status is not Status.PASSED else ""
+    if len(reason) > _CONSOLE_REASON:
+        reason = reason[: _CONSOLE_REASON - 3] + "..."
+    return f"{name}: {outcome.status.value}" + (f": {reason}" if reason else "")
+
+
+def one_line(text: str) -> str:
+    """A multi-line reason on one line, its lines joined by ' / '."""
+    return " / ".join(filter(None, map(str.strip, text.splitlines())))
 
 
 def markdown_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:

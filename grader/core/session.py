@@ -1,7 +1,8 @@
 """One grading run: the chosen labs' tests, the GPU, the runner and the outcomes.
 
-The pytest plugin and the command line both drive this object, so what is
-graded and how it is scored does not depend on which of them started it.
+Every command that runs lab tests (grade, repeat, sanitize, known-wrong) drives
+this object, so what is graded and how it is scored does not depend on which
+of them started it. What it adds to ctest's own run: runner.py and schedule.py.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from grader.core.schedule import (
 from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab
 from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
-NOT_RUN = "not run: the grading session stopped early or the test was deselected"
+NOT_RUN = "not run: the grading session stopped early"
 STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
 
 
@@ -87,7 +88,6 @@ class GradingSession:
         self.gpu = gpu
         self.runner = runner
         self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock, outcome_cache)
-        self._planned = False
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
@@ -223,41 +223,26 @@ class GradingSession:
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""
         tests = self.tests if tests is None else list(tests)
-        self._plan(tests)
-        return {test.name: self.run(test) for test in tests}
-
-    def _plan(self, tests: Sequence[LabTest]) -> None:
-        """Run the untimed ones among `tests` now, together; once per session."""
-        if not self._planned:
-            self._planned = True
+        start = time.monotonic()
+        self.scheduler.prepare(t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND))
+        self.phase_s["shared"] = time.monotonic() - start
+        if self.sanitize is not None:
             start = time.monotonic()
-            self.scheduler.prepare(
-                t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND)
-            )
-            self.phase_s["shared"] = time.monotonic() - start
-            if self.sanitize is not None:
-                start = time.monotonic()
-                self.sanitize.run_all(
-                    self.scheduler.shared, self.scheduler.prepare, self.scheduler.run
-                )
-                self.phase_s["sanitize"] = time.monotonic() - start
+            self.sanitize.run_all(self.scheduler.shared, self.scheduler.prepare, self.scheduler.run)
+            self.phase_s["sanitize"] = time.monotonic() - start
+        return {test.name: self._run(test) for test in tests}
 
-    def run(self, test: LabTest) -> Outcome:
-        """Run one test (its setups first) and remember the outcome.
-
-        Unless run_all() chose the tests, the first call runs every selected
-        untimed test, side by side (pytest asks for one test at a time).
-        """
+    def _run(self, test: LabTest) -> Outcome:
+        """Run one test (its setups first; the untimed ones ran in run_all's prepare)
+        and remember the outcome."""
         if test.kind == STATIC_KIND:
             findings = "\n".join(self.rejected[test.lab])
             outcome = Outcome(Status.FAILED, f"{STATIC_REJECTION}\n{findings}")
         elif test.kind == BUILD_KIND:
             outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
         elif test.kind == SANITIZE_KIND and self.sanitize is not None:
-            self._plan(self.tests)
             outcome = self.sanitize.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
         else:
-            self._plan(self.tests)
             outcome = self.scheduler.run(test)
             if self.sanitize is not None:
                 outcome = self.sanitize.judge(test, outcome)

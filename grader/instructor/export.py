@@ -444,10 +444,6 @@ def student_readme(text: str) -> str:
                 "the student's files, same names, compiled against the same contract",
                 "your files, compiled against the lab's contract",
             )
-            body = body.replace(
-                "the pytest-based grader and its own tests",
-                "the grader: `python3 -m grader grade --impl skeletons`",
-            )
             body = body.replace("setup, CPU tests, the GPU suite", "setup and the CPU tests")
             kept.append(body)
     kept.insert(_grading_index(kept), STUDENT_GRADING_SECTION.strip())

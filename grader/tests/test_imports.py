@@ -226,3 +226,14 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     assert layer_violations(graph) == [
         "grader.core.c (core) imports grader.instructor.d (instructor)"
     ]
+
+
+def test_no_module_imports_pytest() -> None:
+    """pytest runs the grader's own tests, never a grading: no module of the grader needs it."""
+    for name, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                roots = [alias.name for alias in node.names]
+            else:
+                roots = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert all(root.partition(".")[0] != "pytest" for root in roots), name

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from grader.core.gpu import GpuInfo
 from grader.core.model import Figure, LabTest, Outcome, Status
-from grader.core.reports import leaderboard, write_all
+from grader.core.reports import leaderboard, tally, verdict_line, write_all
 from grader.core.scoring import Grade, LabPolicy, score_lab
 
 H100 = GpuInfo(
@@ -196,3 +196,12 @@ def test_without_figures_there_is_no_leaderboard_and_no_measured_table(tmp_path:
     paths = write_all(tmp_path, _graded_with_a_failure())
     assert "leaderboard" not in json.loads(paths["results.json"].read_text())
     assert "### Measured" not in paths["summary.md"].read_text()
+
+
+def test_the_console_lines_count_every_status_and_cut_long_reasons() -> None:
+    assert tally([Status.PASSED, Status.FAILED, Status.PASSED]) == "2 passed, 1 failed, 0 skipped"
+    assert tally([Status.ERROR]) == "0 passed, 0 failed, 0 skipped, 1 error"
+    line = verdict_line("lab1.T", Outcome(Status.FAILED, "first\n\n  second\n" + "x" * 400))
+    assert line.startswith("lab1.T: failed: first / second / xxx") and line.endswith("...")
+    assert len(line) == len("lab1.T: failed: ") + 300
+    assert verdict_line("lab1.T", Outcome(Status.PASSED, "kept out")) == "lab1.T: passed"

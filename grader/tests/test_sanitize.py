@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from grader.commands.repeat import append_record, changes, load_record, table
-from grader.commands.sanitize import exit_status
 from grader.core.discovery import parse_tests
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError, exit_status
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
 from grader.core.verdict import ProcessResult, classify
@@ -118,10 +117,12 @@ def test_exit_86_of_an_ordinary_test_is_not_a_sanitizer_report() -> None:
     assert status is Status.FAILED and "compute-sanitizer" not in reason
 
 
-def test_sanitize_exit_status() -> None:
-    assert exit_status([Outcome(Status.PASSED)]) == EXIT_OK
-    assert exit_status([Outcome(Status.PASSED), Outcome(Status.FAILED, "x")]) == EXIT_FAILED
-    assert exit_status([Outcome(Status.SKIPPED, "no GPU")]) == EXIT_NO_GPU
+def test_the_exit_status_of_a_run() -> None:
+    assert exit_status([Status.PASSED]) == EXIT_OK
+    assert exit_status([Status.PASSED, Status.FAILED, Status.SKIPPED]) == EXIT_FAILED
+    assert exit_status([Status.ERROR]) == EXIT_FAILED
+    assert exit_status([Status.PASSED, Status.SKIPPED]) == EXIT_NO_GPU
+    assert exit_status([Status.SKIPPED], allow_skips=True) == EXIT_OK
 
 
 def test_repeat_reports_only_the_tests_whose_verdict_changed() -> None:

@@ -5,16 +5,14 @@ Runs without a GPU or a compiler: every error here is found before anything buil
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from grader.core.discovery import checked_repo, parse_lab_list
 from grader.core.errors import GraderUsageError
-from grader.tests.helpers import PACKAGE_PARENT, make_build, needs_ctest, run_grader
+from grader.tests.helpers import run_grader
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -70,36 +68,6 @@ def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[s
         "or leave --labs out for every lab"
     )
     assert not (tmp_path / "R").exists() and not list(tmp_path.glob("build-grade-*"))
-
-
-@needs_ctest
-def test_empty_labs_under_plain_pytest_is_a_usage_error(tmp_path: Path) -> None:
-    build = make_build(tmp_path, [])
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "grader.core.plugin",
-            "-p",
-            "no:cacheprovider",
-            str(Path(PACKAGE_PARENT) / "grader" / "core" / "grading_suite.py"),
-            "--build",
-            str(build),
-            "--labs",
-            "",
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 4, proc.stdout + proc.stderr  # pytest's usage error
-    assert "--labs '' names no lab" in proc.stderr
 
 
 def test_check_with_a_missing_repo_blames_repo_not_impl(tmp_path: Path) -> None:

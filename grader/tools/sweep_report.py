@@ -1,7 +1,7 @@
 """The sweep's table (Markdown, CSV) and plot (PNG, when matplotlib is installed).
 
 matplotlib is optional on purpose: the grading runner and the students'
-machines need only numpy and pytest, and the table carries every number.
+machines need only numpy, and the table carries every number.
 """
 
 from __future__ import annotations
