@@ -375,14 +375,18 @@ def check_startup(
             )
     # The names of that initialiser: also in the library's own instances (its
     # function-local statics' destructors), never in the student's functions.
-    for name in sorted(allowance.startup if allowance else ()):
+    startup = allowance.startup if allowance else frozenset()
+    use = allowance.use if allowance else frozenset()
+    for name in sorted(startup):
         for ref in facts.relocations:
+            if ref.target != name:
+                continue
             function = facts.function_at(ref.section, ref.offset)
-            if ref.target != name or (function is not None and function == allowed):
+            if function is not None and function == allowed:
                 continue
             if (
                 function is not None
-                and library_of(function) in allowance.use
+                and library_of(function) in use
                 and _library_misuse(function, facts) is None
             ):
                 continue
