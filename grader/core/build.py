@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
+from grader.core.lab_file import library_files
 
 IMPL_WORDS = ("skeletons", "solutions")
 _BUILD_TIMEOUT_S = 3600
@@ -166,13 +168,17 @@ OBJECTS_ARCHITECTURE = "-DCMAKE_CUDA_ARCHITECTURES=86-real"
 def build_objects(
     repo: Path, impl: str, build_dir: Path, labs: Sequence[str], cmake_args: Sequence[str] = ()
 ) -> tuple[str, BuildFailure | None]:
-    """Compile only the student's objects (`labN_impl`) of `labs`: no GPU, no tests."""
+    """Compile only the student's objects (`labN_impl`) of `labs`: no GPU, no tests.
+    A lab that lets a student file use a library (lab.json's objects.libraries) also
+    gets its harness (`labN_harness`): the object check compares the two's symbols."""
+    dirs = lab_dirs(repo)
+    harness = [f"{lab}_harness" for lab in labs if lab in dirs and library_files(dirs[lab])]
     return configure_and_build(
         repo,
         impl,
         build_dir,
         [OBJECTS_ARCHITECTURE, f"-DLAB_ONLY={';'.join(labs)}", *cmake_args],
-        targets=[f"{lab}_impl" for lab in labs],
+        targets=[*(f"{lab}_impl" for lab in labs), *harness],
     )
 
 

@@ -4,13 +4,26 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
     {"lab": "lab3", "title": "Parallel reduction",
      "score": {"correctness": 60, "timing": 40},
      "sanitize_filter": "*__n1__*:...",
-     "objects": {"imports": [...], "only_in": {...}, "relocatable": [...]}}
+     "objects": {"imports": [...], "only_in": {...}, "relocatable": [...],
+                 "libraries": {FILE: {"use": [...], "imports": {WHY: [...]},
+                                      "startup": [...]}}}}
 
 `score`: the points of each group of tests, by kind, split evenly among the
 group's tests (scoring.py). `sanitize_filter`: the small cases run under
 compute-sanitizer. `objects`: what the object check allows beyond the contract
 (object_check.py); its `relocatable`, the student files compiled with relocatable
 device code (cmake/LabTesting.cmake).
+
+`objects.libraries`: the student files that may use a library, each alone (lab6's
+thrust_pipeline.cu: Thrust). `use`: the libraries' namespaces and include folders
+(`thrust`, `cub`), which the source rules and the object check then allow in that
+file only: their headers, and their code as the headers' weak instances, never a
+strong definition, an undefined reference or a symbol a harness object defines.
+`imports`: the names (regular expressions, as `imports`) the library's code needs
+beyond the lab's, grouped by why, allowed in that file's object only. `startup`:
+the only names that one static initialiser of that file besides nvcc's may refer
+to (`<iostream>`'s, which CUB's headers include). CMake compiles the file with
+CCCL's NVTX ranges off (cmake/LabTesting.cmake).
 """
 
 from __future__ import annotations
@@ -18,7 +31,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from grader.core.errors import read_json_object
+from grader.core.errors import GraderUsageError, read_json_object
 
 LAB_FILE = "lab.json"
 
@@ -32,3 +45,21 @@ def read_lab_file(lab_dir: Path) -> dict[str, Any] | None:
     (naming the file) when it is not a JSON object."""
     path = lab_file(lab_dir)
     return read_json_object(path, LAB_FILE) if path.is_file() else None
+
+
+def library_files(lab_dir: Path) -> dict[str, dict[str, Any]]:
+    """`objects.libraries` of the lab's policy: student file -> its allowance."""
+    doc = read_lab_file(lab_dir) or {}
+    found = doc.get("objects", {}).get("libraries", {})
+    if not isinstance(found, dict) or not all(isinstance(v, dict) for v in found.values()):
+        raise GraderUsageError(
+            f"{lab_file(lab_dir)}: objects.libraries must map each file to its allowance"
+        )
+    return found
+
+
+def library_names(lab_dir: Path) -> dict[str, frozenset[str]]:
+    """Student file -> the libraries (`use`) it may use, from `objects.libraries`."""
+    return {
+        f: frozenset(str(u) for u in v.get("use", ())) for f, v in library_files(lab_dir).items()
+    }

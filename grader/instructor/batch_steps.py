@@ -90,7 +90,7 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
     build_dir = config.build_root / safe_name(sub.name)
     report = config.report_dir(sub)
     report.mkdir(parents=True, exist_ok=True)
-    static = static_findings(sub.path, handed_in, report) if handed_in else {}
+    static = static_findings(sub.path, handed_in, report, config.repo) if handed_in else {}
     labs = tuple(lab for lab in handed_in if lab not in static)
     if not labs:
         return BuiltTree(build_dir, (), static=static)
@@ -132,14 +132,16 @@ def build_fixed_parts(
     return replace(config, prebuilt=build_dir)
 
 
-def static_findings(impl: Path, labs: Sequence[str], report: Path) -> dict[str, tuple[str, ...]]:
+def static_findings(
+    impl: Path, labs: Sequence[str], report: Path, repo: Path | None = None
+) -> dict[str, tuple[str, ...]]:
     """The source rules on the student's lab folders, before anything is built.
 
     Written to `static-check.txt`; a lab with findings scores 0 (`apply_static`),
     since passing tests with CUB is no pass. The object check follows the build
     (`object_rejections`).
     """
-    found = {lab: tuple(items) for lab, items in rejections(impl, labs).items()}
+    found = {lab: tuple(items) for lab, items in rejections(impl, labs, repo).items()}
     text = "\n".join(item for items in found.values() for item in items)
     (report / "static-check.txt").write_text((text or "no findings") + "\n", encoding="utf-8")
     return found

@@ -6,6 +6,12 @@ token pasting or assembler labels a submission uses, the linker sees these
 names. Every grading path (`grade`, `batch`, `check`) runs it on the objects of
 each lab's `labN_impl` target before any test. Needs binutils (and Ninja's
 dependency log for the include check), no GPU.
+
+A student file that the lab's `lab.json` lets use a library (`objects.libraries`,
+grader/core/lab_file.py) may hold that library's code as its headers' weak
+instances and the imports and startup its allowance names, in its own object
+only; no student object may define a symbol that an object of the lab's harness
+defines, unless it is the same header instance, byte for byte.
 """
 
 from __future__ import annotations
@@ -18,9 +24,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from grader.core.lab_file import read_lab_file
+from grader.core.lab_file import library_files, read_lab_file
 from grader.trust import object_rules as rules
-from grader.trust.object_facts import ElfSymbol, ObjectFacts, ToolError, read_object
+from grader.trust.object_facts import (
+    ElfSymbol,
+    ObjectFacts,
+    ToolError,
+    read_object,
+    section_bytes,
+)
 from grader.trust.static_check import SOURCE_SUFFIXES, Finding, strip_comments
 
 _DECLARATION = re.compile(r"\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?[;{]")
@@ -43,6 +55,15 @@ _STUB = "__device_stub_"
 
 
 @dataclass(frozen=True)
+class LibraryAllowance:
+    """What one student file may hold of a library (`objects.libraries` in lab.json)."""
+
+    use: frozenset[str]  # the libraries' namespaces (`thrust`, `cub`)
+    imports: tuple[str, ...] = ()  # extra allowed imports of that file (regexes)
+    startup: frozenset[str] = frozenset()  # what its one static initialiser may refer to
+
+
+@dataclass(frozen=True)
 class ObjectPolicy:
     """One lab's rules: its contract and what its `lab.json` adds."""
 
@@ -54,11 +75,15 @@ class ObjectPolicy:
     only_in: dict[str, tuple[str, ...]] = field(default_factory=dict)
     student_files: tuple[str, ...] = ()  # basenames: whose anonymous namespaces are the student's
     relocatable: tuple[str, ...] = ()  # basenames compiled with -rdc (`relocatable` in lab.json)
+    libraries: dict[str, LibraryAllowance] = field(default_factory=dict)  # basename -> allowance
 
-    def allows_import(self, name: str) -> bool:
+    def allows_import(self, name: str, source: str = "") -> bool:
+        """Whether the object of student file `source` may import `name`."""
         if rules.ALLOWED_IMPORT_PATTERN.fullmatch(name):
             return True
-        return any(re.fullmatch(p, name) for p in self.imports)
+        allowance = self.libraries.get(source)
+        extra = self.imports + (allowance.imports if allowance else ())
+        return any(re.fullmatch(p, name) for p in extra)
 
 
 def contract_names(header_text: str) -> set[str]:
@@ -82,6 +107,14 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
     contract = frozenset(contract_names(headers[0].read_text(encoding="utf-8", errors="replace")))
     extra: dict[str, Any] = (read_lab_file(lab_dir) or {}).get("objects", {})
     only_in = {str(k): tuple(str(f) for f in v) for k, v in extra.get("only_in", {}).items()}
+    libraries = {
+        str(name): LibraryAllowance(
+            frozenset(str(u) for u in entry.get("use", ())),
+            tuple(str(p) for group in entry.get("imports", {}).values() for p in group),
+            frozenset(str(s) for s in entry.get("startup", ())),
+        )
+        for name, entry in library_files(lab_dir).items()
+    }
     return ObjectPolicy(
         lab,
         contract,
@@ -90,6 +123,7 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
         only_in,
         tuple(student_files),
         tuple(str(f) for f in extra.get("relocatable", ())),
+        libraries,
     )
 
 
@@ -183,15 +217,20 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
     return findings
 
 
-def check_imports(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
-    """Every symbol the object needs from elsewhere must be on the allowlist."""
+def check_imports(
+    facts: ObjectFacts, policy: ObjectPolicy, where: str, source: str = ""
+) -> list[Finding]:
+    """Every symbol the object (of student file `source`) needs from elsewhere
+    must be on the allowlist."""
     findings = []
     seen = set()
+    allowance = policy.libraries.get(source)
+    startup = allowance.startup if allowance else frozenset()  # judged by check_startup
     for symbol in facts.symbols:
         if symbol.defined or not symbol.name or symbol.name in seen:
             continue
         seen.add(symbol.name)
-        if policy.allows_import(symbol.name):
+        if symbol.name in startup or policy.allows_import(symbol.name, source):
             continue
         what, fix = (
             "is not among the calls this lab allows",
@@ -210,27 +249,92 @@ def check_imports(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
     return findings
 
 
-def check_libraries(facts: ObjectFacts, where: str) -> list[Finding]:
-    """Any symbol of CUB, Thrust or CUTLASS in the object, however it was reached."""
+def library_of(symbol: ElfSymbol) -> str | None:
+    """The library (`thrust`, `cub`, ...) whose code the symbol names, if any."""
+    for text in (symbol.demangled, symbol.name):
+        match = rules.LIBRARY_SYMBOL.search(text)
+        if match:
+            return next(g for g in match.groups() if g)
+    return None
+
+
+def _library_misuse(symbol: ElfSymbol, facts: ObjectFacts) -> str | None:
+    """Why an allowed library's symbol is still refused: only its headers' own
+    instances (local, or weak in a COMDAT group) may be in the object."""
+    if not symbol.defined:
+        return "refers to {}, which it does not define: that would run another object's copy"
+    if symbol.bind == "LOCAL" or (symbol.bind in ("WEAK", "UNIQUE") and _in_comdat(symbol, facts)):
+        return None
+    return (
+        "defines {} strongly, not as the library's headers do (a weak template or inline "
+        "instance): a strong definition replaces the library's code everywhere it is linked"
+    )
+
+
+def check_libraries(
+    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
+) -> list[Finding]:
+    """Any symbol of CUB, Thrust or CUTLASS in the object, however it was reached;
+    with an allowance, its libraries' header instances are allowed."""
     for symbol in facts.symbols:
-        if rules.LIBRARY_SYMBOL.search(symbol.demangled) or rules.LIBRARY_SYMBOL.search(
-            symbol.name
-        ):
+        library = library_of(symbol)
+        if library is None:
+            continue
+        if allowance is not None and library in allowance.use:
+            misuse = _library_misuse(symbol, facts)
+            if misuse is None:
+                continue
             return [
                 Finding(
                     where,
                     0,
                     "library-code",
-                    f"contains {symbol.demangled[:160]}, code of a library that computes "
-                    "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+                    misuse.format(symbol.demangled[:160])
+                    + f"; use {library} through its headers only",
                 )
             ]
+        return [
+            Finding(
+                where,
+                0,
+                "library-code",
+                f"contains {symbol.demangled[:160]}, code of a library that computes "
+                "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+            )
+        ]
     return []
 
 
-def check_startup(facts: ObjectFacts, where: str) -> list[Finding]:
-    """No code before `main` or after it, except nvcc's kernel registration."""
+def _startup_allowed(function: ElfSymbol, facts: ObjectFacts, names: frozenset[str]) -> bool:
+    """Whether a static initialiser refers to nothing but `names` and one place of
+    its object's zeroed data (<iostream>'s object), and calls only through those."""
+    section = facts.section_by_index(function.section)
+    if section is None or not names:
+        return False
+    start, end = function.value, function.value + function.size
+    inside = [r for r in facts.relocations if r.section == section.name and start <= r.offset < end]
+    targets = [r.target for r in inside]
+    branches_out = [
+        b
+        for b in facts.branches
+        if b.section == section.name and start <= b.address < end and not start <= b.target <= end
+    ]
+    return (
+        bool(set(targets) & names)
+        and set(targets) <= names | {".bss"}
+        and targets.count(".bss") <= 1
+        and not branches_out
+    )
+
+
+def check_startup(
+    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
+) -> list[Finding]:
+    """No code before `main` or after it, except nvcc's kernel registration (and
+    the one initialiser an allowance's `startup` describes, whose names nothing
+    else may refer to)."""
     findings = []
+    allowed: ElfSymbol | None = None
     for name in rules.CONSTRUCTOR_SECTIONS:
         if facts.section_named(name) is not None:
             findings.append(
@@ -248,6 +352,10 @@ def check_startup(facts: ObjectFacts, where: str) -> list[Finding]:
         targets = []
         for entry in entries:
             target = facts.function_at(entry.target, entry.addend)
+            if target and allowance and _startup_allowed(target, facts, allowance.startup):
+                if allowed is None:  # one such initialiser: a second one is the student's
+                    allowed = target
+                    continue
             targets.append(qualified_name(target.demangled) if target else entry.target)
         # nvcc registers the kernels with exactly one entry; anything else is the student's.
         extra = list(targets)
@@ -265,6 +373,35 @@ def check_startup(facts: ObjectFacts, where: str) -> list[Finding]:
                     "use plain data and printf",
                 )
             )
+    # The names of that initialiser: also in the library's own instances (its
+    # function-local statics' destructors), never in the student's functions.
+    startup = allowance.startup if allowance else frozenset()
+    use = allowance.use if allowance else frozenset()
+    for name in sorted(startup):
+        for ref in facts.relocations:
+            if ref.target != name:
+                continue
+            function = facts.function_at(ref.section, ref.offset)
+            if function is not None and function == allowed:
+                continue
+            if (
+                function is not None
+                and library_of(function) in use
+                and _library_misuse(function, facts) is None
+            ):
+                continue
+            place = function.demangled[:160] if function else f"section {ref.section}"
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "constructor",
+                    f"{place} refers to {name}, which only the "
+                    "library's code and the one static initialiser its lab allows "
+                    "(<iostream>'s) may: code that runs before or after main",
+                )
+            )
+            break
     for section in facts.sections:
         if "W" in section.flags and "X" in section.flags:
             findings.append(
@@ -322,19 +459,98 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
     return findings
 
 
-def check_facts(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
-    """Every object rule on one object (less nvcc's -rdc symbols in a relocatable file's)."""
+def _offered(symbol: ElfSymbol) -> bool:
+    """A definition the linker sees from other objects."""
+    return symbol.defined and symbol.bind != "LOCAL" and symbol.kind not in ("SECTION", "FILE")
+
+
+def _own_data(facts: ObjectFacts, target: str) -> bool:
+    """Whether a reference goes to the object's own data (a data section, or a local
+    label in one, such as a string literal's `.LC3`), never to code."""
+    section = facts.section_named(target)
+    if section is None:
+        local = next((s for s in facts.symbols if s.name == target and s.bind == "LOCAL"), None)
+        if local is None or local.kind == "FUNC":
+            return False
+        section = facts.section_by_index(local.section)
+    return section is not None and "X" not in section.flags
+
+
+def _section_code(facts: ObjectFacts, index: str) -> tuple[bytes, list[tuple[int, str]]]:
+    """A section's bytes and its references (offset, target); a reference to the
+    object's own data is kept only as `data`: where each object puts its string
+    literals, and what it names them, differs between objects."""
+    section = facts.section_by_index(index)
+    if section is None:
+        return b"", []
+    refs = [
+        (r.offset, "data" if _own_data(facts, r.target) else r.target)
+        for r in facts.relocations
+        if r.section == section.name
+    ]
+    return section_bytes(facts.path, index), sorted(refs)
+
+
+def _same_instance(
+    ours: ElfSymbol, facts: ObjectFacts, theirs: ElfSymbol, other: ObjectFacts
+) -> bool:
+    """Both copies are one header's instance: weak in a COMDAT group, the same
+    size, the same bytes and references (an explicit specialization is not)."""
+    return (
+        ours.bind in ("WEAK", "UNIQUE")
+        and theirs.bind in ("WEAK", "UNIQUE")
+        and _in_comdat(ours, facts)
+        and _in_comdat(theirs, other)
+        and (ours.kind, ours.size) == (theirs.kind, theirs.size)
+        and _section_code(facts, ours.section) == _section_code(other, theirs.section)
+    )
+
+
+def check_harness_symbols(
+    facts: ObjectFacts, harness: Sequence[ObjectFacts], where: str
+) -> list[Finding]:
+    """No symbol that an object of the lab's harness also defines, unless both are
+    the same header instance: the linker keeps one copy for both, maybe the student's."""
+    offered = {s.name: s for s in facts.symbols if _offered(s) and not s.name.startswith("DW.ref.")}
+    findings = []
+    for other in harness:
+        for theirs in other.symbols:
+            ours = offered.get(theirs.name)
+            if ours is None or not _offered(theirs) or _same_instance(ours, facts, theirs, other):
+                continue
+            del offered[ours.name]
+            findings.append(
+                Finding(
+                    where,
+                    0,
+                    "harness-symbol",
+                    f"defines {ours.demangled[:160]}, which the harness's "
+                    f"{other.path.name.removesuffix('.o')} defines too, otherwise: the linker "
+                    "keeps one copy for both, maybe this one; remove the definition or "
+                    "specialization",
+                )
+            )
+    return findings
+
+
+def check_facts(
+    facts: ObjectFacts, policy: ObjectPolicy, where: str, harness: Sequence[ObjectFacts] = ()
+) -> list[Finding]:
+    """Every object rule on one object (less nvcc's -rdc symbols in a relocatable file's),
+    against the objects of the lab's harness that the build holds."""
     source = facts.path.name.removesuffix(".o")
     if source in policy.relocatable:
         abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
         facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
+    allowance = policy.libraries.get(source)
     return (
-        check_libraries(facts, where)
+        check_libraries(facts, where, allowance)
         + check_definitions(facts, policy, where)
-        + check_imports(facts, policy, where)
-        + check_startup(facts, where)
+        + check_imports(facts, policy, where, source)
+        + check_startup(facts, where, allowance)
         + check_instructions(facts, where)
         + check_only_in(facts, policy, where)
+        + check_harness_symbols(facts, harness, where)
     )
 
 
@@ -352,6 +568,33 @@ def impl_objects(build: Path, lab: str) -> list[Path]:
         return sorted(p for p in (build / m for m in rule.findall(text)) if p.is_file())
     dirs = [d for name in (f"{lab}_impl", f"{lab}_impl_rdc") for d in build.rglob(f"{name}.dir")]
     return sorted(p for d in dirs if d.is_dir() for p in d.rglob("*.o"))
+
+
+def harness_objects(build: Path, lab: str, lab_dir: Path) -> list[Path]:
+    """The objects of the lab's fixed parts (its harness, program and tests, and the
+    common library) that `build` holds, or the build it links them from
+    (LAB_PREBUILT): every object of the lab's folder but `<lab>_impl`'s."""
+    trees = [build]
+    try:
+        cache = (build / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        cache = ""
+    prebuilt = re.search(r"^LAB_PREBUILT:\w+=(.+)$", cache, re.M)
+    if prebuilt:
+        trees.append(Path(prebuilt.group(1).strip()))
+    rule = re.compile(r"^build (\S+\.o): \w+_COMPILER__(\S+)", re.M)
+    folders = (f"labs/{lab_dir.name}/", "labs/common/")
+    found = []
+    for tree in trees:
+        ninja_file = tree / "build.ninja"
+        if not ninja_file.is_file():
+            continue
+        text = ninja_file.read_text(encoding="utf-8", errors="replace")
+        for path, target in rule.findall(text):
+            if path.startswith(folders) and not target.startswith(f"{lab}_impl_"):
+                if (tree / path).is_file():
+                    found.append(tree / path)
+    return sorted(found)
 
 
 def included_files(build: Path, obj: Path) -> list[str] | None:
@@ -399,10 +642,13 @@ def check_includes(
     student_dir: Path,
     where: str,
     system_dirs: Sequence[Path] = (),
+    libraries: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """The student may include standard and CUDA headers, the lab's contract
     header, and source files of their own lab folder: nothing of the harness,
-    the datasets, the secret or another folder, whatever macro built the name."""
+    the datasets, the secret or another folder, whatever macro built the name.
+    `libraries`: the library folders (`thrust`, `cub`) this object may include
+    from the system's headers (its lab.json allowance)."""
     findings: list[Finding] = []
     contract = {p.resolve() for p in lab_dir.glob("*.cuh")}
     own = student_dir.resolve()
@@ -412,7 +658,8 @@ def check_includes(
         if not path.is_absolute():
             continue  # Ninja's own paths (the object itself), relative to the build
         resolved = path.resolve()
-        if rules.LIBRARY_INCLUDE.search(str(resolved)):
+        library = rules.LIBRARY_INCLUDE.search(str(resolved))
+        if library and not (library.group(1) in libraries and _system(resolved, system_dirs)):
             if any(f.rule_id == "library-include" for f in findings):
                 continue  # the first is the one the student wrote; the rest follow from it
             findings.append(
@@ -485,6 +732,12 @@ def check_lab_objects(
         ]
     findings = []
     system_dirs = system_include_dirs(build)
+    harness = []
+    for path in harness_objects(build, policy.lab, lab_dir):
+        try:
+            harness.append(read_object(path))
+        except ToolError as exc:
+            findings.append(Finding(path.name, 0, "unreadable-object", str(exc)))
     for obj in objects:
         where = obj.name.removesuffix(".o")
         if student_dir is not None:
@@ -494,9 +747,17 @@ def check_lab_objects(
         except ToolError as exc:
             findings.append(Finding(where, 0, "unreadable-object", str(exc)))
             continue
-        findings += check_facts(facts, policy, where)
+        findings += check_facts(facts, policy, where, harness)
         if student_dir is not None:
             files = included_files(build, obj)
+            allowance = policy.libraries.get(obj.name.removesuffix(".o"))
             if files is not None:
-                findings += check_includes(files, lab_dir, student_dir, where, system_dirs)
+                findings += check_includes(
+                    files,
+                    lab_dir,
+                    student_dir,
+                    where,
+                    system_dirs,
+                    allowance.use if allowance else frozenset(),
+                )
     return findings

@@ -16,6 +16,10 @@ _TOOL_TIMEOUT_S = 120
 # Host instructions that enter the kernel directly, bypassing every import.
 _OS_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(syscall|sysenter|int\s+\$?0x80)\b", re.M)
 _FUNCTION_LABEL = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+_SECTION_HEADER = re.compile(r"^Disassembly of section (\S+):$")
+# A call or jump to an address: where a relocation fills the target in, objdump shows
+# the placeholder (the next instruction's address).
+_BRANCH = re.compile(r"^\s*([0-9a-f]+):\s+(?:call|jmp|j[a-z]+)\w*\s+([0-9a-f]+)\s+<")
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,22 @@ class Relocation:
 
 
 @dataclass(frozen=True)
+class Branch:
+    """A direct call or jump in host code: where it sits and where it goes (section offsets)."""
+
+    section: str
+    address: int
+    target: int
+
+
+@dataclass(frozen=True)
 class ObjectFacts:
     path: Path
     symbols: tuple[ElfSymbol, ...]
     sections: tuple[Section, ...]
     relocations: tuple[Relocation, ...]
     os_instructions: tuple[tuple[str, str], ...]  # (function, instruction)
+    branches: tuple[Branch, ...] = ()
 
     def section_named(self, name: str) -> Section | None:
         return next((s for s in self.sections if s.name == name), None)
@@ -177,6 +191,36 @@ def parse_os_instructions(text: str) -> list[tuple[str, str]]:
     return found
 
 
+def parse_branches(text: str) -> list[Branch]:
+    """Every direct call and jump in `objdump -d` output, with its section."""
+    found = []
+    section = ""
+    for line in text.splitlines():
+        header = _SECTION_HEADER.match(line)
+        if header:
+            section = header.group(1)
+            continue
+        match = _BRANCH.match(line)
+        if match and section:
+            found.append(Branch(section, int(match.group(1), 16), int(match.group(2), 16)))
+    return found
+
+
+def parse_hex_dump(text: str) -> bytes:
+    """The bytes of `readelf -x` output."""
+    out = bytearray()
+    for line in text.splitlines():
+        match = re.match(r"^\s+0x[0-9a-f]+ ((?:[0-9a-f]{2,8} ){1,4})", line)
+        if match:
+            out += bytes.fromhex(match.group(1).replace(" ", ""))
+    return bytes(out)
+
+
+def section_bytes(path: Path, index: str) -> bytes:
+    """The contents of section `index` of the object (empty for one without, .bss)."""
+    return parse_hex_dump(_run("readelf", "-x", index, str(path)))
+
+
 def read_object(path: Path) -> ObjectFacts:
     """Everything the object check needs from one object file."""
     raw = parse_symbols(_run("readelf", "-s", "-W", str(path)))
@@ -189,5 +233,10 @@ def read_object(path: Path) -> ObjectFacts:
     relocations = tuple(parse_relocations(_run("readelf", "-r", "-W", str(path))))
     disassembly = _run("objdump", "-d", "-C", "--no-show-raw-insn", str(path))
     return ObjectFacts(
-        path, symbols, sections, relocations, tuple(parse_os_instructions(disassembly))
+        path,
+        symbols,
+        sections,
+        relocations,
+        tuple(parse_os_instructions(disassembly)),
+        tuple(parse_branches(disassembly)),
     )

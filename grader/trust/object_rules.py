@@ -121,7 +121,7 @@ REFUSED_IMPORT_PATTERNS = tuple((re.compile(p), what, fix) for p, what, fix in R
 # whatever alias or macro reached them.
 LIBRARY_SYMBOL = re.compile(
     r"(?:^|[^\w:])(cub|thrust|cutlass|cute|nvbench)::"
-    r"|_ZN(?:3cub|6thrust|7cutlass|4cute)\w"
+    r"|_ZN(?:3(cub)|6(thrust)|7(cutlass)|4(cute))\w"
 )
 # Names nobody but the runtime, the harness or the test framework defines.
 RESERVED_DEFINITION = re.compile(
@@ -134,6 +134,6 @@ CONSTRUCTOR_SECTIONS = (".ctors", ".dtors", ".preinit_array", ".fini_array")
 NVCC_REGISTRATION = "__sti____cudaRegisterAll"
 # Included files from these folders (of the CUDA toolkit) compute answers.
 LIBRARY_INCLUDE = re.compile(
-    r"/(?:cub|thrust|cutlass|cute|nvbench)/|/(?:cublas|cudnn|cufft"
+    r"/(cub|thrust|cutlass|cute|nvbench)/|/(?:cublas|cudnn|cufft"
     r"|cusparse|cusolver|curand|nvrtc|npp|nvjpeg|cutensor)\w*\.h\w*$"
 )

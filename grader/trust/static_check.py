@@ -4,17 +4,20 @@ Needs no GPU and no compiler; teaches early. The defence is the object check
 
 `check_lab(folder)` reads every source file of one lab folder laid out like
 `skeletons/` and returns the findings, each with file:line and the reason. The
-rules are in `static_rules.py`.
+rules are in `static_rules.py`; a file the lab's `lab.json` lets use a library
+(`objects.libraries`) is held to the rules less that library.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.trust.static_rules import RULES, Rule
+from grader.core.discovery import lab_dirs
+from grader.core.lab_file import library_names
+from grader.trust.static_rules import RULES, Rule, rules_allowing
 
 SOURCE_SUFFIXES = (
     ".cu",
@@ -153,8 +156,13 @@ def source_files(folder: Path) -> list[Path]:
     )
 
 
-def check_lab(folder: Path, root: Path | None = None) -> list[Finding]:
-    """Findings for every source file of one lab folder; paths relative to `root`."""
+def check_lab(
+    folder: Path,
+    root: Path | None = None,
+    libraries: Mapping[str, frozenset[str]] | None = None,
+) -> list[Finding]:
+    """Findings for every source file of one lab folder; paths relative to `root`.
+    `libraries`: file name (in the folder itself) -> the libraries it may use."""
     root = root or folder.parent
     findings = []
     for path in source_files(folder):
@@ -163,16 +171,27 @@ def check_lab(folder: Path, root: Path | None = None) -> list[Finding]:
         except OSError as exc:
             findings.append(Finding(_relative(path, root), 0, "unreadable", str(exc)))
             continue
-        findings += check_source(text, _relative(path, root))
+        allowed = (libraries or {}).get(path.name) if path.parent == folder else None
+        rules = rules_allowing(allowed) if allowed else RULES
+        findings += check_source(text, _relative(path, root), rules)
     return findings
 
 
-def rejections(impl: Path, labs: Sequence[str] | None = None) -> dict[str, list[str]]:
+def lab_libraries(repo: Path | None, lab: str) -> dict[str, frozenset[str]]:
+    """The lab's files allowed a library (lab.json's objects.libraries), none
+    without a repository or a folder for the lab."""
+    folder = lab_dirs(repo).get(lab) if repo is not None else None
+    return library_names(folder) if folder is not None else {}
+
+
+def rejections(
+    impl: Path, labs: Sequence[str] | None = None, repo: Path | None = None
+) -> dict[str, list[str]]:
     """lab -> its source findings (`file:line: rule: reason`), for each lab folder of
     `impl` with at least one: what `batch` scores 0 before building (the object check
-    follows once the objects exist: submission_check.py)."""
+    follows once the objects exist: submission_check.py). `repo`: the labs' policies."""
     found = {
-        lab: [f.describe() for f in check_lab(folder, impl)]
+        lab: [f.describe() for f in check_lab(folder, impl, lab_libraries(repo, lab))]
         for lab, folder in lab_folders(impl, labs).items()
     }
     return {lab: items for lab, items in found.items() if items}

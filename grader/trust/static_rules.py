@@ -32,21 +32,56 @@ def _rule(rule_id: str, pattern: str, reason: str, *, on_includes: bool = False)
     return Rule(rule_id, re.compile(pattern, re.MULTILINE), reason, on_includes)
 
 
-_LIBRARIES = r"cub|thrust|cutlass|cute|cublas(?:Lt)?|cudnn|cusparse(?:Lt)?|cufft|cusolver|nvbench"
-
-RULES: tuple[Rule, ...] = (
-    _rule(
-        "library-include",
-        rf"^[ \t]*#\s*include\s*[<\"]\s*(?:{_LIBRARIES})[\w]*[/._>\"]",
-        "includes a library that computes the answer for you (CUB, Thrust, cuBLAS, cuDNN, "
-        "cuSPARSE, CUTLASS, ...): write the kernel yourself",
-        on_includes=True,
-    ),
-    _rule(
-        "library-call",
-        r"\b(?:cub|thrust|cutlass|cute)\s*::|\b(?:cublas|cublasLt|cudnn|cusparse|cufft"
-        r"|cusolver)[A-Z_]\w*",
-        "calls a library that computes the answer for you (CUB, Thrust, cuBLAS, ...): "
-        "write the kernel yourself",
-    ),
+# The libraries named by the rules below; a lab may allow some in one file
+# (lab.json's objects.libraries: `rules_allowing`).
+LIBRARIES = (
+    "cub",
+    "thrust",
+    "cutlass",
+    "cute",
+    "cublas",
+    "cublasLt",
+    "cudnn",
+    "cusparse",
+    "cusparseLt",
+    "cufft",
+    "cusolver",
+    "nvbench",
 )
+# Those whose names are C++ namespaces (`thrust::`); the others are C prefixes (`cublasSgemm`).
+_NAMESPACES = ("cub", "thrust", "cutlass", "cute")
+
+
+def rules_allowing(allowed: frozenset[str] = frozenset()) -> tuple[Rule, ...]:
+    """The source rules, less the libraries `allowed` (one file's allowance)."""
+    names = [n for n in LIBRARIES if n not in allowed]
+    spaces = [n for n in _NAMESPACES if n not in allowed]
+    prefixes = [
+        n for n in LIBRARIES if n not in _NAMESPACES and n not in allowed and n != "nvbench"
+    ]
+    rules = []
+    if names:
+        rules.append(
+            _rule(
+                "library-include",
+                rf"^[ \t]*#\s*include\s*[<\"]\s*(?:{'|'.join(names)})[\w]*[/._>\"]",
+                "includes a library that computes the answer for you (CUB, Thrust, cuBLAS, "
+                "cuDNN, cuSPARSE, CUTLASS, ...): write the kernel yourself",
+                on_includes=True,
+            )
+        )
+    calls = [rf"\b(?:{'|'.join(spaces)})\s*::"] if spaces else []
+    calls += [rf"\b(?:{'|'.join(prefixes)})[A-Z_]\w*"] if prefixes else []
+    if calls:
+        rules.append(
+            _rule(
+                "library-call",
+                "|".join(calls),
+                "calls a library that computes the answer for you (CUB, Thrust, cuBLAS, ...): "
+                "write the kernel yourself",
+            )
+        )
+    return tuple(rules)
+
+
+RULES: tuple[Rule, ...] = rules_allowing()

@@ -14,7 +14,13 @@ from grader.core.build import build_objects
 from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
 from grader.trust.object_check import check_lab_objects, impl_objects, load_object_policy
-from grader.trust.static_check import Finding, check_lab, lab_folders, source_files
+from grader.trust.static_check import (
+    Finding,
+    check_lab,
+    lab_folders,
+    lab_libraries,
+    source_files,
+)
 
 
 def object_findings(
@@ -51,7 +57,9 @@ def check_submission(
     is a finding with the compiler's first errors.
     """
     folders = lab_folders(impl, labs)
-    results = {lab: check_lab(folder, impl) for lab, folder in folders.items()}
+    results = {
+        lab: check_lab(folder, impl, lab_libraries(repo, lab)) for lab, folder in folders.items()
+    }
     if not folders:
         return results
     if build is None:

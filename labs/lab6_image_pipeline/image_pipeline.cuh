@@ -8,6 +8,8 @@
 //   image_kernels.cu  steps 4-8: the map, the histogram, the first non-zero bin,
 //                     the equalisation, the sum
 //   sort_kernels.cu   step 9: the radix sort and its order check
+//   thrust_pipeline.cu  steps 1-9 again in Thrust (the course's section 15): the
+//                     one file of the lab that may use Thrust and CUB
 //
 // The pipeline (lab6.hpp's fix_image_cpu, the course's CPU code): a corrupted
 // buffer of n ints holds the image_size pixels of an image, in order, with
@@ -127,5 +129,19 @@ void radix_pass(const unsigned* in, unsigned* out, int n, int shift, Scratch scr
 // (9c) Sorts keys[0 .. n) ascending with passes of 2 bits (least significant
 //      first); the result is in keys. temp holds n keys of room.
 void radix_sort(unsigned* keys, int n, unsigned* temp, Scratch scratch);
+
+// ---- The pipeline in Thrust (thrust_pipeline.cu) -------------------------------
+
+// Thrust's algorithms on the default stream (thrust::device), not kernels of your
+// own. Unlike the launchers above, these may do what Thrust does: allocate its
+// temporary memory, read its counts and sums back to the host and wait for them.
+
+// Steps 1-8 on one image: the n values of `buffer` repaired into image[0 ..
+// image_size), their sum written to *total; returns image_size. image and
+// sorted hold n ints each (sorted: room for a sorted copy of the image), bins
+// holds kBins. Every output arrives poisoned.
+int thrust_fix_image(const int* buffer, int n, int* image, int* sorted, int* bins, int* total);
+// Step 9: sums[0 .. count) sorted ascending.
+void thrust_sort_sums(unsigned* sums, int count);
 
 }  // namespace lab6

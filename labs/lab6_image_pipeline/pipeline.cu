@@ -1,5 +1,5 @@
 // lab6's end-to-end pipeline (pipeline.hpp): the batch, the CPU pipeline, and the
-// bench that runs, checks and times the GPU and Thrust pipelines.
+// bench that runs, checks and times the student's GPU and Thrust pipelines.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -198,14 +198,23 @@ void PipelineBench::run_gpu(const std::vector<cudaEvent_t>* marks) {
   step_done();
 }
 
+// The same for the student's Thrust variant. The copy out takes the image's own
+// size: a wrong returned size is reported, never trusted as a length.
 void PipelineBench::run_thrust() {
   int* sums = reinterpret_cast<int*>(d_sums_.get());
+  thrust_size_wrong_.clear();
   for (std::size_t i = 0; i < batch_.size(); ++i) {
     const int n = static_cast<int>(batch_[i].n());
+    const int size = static_cast<int>(batch_[i].image_size);
     LAB_CUDA_CHECK(cudaMemcpyAsync(d_buffer_.get(), h_in_.get() + in_offset_[i], sizeof(int) * n,
                                    cudaMemcpyHostToDevice));
-    const int size = thrust_fix_image(d_buffer_.get(), n, d_image_.get(), d_sorted_.get(),
-                                      d_histo_.get(), sums + i);
+    const int got = thrust_fix_image(d_buffer_.get(), n, d_image_.get(), d_sorted_.get(),
+                                     d_histo_.get(), sums + i);
+    if (got != size && thrust_size_wrong_.empty()) {
+      thrust_size_wrong_ = "image " + std::to_string(i) + ": thrust_fix_image returned " +
+                           std::to_string(got) + ", expected the image's size " +
+                           std::to_string(size);
+    }
     LAB_CUDA_CHECK(cudaMemcpyAsync(h_out_.get() + out_offset_[i], d_image_.get(),
                                    sizeof(int) * size, cudaMemcpyDeviceToHost));
   }
@@ -236,7 +245,8 @@ std::string PipelineBench::check_gpu() {
 std::string PipelineBench::check_thrust() {
   poison_outputs();
   run_thrust();
-  return compare();
+  const std::string wrong = compare();
+  return thrust_size_wrong_.empty() ? wrong : thrust_size_wrong_;
 }
 
 namespace {

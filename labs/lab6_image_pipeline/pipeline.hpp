@@ -1,7 +1,8 @@
 // lab6's end-to-end pipeline, the report's final benchmark (its sections 4, 14,
 // 15 and 16): a batch of corrupted images repaired on the CPU (fix_image_cpu), by
-// the student's steps 1-8 chained on the GPU, and by Thrust, the sums of the
-// batch sorted (step 9), each result compared with the CPU's. The host buffers
+// the student's steps 1-8 chained on the GPU, and by the student's Thrust
+// variant (thrust_pipeline.cu), the sums of the batch sorted (step 9), each
+// result compared with the CPU's. The host buffers
 // are the harness's, in pinned memory; the GPU times include the copies to the
 // device and back. Shared by the program (--pipeline) and the pipeline tests.
 #pragma once
@@ -60,23 +61,14 @@ struct BatchResult {
 // The course's CPU code on every image, then std::sort of the sums.
 BatchResult pipeline_cpu(const std::vector<CorruptedImage>& batch);
 
-// ---- The Thrust yardstick (thrust_yardstick.cu: Thrust's compile time keeps it a
-// unit of its own). The report's section 15: copy_if, a transform over a counting
-// iterator, the histogram from a sorted copy and upper_bound, its adjacent
-// difference and inclusive scan, find_if, transform, reduce; thrust::sort for the
-// sums. Thrust allocates its own temporary memory and reads its counts back to the
-// host, as the report's did: all of it is in its time.
-
-// Repairs the n values of `buffer` into image[0 .. image_size) (image and sorted
-// hold n ints each, bins kBins) and writes the sum to *total; returns image_size.
-int thrust_fix_image(const int* buffer, int n, int* image, int* sorted, int* bins, int* total);
-void thrust_sort_sums(unsigned* sums, int count);
-
 // ---- The bench -----------------------------------------------------------------------
 
 // The three pipelines on one batch. The GPU pipeline chains the report's last
 // version of each step: the look-back scan, the map with a constant table, the
 // histogram in shared memory; its sums are sorted by the student's radix_sort.
+// The Thrust pipeline is the contract's thrust_fix_image and thrust_sort_sums:
+// Thrust allocates its own temporary memory and reads its counts back to the
+// host, as the report's did: all of it is in its time.
 class PipelineBench {
  public:
   explicit PipelineBench(std::vector<CorruptedImage> batch);
@@ -116,6 +108,7 @@ class PipelineBench {
   void run_thrust();
   std::string compare();
   Scratch scratch();
+  std::string thrust_size_wrong_;  // run_thrust's first image whose returned size differs
   std::vector<CorruptedImage> batch_;
   BatchResult expected_;
   std::vector<std::size_t> in_offset_, out_offset_;  // each image's place in the pinned buffers

@@ -23,6 +23,7 @@ FILES = {
     "lab3": ("lab3_reduction", "reduce_kernels.cu", "reduction.cuh"),
     "lab4": ("lab4_power_array", "power_kernels.cu", "power_array.cuh"),
     "lab5": ("lab5_matmul", "matmul_kernels.cu", "matmul.cuh"),
+    "lab6": ("lab6_image_pipeline", "thrust_pipeline.cu", "image_pipeline.cuh"),
 }
 # Helpers every cheat may use: names built by the preprocessor.
 MACROS = (
@@ -30,12 +31,15 @@ MACROS = (
 )
 
 
-def hostile(lab, name, why, prelude, hook=None, call="", extra_files=None, launchers=False):
+def hostile(
+    lab, name, why, prelude, hook=None, call="", extra_files=None, launchers=False, filename=None
+):
     """Write OUT/<lab>_<name>: the solution with `prelude` after the contract's
     #include and `call` as the first statement of contract function `hook`; with
     `launchers`, the lab's launcher header is written into the file first, for a
-    hook in a launcher the lab fixes."""
-    folder, filename, header = FILES[lab]
+    hook in a launcher the lab fixes. `filename`: another student file than FILES's."""
+    folder, default_file, header = FILES[lab]
+    filename = filename or default_file
     text = read_solution(REPO / "solutions" / folder / filename)  # regions resolved
     if launchers:
         text = with_launchers(text, REPO / "labs" / folder)
@@ -357,4 +361,49 @@ hostile(
     """
         extern "C" __attribute__((weak)) int puts(const char*) { return 0; }
         """,
+)
+
+# lab6's thrust_pipeline.cu may use Thrust and CUB (lab.json's objects.libraries):
+# as their headers' weak instances only, never to replace what the harness runs.
+# The harness's yardstick, cub::DeviceScan::InclusiveSum on ints, scanning nothing:
+# the student's look-back scan would beat the "CUB" time by any margin.
+CUB_SCAN_SPECIALIZATION = """
+    #include <cub/device/device_scan.cuh>
+    template <>
+    {inline}cudaError_t cub::DeviceScan::InclusiveSum<const int*, int*, int>(
+        void*, size_t& bytes, const int*, int*, int, cudaStream_t) {{
+      bytes = 1;
+      return cudaSuccess;
+    }}
+    """
+
+hostile(
+    "lab6",
+    "strong_cub",
+    "a strong definition of cub::DeviceScan::InclusiveSum (an explicit specialization, "
+    "not inline), which replaces the harness's yardstick everywhere it is linked.",
+    CUB_SCAN_SPECIALIZATION.format(inline=""),
+)
+
+hostile(
+    "lab6",
+    "inline_cub",
+    "the same specialization declared inline, kept by taking its address: a weak "
+    "definition like a header's, which the linker may keep instead of the harness's.",
+    CUB_SCAN_SPECIALIZATION.format(inline="inline "),
+    "thrust_sort_sums",
+    "auto volatile cheat_keep = &cub::DeviceScan::InclusiveSum<const int*, int*, int>;",
+)
+
+hostile(
+    "lab6",
+    "thrust_elsewhere",
+    "Thrust, included through a macro-built name, in scan_kernels.cu, which may not use it.",
+    """
+        #include CHEAT_STR(thrust/CHEAT_PASTE(fi, ll).h)
+        #include CHEAT_STR(thrust/execution_policy.h)
+        """,
+    "build_predicate",
+    "thrust::fill_n(thrust::device, predicate, n, 1);",
+    filename="scan_kernels.cu",
 )

@@ -1,9 +1,9 @@
-// The end-to-end pipeline, exact against the CPU on every public image: a batch of
+// The end-to-end pipelines, exact against the CPU on every public image: a batch of
 // three images of its size (the image, then two relevelled), copied in from pinned
-// memory, repaired by the student's steps chained, copied out, their sums sorted
-// by the student's radix_sort. Every output, the device's and the pinned host's,
-// is poisoned before the run. (The harness's Thrust pipeline is checked the same
-// way by pipeline_reference_test.cu.)
+// memory, repaired by the student's steps chained (or by the student's Thrust
+// variant, thrust_pipeline.cu), copied out, their sums sorted by the student's
+// radix_sort (or thrust_sort_sums). Every output, the device's and the pinned
+// host's, is poisoned before the run.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -31,6 +31,15 @@ TEST_P(Pipeline, GpuEndToEndMatchesTheCpu) {
   const std::string wrong = bench.check_gpu();
   EXPECT_TRUE(wrong.empty()) << "the GPU pipeline (lookback, map_constant, histogram_shared, "
                                 "radix_sort) on three images of "
+                             << GetParam().name << ":\n"
+                             << wrong;
+}
+
+TEST_P(Pipeline, ThrustEndToEndMatchesTheCpu) {
+  PipelineBench bench = bench_of(GetParam());
+  const std::string wrong = bench.check_thrust();
+  EXPECT_TRUE(wrong.empty()) << "the Thrust pipeline (thrust_fix_image, thrust_sort_sums) on "
+                                "three images of "
                              << GetParam().name << ":\n"
                              << wrong;
 }
