@@ -173,6 +173,32 @@ ${rows}};
   set(${var} ${dir} PARENT_SCOPE)
 endfunction()
 
+# lab_policy_student_files(<var> <lab> <key> <student files>): the files lab.json's
+# objects.<key> names (an array's items or an object's keys), each checked to be
+# one of the lab's student files.
+function(lab_policy_student_files var lab key students)
+  lab_policy_get(json objects ${key})
+  set(files "")
+  if(json)
+    string(JSON type TYPE "${json}")
+    string(JSON count LENGTH "${json}")
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      if(type STREQUAL "OBJECT")
+        string(JSON f MEMBER "${json}" ${i})
+      else()
+        string(JSON f GET "${json}" ${i})
+      endif()
+      if(NOT f IN_LIST students)
+        message(FATAL_ERROR "${lab}: lab.json's objects.${key} names ${f}, which is not "
+                            "one of the STUDENT files of lab_add_harness")
+      endif()
+      list(APPEND files ${f})
+    endforeach()
+  endif()
+  set(${var} ${files} PARENT_SCOPE)
+endfunction()
+
 # lab_add_harness(<lab> <folder> STUDENT <file>... HARNESS <source>... [LINK <lib>...])
 # <lab>_impl: the student's files from LAB_IMPL/<folder>, compiled against the
 # contract header in this folder, the only objects compiled per student with
@@ -185,20 +211,7 @@ endfunction()
 # Sets <lab>_STUDENT_SOURCES for checks on the student's files.
 function(lab_add_harness lab folder)
   cmake_parse_arguments(A "" "" "STUDENT;HARNESS;LINK" ${ARGN})
-  lab_policy_get(relocatable objects relocatable)
-  set(rdc_files "")
-  if(relocatable)
-    string(JSON count LENGTH "${relocatable}")
-    math(EXPR last "${count} - 1")
-    foreach(i RANGE ${last})
-      string(JSON f GET "${relocatable}" ${i})
-      if(NOT f IN_LIST A_STUDENT)
-        message(FATAL_ERROR "${lab}: lab.json's objects.relocatable names ${f}, which is not "
-                            "one of the STUDENT files of lab_add_harness")
-      endif()
-      list(APPEND rdc_files ${f})
-    endforeach()
-  endif()
+  lab_policy_student_files(rdc_files ${lab} relocatable "${A_STUDENT}")
   set(whole_files ${A_STUDENT})
   if(rdc_files)
     list(REMOVE_ITEM whole_files ${rdc_files})
@@ -223,20 +236,11 @@ function(lab_add_harness lab folder)
   # A student file that lab.json's objects.libraries lets use a library (lab6's
   # thrust_pipeline.cu: Thrust) is compiled with CCCL's NVTX ranges off: their
   # injection reads the environment and loads a library, which the object check refuses.
-  lab_policy_get(libraries objects libraries)
-  if(libraries)
-    string(JSON count LENGTH "${libraries}")
-    math(EXPR last "${count} - 1")
-    foreach(i RANGE ${last})
-      string(JSON f MEMBER "${libraries}" ${i})
-      if(NOT f IN_LIST A_STUDENT)
-        message(FATAL_ERROR "${lab}: lab.json's objects.libraries names ${f}, which is not "
-                            "one of the STUDENT files of lab_add_harness")
-      endif()
-      lab_student_sources(${folder} library_file ${f})
-      set_source_files_properties(${library_file} PROPERTIES COMPILE_DEFINITIONS CCCL_DISABLE_NVTX)
-    endforeach()
-  endif()
+  lab_policy_student_files(library_files ${lab} libraries "${A_STUDENT}")
+  foreach(f IN LISTS library_files)
+    lab_student_sources(${folder} library_file ${f})
+    set_source_files_properties(${library_file} PROPERTIES COMPILE_DEFINITIONS CCCL_DISABLE_NVTX)
+  endforeach()
   set(${lab}_STUDENT_SOURCES ${student} PARENT_SCOPE)
 endfunction()
 
