@@ -223,3 +223,8 @@ def number(value: float) -> int | float:
     """3.0 -> 3, 59.99999999 -> 60, 1/3 -> 0.3333: points as people write them."""
     rounded = round(float(value), 4)
     return int(rounded) if rounded.is_integer() else rounded
+
+
+def points_cell(value: float) -> str:
+    """Points in a table cell: 3.0 as "3", 2.5 as "2.50"."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"

@@ -27,6 +27,7 @@ from typing import Generic, TextIO, TypeVar
 
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_slots import gpu_indices
+from grader.core.scoring import points_cell
 
 _LAB_DIR = re.compile(r"(lab\d+)_.+")
 _NVIDIA_SMI_TIMEOUT_S = 60
@@ -174,7 +175,7 @@ class _Progress:
                 else (f"{result.status}: {result.reason}")
             )
             score = (
-                f"{_num(result.score)}/{_num(result.max_score)}"
+                f"{points_cell(result.score)}/{points_cell(result.max_score)}"
                 if result.status == "graded"
                 else reason[:100]
             )
@@ -186,10 +187,6 @@ class _Progress:
                 file=self.stream,
                 flush=True,
             )
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 class _Failed(Generic[B]):

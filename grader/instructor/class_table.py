@@ -22,6 +22,7 @@ from typing import Any
 
 from grader.core.release import NOT_RELEASED, Release
 from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.scoring import points_cell
 from grader.instructor.batch import LabResult, StudentResult
 
 CSV_NAME = "class.csv"
@@ -142,14 +143,10 @@ def all_labs(results: Sequence[StudentResult]) -> list[str]:
     return sorted(seen, key=lambda lab: int(lab[3:]) if lab[3:].isdigit() else 1 << 30)
 
 
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
-
-
 def _lab_cell(result: StudentResult, lab: str) -> str:
     for scored in result.labs:
         if scored.lab == lab:
-            return _num(scored.score)
+            return points_cell(scored.score)
     return ""
 
 
@@ -227,8 +224,8 @@ def _write_table(
                     r.name,
                     r.status,
                     *(_lab_cell(r, lab) for lab in labs),
-                    _num(r.score) if r.status == "graded" else "",
-                    _num(r.max_score) if r.status == "graded" else "",
+                    points_cell(r.score) if r.status == "graded" else "",
+                    points_cell(r.max_score) if r.status == "graded" else "",
                     written.get(r.name, ""),
                     _failures_cell(r),
                     r.gpu,
@@ -239,7 +236,7 @@ def _write_table(
     head = [
         "student",
         "status",
-        *(f"{lab} (/{_num(maxima[lab])})" for lab in labs),
+        *(f"{lab} (/{points_cell(maxima[lab])})" for lab in labs),
         "total",
         "written answers",
         "failures",
@@ -268,7 +265,8 @@ def _write_table(
     for r in results:
         failures = _failures_cell(r)
         shown = failures if len(failures) < 300 else failures[:297] + "..."
-        total = f"{_num(r.score)}/{_num(r.max_score)}" if r.status == "graded" else "-"
+        graded = r.status == "graded"
+        total = f"{points_cell(r.score)}/{points_cell(r.max_score)}" if graded else "-"
         cells = [
             r.name,
             r.status,

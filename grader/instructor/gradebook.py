@@ -22,6 +22,7 @@ from typing import Any
 from grader.core.errors import GraderUsageError
 from grader.core.release import Release
 from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.scoring import points_cell
 from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN, INCLUDED
 
 GRADEBOOK_NAME = "gradebook.csv"
@@ -139,10 +140,10 @@ def gradebook_rows(
                 entry.name,
                 entry.folder,
                 *(row.get(lab) or "0" for lab in labs),
-                _num(total),
+                points_cell(total),
                 row.get("max", ""),
                 str(days),
-                _num(final),
+                points_cell(final),
                 note,
                 *([row.get(HIDDEN_COLUMN, "")] if hidden else []),
             ]
@@ -154,7 +155,3 @@ def unrostered(roster: Sequence[RosterEntry], table: Mapping[str, Any]) -> list[
     """Graded folders that no roster line names."""
     known = {e.folder for e in roster}
     return sorted(f for f in table if f not in known)
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
