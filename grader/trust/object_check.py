@@ -164,9 +164,11 @@ def _own_anonymous(name: str, policy: ObjectPolicy) -> bool:
     )
 
 
-def _in_comdat(symbol: ElfSymbol, facts: ObjectFacts) -> bool:
+def _comdat_instance(symbol: ElfSymbol, facts: ObjectFacts) -> bool:
+    """Weak (or unique) in a COMDAT group: how headers' inline functions and
+    template instances are emitted, one copy kept by the linker."""
     section = facts.section_by_index(symbol.section)
-    return section is not None and "G" in section.flags
+    return symbol.bind in ("WEAK", "UNIQUE") and section is not None and "G" in section.flags
 
 
 def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
@@ -174,18 +176,14 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
     student's own anonymous helpers, or a header's inline/template instance."""
     findings = []
     for symbol in facts.symbols:
-        if not symbol.defined or symbol.bind == "LOCAL" or symbol.kind in ("SECTION", "FILE"):
+        if not _offered(symbol):
             continue
         name = symbol.name[len(_STUB) :] if symbol.name.startswith(_STUB) else symbol.name
         qualified = qualified_name(symbol.demangled)
         if name.startswith("DW.ref.") or _own_anonymous(name, policy):  # DW.ref: unwind data
             continue
         templated = "<" in symbol.demangled.split("(")[0]
-        header_instance = (
-            symbol.bind in ("WEAK", "UNIQUE")
-            and name.startswith("_Z")
-            and _in_comdat(symbol, facts)
-        )
+        header_instance = name.startswith("_Z") and _comdat_instance(symbol, facts)
         if rules.RESERVED_DEFINITION.match(qualified) and not (
             templated and header_instance and qualified.startswith("cuda")
         ):
@@ -263,7 +261,7 @@ def _library_misuse(symbol: ElfSymbol, facts: ObjectFacts) -> str | None:
     instances (local, or weak in a COMDAT group) may be in the object."""
     if not symbol.defined:
         return "refers to {}, which it does not define: that would run another object's copy"
-    if symbol.bind == "LOCAL" or (symbol.bind in ("WEAK", "UNIQUE") and _in_comdat(symbol, facts)):
+    if symbol.bind == "LOCAL" or _comdat_instance(symbol, facts):
         return None
     return (
         "defines {} strongly, not as the library's headers do (a weak template or inline "
@@ -497,10 +495,8 @@ def _same_instance(
     """Both copies are one header's instance: weak in a COMDAT group, the same
     size, the same bytes and references (an explicit specialization is not)."""
     return (
-        ours.bind in ("WEAK", "UNIQUE")
-        and theirs.bind in ("WEAK", "UNIQUE")
-        and _in_comdat(ours, facts)
-        and _in_comdat(theirs, other)
+        _comdat_instance(ours, facts)
+        and _comdat_instance(theirs, other)
         and (ours.kind, ours.size) == (theirs.kind, theirs.size)
         and _section_code(facts, ours.section) == _section_code(other, theirs.section)
     )
