@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.trust.object_check import LibraryAllowance, ObjectPolicy, check_facts
+from grader.trust.object_check import (
+    LibraryAllowance,
+    ObjectPolicy,
+    check_facts,
+    load_object_policy,
+)
 from grader.trust.object_facts import read_object
 from grader.trust.static_check import check_lab
 
@@ -141,3 +146,19 @@ def test_source_rules_allow_the_library_in_its_file_only(tmp_path: Path) -> None
         ("lab6_x/scan_kernels.cu", 2, "library-call"),
         ("lab6_x/scan_kernels.cu", 3, "library-call"),
     }
+
+
+def test_lab6_allowance_admits_what_other_toolchains_make_of_the_same_code() -> None:
+    """libstdc++ 13 links <iostream> through ios_base_library_init and calls
+    basic_string::_M_dispose out of line; _FORTIFY_SOURCE (Ubuntu's default)
+    turns snprintf into __snprintf_chk. The reference's Thrust file needs them
+    there, where Debian's gcc 12 needs none of them."""
+    lab_dir = Path(__file__).resolve().parents[2] / "labs" / "lab6_image_pipeline"
+    policy = load_object_policy("lab6", lab_dir, [ALLOWED])
+    for name in (
+        "__snprintf_chk",
+        "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_disposeEv",
+    ):
+        assert policy.allows_import(name, ALLOWED)
+        assert not policy.allows_import(name, "scan_kernels.cu")
+    assert "_ZSt21ios_base_library_initv" in policy.libraries[ALLOWED].startup
