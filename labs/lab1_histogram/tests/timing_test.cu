@@ -38,9 +38,7 @@ TEST(Timing, SharedBeatsTheSeedGlobalAtomics) {
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   HistogramBench bench = uniform_bench();
-  harness::TimingOptions quick;  // the slow variants must not eat the test's time limit
-  quick.min_reps = 5;
-  quick.max_total_ms = 400;
+  const harness::TimingOptions quick = harness::quick_options(400);
   std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     const Launch launch = resolve_launch(v, bench.n(), v.defaults);

@@ -51,9 +51,7 @@ TEST(Timing, Unrolling8BeatsInterleaved) {
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   ReductionBench bench = timed_bench();
-  harness::TimingOptions quick;  // the slow variants must not eat the test's time limit
-  quick.min_reps = 5;
-  quick.max_total_ms = 200;
+  const harness::TimingOptions quick = harness::quick_options(200);
   std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     if (v.nested()) continue;  // slow by design (README): never the fastest

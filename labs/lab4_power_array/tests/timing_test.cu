@@ -18,9 +18,7 @@ PowerBench timed_bench() {
 
 TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
   PowerBench bench = timed_bench();
-  harness::TimingOptions quick = bench.timing_options();
-  quick.min_reps = 5;
-  quick.max_total_ms = 300;
+  const harness::TimingOptions quick = harness::quick_options(300, bench.timing_options());
   std::vector<harness::Candidate> candidates;
   for (const PowerVariant& v : power_variants()) {
     const Launch launch = resolve_launch(v.grid, bench.n(), v.defaults);

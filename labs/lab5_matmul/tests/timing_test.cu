@@ -38,12 +38,7 @@ const Variant& faster_tiled(MatmulBench& bench, harness::TimingOptions quick) {
 }
 
 // Picking a variant to time needs less than the timing itself.
-harness::TimingOptions quick() {
-  harness::TimingOptions o;
-  o.min_reps = 5;
-  o.max_total_ms = 150;
-  return o;
-}
+harness::TimingOptions quick() { return harness::quick_options(150); }
 
 TEST(Timing, TiledBeatsTheSeedNaiveKernelAt4096) {
   MatmulBench bench = timed_bench();
