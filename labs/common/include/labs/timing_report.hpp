@@ -54,11 +54,12 @@ struct CallSite {
 // EXPECT_TRUE(verdict.passed) << figure.prefix << verdict.message() << figure.suffix.
 void expect_passed(const RatioVerdict& verdict, const Figure& figure, CallSite at = {});
 
-// What a speedup test says it measured, written from both runs' timings.
+// What a speedup test says it measured, written from both runs' timings (e.g. with
+// harness::str_printf, result_writer.hpp).
 using SpeedupDetail =
     std::function<std::string(const TimingStats& baseline, const TimingStats& mine)>;
 
-// The whole test of a speedup bar: times `baseline`, then `mine`, and judges
+// The timed part of a speedup test: times `baseline`, then `mine`, and judges
 // speedup(baseline, mine, detail(baseline, mine)) against `bar` with ratio_at_least
 // (both timed again, in the same order, while short of the bar within the noise);
 // then expect_passed. A test that times in another order, or judges another ratio,
