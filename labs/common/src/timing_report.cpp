@@ -21,4 +21,25 @@ void report_timing(const std::string& figure, const RatioVerdict& verdict) {
   if (!verdict.bar.empty()) testing::Test::RecordProperty(kBarProperty, verdict.bar);
 }
 
+void expect_passed(const RatioVerdict& verdict, const Figure& figure, CallSite at) {
+  report_timing(figure.name, verdict);
+  if (verdict.passed) return;
+  // What ADD_FAILURE_AT expands to, with the words EXPECT_TRUE(verdict.passed) writes.
+  GTEST_MESSAGE_AT_(at.file, at.line, "Value of: verdict.passed\n  Actual: false\nExpected: true",
+                    testing::TestPartResult::kNonFatalFailure)
+      << figure.prefix << verdict.message() << figure.suffix;
+}
+
+RatioVerdict expect_speedup(const Bar& bar, const std::function<TimingStats()>& baseline,
+                            const std::function<TimingStats()>& mine, const SpeedupDetail& detail,
+                            const Figure& figure, CallSite at) {
+  const RatioVerdict verdict = ratio_at_least(bar, [&] {
+    const TimingStats b = baseline();
+    const TimingStats m = mine();
+    return speedup(b, m, detail(b, m));
+  });
+  expect_passed(verdict, figure, at);
+  return verdict;
+}
+
 }  // namespace harness

@@ -2,7 +2,6 @@
 // its fast variant sets the standard the student bars are derived from.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "labs/bandwidth.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -35,11 +35,10 @@ TEST(Reference, BestReachesItsShareOfTheCopyBandwidth) {
   const auto count = static_cast<std::size_t>(harness::kCopyCeilingTraffic / sizeof(int));
   Fast fast(harness::repeated(load_case(kTimedCase), count));
   ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "") << "best gives a wrong histogram";
-  const harness::RatioVerdict verdict = harness::copy_share_at_least(
-      kReferenceCopyShare, fast.bench.bytes_moved(),
-      [&] { return fast.bench.time(histogram_best, fast.launch); }, "best");
-  harness::report_timing("reference best / copy ceiling", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_passed(harness::copy_share_at_least(
+                             kReferenceCopyShare, fast.bench.bytes_moved(),
+                             [&] { return fast.bench.time(histogram_best, fast.launch); }, "best"),
+                         {"reference best / copy ceiling"});
 }
 
 class BeatsCub : public testing::TestWithParam<const char*> {};
@@ -48,16 +47,14 @@ TEST_P(BeatsCub, BestIsFasterThanCubHistogramEven) {
   Fast fast(load_case(GetParam()));
   ASSERT_EQ(fast.bench.check(histogram_best, fast.launch), "") << "best gives a wrong histogram";
   ASSERT_EQ(fast.bench.check_cub(), "") << "CUB gives a wrong histogram";
-  const harness::RatioVerdict verdict = harness::ratio_at_least(1.0, [&] {
-    const harness::TimingStats cub = fast.bench.time_cub();
-    const harness::TimingStats best = fast.bench.time(histogram_best, fast.launch);
-    char detail[200];
-    std::snprintf(detail, sizeof detail, "%s: best %.4f ms, CUB HistogramEven %.4f ms", GetParam(),
-                  best.median_ms, cub.median_ms);
-    return harness::speedup(cub, best, detail);
-  });
-  harness::report_timing(std::string("reference best / CUB HistogramEven, ") + GetParam(), verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_speedup(
+      1.0, [&] { return fast.bench.time_cub(); },
+      [&] { return fast.bench.time(histogram_best, fast.launch); },
+      [&](const harness::TimingStats& cub, const harness::TimingStats& best) {
+        return harness::str_printf("%s: best %.4f ms, CUB HistogramEven %.4f ms", GetParam(),
+                                   best.median_ms, cub.median_ms);
+      },
+      {std::string("reference best / CUB HistogramEven, ") + GetParam()});
 }
 
 INSTANTIATE_TEST_SUITE_P(Reference, BeatsCub, testing::Values(kTimedCase, kContentionCase),

@@ -1,12 +1,11 @@
 // lab1 timing bars for students: ratios measured in this process, on this GPU.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab1.hpp"
 #include "lab1_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -25,25 +24,21 @@ TEST(Timing, SharedBeatsTheSeedGlobalAtomics) {
   ASSERT_TRUE(wrong.empty()) << "the shared variant gives a wrong histogram, so its time means "
                                 "nothing; fix the correctness tests first:\n"
                              << wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kSharedSpeedup, [&] {
-    const harness::TimingStats course = bench.time_course_global();
-    const harness::TimingStats mine = bench.time(shared.run, launch);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "shared %.3f ms vs the course's global-atomics kernel %.3f ms (%s)",
-                  mine.median_ms, course.median_ms, "2^25 uniform samples");
-    return harness::speedup(course, mine, detail);
-  });
-  harness::report_timing("shared / seed global atomics", verdict);
-  EXPECT_TRUE(verdict.passed) << "shared variant speedup over the global-atomics baseline: "
-                              << verdict.message();
+  harness::expect_speedup(
+      kSharedSpeedup, [&] { return bench.time_course_global(); },
+      [&] { return bench.time(shared.run, launch); },
+      [](const harness::TimingStats& course, const harness::TimingStats& mine) {
+        return harness::str_printf(
+            "shared %.3f ms vs the course's global-atomics kernel %.3f ms (%s)", mine.median_ms,
+            course.median_ms, "2^25 uniform samples");
+      },
+      {"shared / seed global atomics",
+       "shared variant speedup over the global-atomics baseline: "});
 }
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   HistogramBench bench = uniform_bench();
-  harness::TimingOptions quick;  // the slow variants must not eat the test's time limit
-  quick.min_reps = 5;
-  quick.max_total_ms = 400;
+  const harness::TimingOptions quick = harness::quick_options(400);
   std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     const Launch launch = resolve_launch(v, bench.n(), v.defaults);
@@ -55,12 +50,12 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   const harness::Fastest fastest = harness::fastest_correct(candidates, quick, "wrong histogram");
   ASSERT_GE(fastest.index, 0) << "no variant gives a correct histogram:" << fastest.notes;
   const harness::Candidate& best = candidates[fastest.index];
-  const harness::RatioVerdict verdict = harness::copy_share_at_least(
-      kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(harness::TimingOptions{}); },
-      "fastest variant " + best.name);
-  harness::report_timing("fastest variant / copy ceiling", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message()
-                              << "\nmedians at the course's configurations:" << fastest.notes;
+  harness::expect_passed(
+      harness::copy_share_at_least(
+          kStudentCopyShare, bench.bytes_moved(),
+          [&] { return best.time(harness::TimingOptions{}); }, "fastest variant " + best.name),
+      {"fastest variant / copy ceiling", "",
+       "\nmedians at the course's configurations:" + fastest.notes});
 }
 
 }  // namespace

@@ -2,11 +2,10 @@
 // its shuffle variant against CUB's DeviceReduce::Sum, same process, same GPU.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab3.hpp"
 #include "lab3_bars.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -20,16 +19,13 @@ void expect_as_fast_as_cub(ReductionBench& bench, const char* what) {
   ASSERT_TRUE(wrong.empty()) << "shuffle gives a wrong sum:\n" << wrong;
   const std::string cub_wrong = bench.check_cub();
   ASSERT_TRUE(cub_wrong.empty()) << "CUB gives a wrong sum:\n" << cub_wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceOverCub, [&] {
-    const harness::TimingStats cub = bench.time_cub();
-    const harness::TimingStats mine = bench.time(best, launch);
-    char detail[200];
-    std::snprintf(detail, sizeof detail, "%s: shuffle %.4f ms, CUB DeviceReduce::Sum %.4f ms", what,
-                  mine.median_ms, cub.median_ms);
-    return harness::speedup(cub, mine, detail);
-  });
-  harness::report_timing(std::string("reference shuffle / CUB, ") + what, verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_speedup(
+      kReferenceOverCub, [&] { return bench.time_cub(); }, [&] { return bench.time(best, launch); },
+      [&](const harness::TimingStats& cub, const harness::TimingStats& mine) {
+        return harness::str_printf("%s: shuffle %.4f ms, CUB DeviceReduce::Sum %.4f ms", what,
+                                   mine.median_ms, cub.median_ms);
+      },
+      {std::string("reference shuffle / CUB, ") + what});
 }
 
 TEST(Reference, ShuffleKeepsUpWithCubAt2p24) {

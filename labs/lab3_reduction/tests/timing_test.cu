@@ -2,12 +2,11 @@
 // on the course's 2^24 elements with the course's block of 512.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab3.hpp"
 #include "lab3_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -19,7 +18,7 @@ ReductionBench timed_bench() {
 }
 
 // `faster` must beat `slower` by `threshold` (slower time / faster time).
-void expect_speedup(const char* faster, const char* slower, harness::Bar threshold) {
+void expect_beats(const char* faster, const char* slower, harness::Bar threshold) {
   ReductionBench bench = timed_bench();
   const Variant& fast = find_variant(faster);
   const Variant& slow = find_variant(slower);
@@ -31,31 +30,28 @@ void expect_speedup(const char* faster, const char* slower, harness::Bar thresho
                                << "means nothing; fix correctness first:\n"
                                << wrong;
   }
-  const harness::RatioVerdict verdict = harness::ratio_at_least(threshold, [&] {
-    const harness::TimingStats s = bench.time(slow, slow_launch);
-    const harness::TimingStats f = bench.time(fast, fast_launch);
-    char detail[200];
-    std::snprintf(detail, sizeof detail, "%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)", faster,
-                  f.median_ms, slower, s.median_ms, fast_launch.threads);
-    return harness::speedup(s, f, detail);
-  });
-  harness::report_timing(std::string(faster) + " / " + slower, verdict);
-  EXPECT_TRUE(verdict.passed) << faster << " speedup over " << slower << ": " << verdict.message();
+  harness::expect_speedup(
+      threshold, [&] { return bench.time(slow, slow_launch); },
+      [&] { return bench.time(fast, fast_launch); },
+      [&](const harness::TimingStats& s, const harness::TimingStats& f) {
+        return harness::str_printf("%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)", faster,
+                                   f.median_ms, slower, s.median_ms, fast_launch.threads);
+      },
+      {std::string(faster) + " / " + slower,
+       std::string(faster) + " speedup over " + slower + ": "});
 }
 
 TEST(Timing, InterleavedBeatsNeighbored) {
-  expect_speedup("interleaved", "neighbored", kInterleavedOverNeighbored);
+  expect_beats("interleaved", "neighbored", kInterleavedOverNeighbored);
 }
 
 TEST(Timing, Unrolling8BeatsInterleaved) {
-  expect_speedup("unrolling8", "interleaved", kUnrolledOverInterleaved);
+  expect_beats("unrolling8", "interleaved", kUnrolledOverInterleaved);
 }
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   ReductionBench bench = timed_bench();
-  harness::TimingOptions quick;  // the slow variants must not eat the test's time limit
-  quick.min_reps = 5;
-  quick.max_total_ms = 200;
+  const harness::TimingOptions quick = harness::quick_options(200);
   std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     if (v.nested()) continue;  // slow by design (README): never the fastest
@@ -69,11 +65,11 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   ASSERT_GE(fastest.index, 0) << "no variant gives a correct sum; fix correctness first:"
                               << fastest.notes;
   const harness::Candidate& best = candidates[fastest.index];
-  const harness::RatioVerdict verdict = harness::copy_share_at_least(
-      kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(harness::TimingOptions{}); },
-      "fastest variant " + best.name);
-  harness::report_timing("fastest variant / copy ceiling", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at block 512:" << fastest.notes;
+  harness::expect_passed(
+      harness::copy_share_at_least(
+          kStudentCopyShare, bench.bytes_moved(),
+          [&] { return best.time(harness::TimingOptions{}); }, "fastest variant " + best.name),
+      {"fastest variant / copy ceiling", "", "\nmedians at block 512:" + fastest.notes});
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 // lab4 timing bars for students: ratios measured in this process, on this GPU.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab4.hpp"
 #include "lab4_bars.hpp"
 #include "labs/copy_share.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -19,9 +18,7 @@ PowerBench timed_bench() {
 
 TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
   PowerBench bench = timed_bench();
-  harness::TimingOptions quick = bench.timing_options();
-  quick.min_reps = 5;
-  quick.max_total_ms = 300;
+  const harness::TimingOptions quick = harness::quick_options(300, bench.timing_options());
   std::vector<harness::Candidate> candidates;
   for (const PowerVariant& v : power_variants()) {
     const Launch launch = resolve_launch(v.grid, bench.n(), v.defaults);
@@ -36,12 +33,12 @@ TEST(Timing, FastestPowerVariantReachesItsShareOfTheCopyBandwidth) {
                                  "first:"
                               << fastest.notes;
   const harness::Candidate& best = candidates[fastest.index];
-  const harness::RatioVerdict verdict = harness::copy_share_at_least(
-      kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(bench.timing_options()); },
-      "fastest variant " + best.name);
-  harness::report_timing("fastest variant / copy ceiling", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians, k = " << kTimedK << ":"
-                              << fastest.notes;
+  harness::expect_passed(
+      harness::copy_share_at_least(
+          kStudentCopyShare, bench.bytes_moved(), [&] { return best.time(bench.timing_options()); },
+          "fastest variant " + best.name),
+      {"fastest variant / copy ceiling", "",
+       "\nmedians, k = " + std::to_string(kTimedK) + ":" + fastest.notes});
 }
 
 TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
@@ -52,21 +49,18 @@ TEST(Timing, SharedWindowIsFasterThanTheGlobalMemoryWindow) {
   ASSERT_TRUE(wrong.empty()) << "window_shared gives a wrong result, so its time means nothing; "
                                 "fix correctness first:\n"
                              << wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kWindowSharedSpeedup, [&] {
-    const harness::TimingStats global =
-        bench.time_window_yardstick(kTimedRadius, bench.timing_options());
-    const harness::TimingStats mine =
-        bench.time(shared, kTimedRadius, launch, bench.timing_options());
-    char detail[220];
-    std::snprintf(detail, sizeof detail,
-                  "window_shared %.4f ms vs the harness's global-memory window %.4f ms "
-                  "(radius %d, 2^24 floats)",
-                  mine.median_ms, global.median_ms, kTimedRadius);
-    return harness::speedup(global, mine, detail);
-  });
-  harness::report_timing("window_shared / global-memory window", verdict);
-  EXPECT_TRUE(verdict.passed) << "shared-memory window speedup over the global-memory one: "
-                              << verdict.message();
+  harness::expect_speedup(
+      kWindowSharedSpeedup,
+      [&] { return bench.time_window_yardstick(kTimedRadius, bench.timing_options()); },
+      [&] { return bench.time(shared, kTimedRadius, launch, bench.timing_options()); },
+      [](const harness::TimingStats& global, const harness::TimingStats& mine) {
+        return harness::str_printf(
+            "window_shared %.4f ms vs the harness's global-memory window %.4f ms "
+            "(radius %d, 2^24 floats)",
+            mine.median_ms, global.median_ms, kTimedRadius);
+      },
+      {"window_shared / global-memory window",
+       "shared-memory window speedup over the global-memory one: "});
 }
 
 }  // namespace

@@ -2,10 +2,9 @@
 // its matmul_best sets the standard the student bars are derived from.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab5.hpp"
 #include "lab5_bars.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -17,18 +16,16 @@ TEST(Reference, BestReachesItsShareOfCublasFp32At4096) {
   const Variant& best = find_variant("best");
   ASSERT_EQ(bench.check(best.run, best.defaults), "") << "best gives a wrong product";
   ASSERT_EQ(bench.check_cublas(), "") << "cuBLAS gives a wrong product";
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kReferenceCublasShare, [&] {
-    const harness::TimingStats blas = bench.time_cublas();
-    const harness::TimingStats t = bench.time(best.run, best.defaults);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "best %.3f ms (%.1f TFLOP/s), cuBLAS SGEMM FP32 %.3f ms (%.1f TFLOP/s)",
-                  t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
-                  bench.flops() / blas.median_ms / 1e9);
-    return harness::speedup(blas, t, detail);
-  });
-  harness::report_timing("reference best / cuBLAS FP32", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_speedup(
+      kReferenceCublasShare, [&] { return bench.time_cublas(); },
+      [&] { return bench.time(best.run, best.defaults); },
+      [&](const harness::TimingStats& blas, const harness::TimingStats& t) {
+        return harness::str_printf(
+            "best %.3f ms (%.1f TFLOP/s), cuBLAS SGEMM FP32 %.3f ms (%.1f TFLOP/s)", t.median_ms,
+            bench.flops() / t.median_ms / 1e9, blas.median_ms,
+            bench.flops() / blas.median_ms / 1e9);
+      },
+      {"reference best / cuBLAS FP32"});
 }
 
 }  // namespace

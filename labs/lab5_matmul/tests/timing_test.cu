@@ -1,11 +1,11 @@
 // lab5 timing bars for students: ratios measured in this process, on this GPU.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "lab5.hpp"
 #include "lab5_bars.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -38,45 +38,33 @@ const Variant& faster_tiled(MatmulBench& bench, harness::TimingOptions quick) {
 }
 
 // Picking a variant to time needs less than the timing itself.
-harness::TimingOptions quick() {
-  harness::TimingOptions o;
-  o.min_reps = 5;
-  o.max_total_ms = 150;
-  return o;
-}
+harness::TimingOptions quick() { return harness::quick_options(150); }
 
 TEST(Timing, TiledBeatsTheSeedNaiveKernelAt4096) {
   MatmulBench bench = timed_bench();
   const Variant& tiled = faster_tiled(bench, quick());
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kTiledSpeedup, [&] {
-    const harness::TimingStats course = bench.time_course_naive();
-    const harness::TimingStats mine = bench.time(tiled.run, tiled.defaults);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "%s %.3f ms vs the course's naive kernel (16 x 16) %.3f ms", tiled.name,
-                  mine.median_ms, course.median_ms);
-    return harness::speedup(course, mine, detail);
-  });
-  harness::report_timing("tiled / seed naive", verdict);
-  EXPECT_TRUE(verdict.passed) << "tiled speedup over the course's naive kernel at 4096: "
-                              << verdict.message();
+  harness::expect_speedup(
+      kTiledSpeedup, [&] { return bench.time_course_naive(); },
+      [&] { return bench.time(tiled.run, tiled.defaults); },
+      [&](const harness::TimingStats& course, const harness::TimingStats& mine) {
+        return harness::str_printf("%s %.3f ms vs the course's naive kernel (16 x 16) %.3f ms",
+                                   tiled.name, mine.median_ms, course.median_ms);
+      },
+      {"tiled / seed naive", "tiled speedup over the course's naive kernel at 4096: "});
 }
 
 TEST(Timing, RegisterBlockedBeatsTiledAt4096) {
   MatmulBench bench = timed_bench();
   const Variant& reg = checked(bench, "regblock");
   const Variant& tiled = faster_tiled(bench, quick());
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kRegblockSpeedup, [&] {
-    const harness::TimingStats t = bench.time(tiled.run, tiled.defaults);
-    const harness::TimingStats r = bench.time(reg.run, reg.defaults);
-    char detail[200];
-    std::snprintf(detail, sizeof detail, "regblock %.3f ms vs %s %.3f ms", r.median_ms, tiled.name,
-                  t.median_ms);
-    return harness::speedup(t, r, detail);
-  });
-  harness::report_timing("regblock / tiled", verdict);
-  EXPECT_TRUE(verdict.passed) << "register-blocked speedup over tiled at 4096: "
-                              << verdict.message();
+  harness::expect_speedup(
+      kRegblockSpeedup, [&] { return bench.time(tiled.run, tiled.defaults); },
+      [&] { return bench.time(reg.run, reg.defaults); },
+      [&](const harness::TimingStats& t, const harness::TimingStats& r) {
+        return harness::str_printf("regblock %.3f ms vs %s %.3f ms", r.median_ms, tiled.name,
+                                   t.median_ms);
+      },
+      {"regblock / tiled", "register-blocked speedup over tiled at 4096: "});
 }
 
 TEST(Timing, FastestVariantReachesItsShareOfCublasFp32At4096) {
@@ -97,20 +85,18 @@ TEST(Timing, FastestVariantReachesItsShareOfCublasFp32At4096) {
   }
   ASSERT_NE(fastest, nullptr) << "no tiled variant gives a correct product; fix correctness first:"
                               << notes;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kStudentCublasShare, [&] {
-    const harness::TimingStats blas = bench.time_cublas();
-    const harness::TimingStats t = bench.time(fastest->run, fastest->defaults);
-    char detail[240];
-    std::snprintf(detail, sizeof detail,
-                  "fastest variant %s: %.3f ms (%.1f TFLOP/s) vs cuBLAS SGEMM FP32 %.3f ms "
-                  "(%.1f TFLOP/s) = %.0f%%; %.0f%% needed",
-                  fastest->name, t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
-                  bench.flops() / blas.median_ms / 1e9, 100 * blas.median_ms / t.median_ms,
-                  100 * kStudentCublasShare);
-    return harness::speedup(blas, t, detail);
-  });
-  harness::report_timing("fastest variant / cuBLAS FP32", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message() << "\nmedians at 4096:" << notes;
+  harness::expect_speedup(
+      kStudentCublasShare, [&] { return bench.time_cublas(); },
+      [&] { return bench.time(fastest->run, fastest->defaults); },
+      [&](const harness::TimingStats& blas, const harness::TimingStats& t) {
+        return harness::str_printf(
+            "fastest variant %s: %.3f ms (%.1f TFLOP/s) vs cuBLAS SGEMM FP32 %.3f ms "
+            "(%.1f TFLOP/s) = %.0f%%; %.0f%% needed",
+            fastest->name, t.median_ms, bench.flops() / t.median_ms / 1e9, blas.median_ms,
+            bench.flops() / blas.median_ms / 1e9, 100 * blas.median_ms / t.median_ms,
+            100 * kStudentCublasShare);
+      },
+      {"fastest variant / cuBLAS FP32", "", "\nmedians at 4096:" + notes});
 }
 
 struct MqdbTimed {
@@ -132,21 +118,18 @@ TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByItsShareOfTheFlopRatio) {
                                    << " x " << c.n << " matrices; fix correctness first:\n"
                                    << dense_wrong;
   const double flop_ratio = bench.dense_flops() / bench.flops();
-  const harness::RatioVerdict verdict = harness::ratio_at_least(
-      harness::Bar{kMqdbFlopRatioShare.name, kMqdbFlopRatioShare * flop_ratio}, [&] {
-        harness::TimingOptions dense_options;
-        dense_options.min_reps = 5;
-        const harness::TimingStats dense = bench.time_dense_best(dense_options);
-        const harness::TimingStats mine = bench.time(false);
-        char detail[240];
-        std::snprintf(detail, sizeof detail,
-                      "%s: mqdb_best %.3f ms vs dense matmul_best %.3f ms; flop ratio %.1f, "
-                      "half of it needed",
-                      c.name, mine.median_ms, dense.median_ms, flop_ratio);
-        return harness::speedup(dense, mine, detail);
-      });
-  harness::report_timing(std::string("mqdb_best / dense matmul_best, ") + c.name, verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::TimingOptions dense_options;
+  dense_options.min_reps = 5;
+  harness::expect_speedup(
+      harness::Bar{kMqdbFlopRatioShare.name, kMqdbFlopRatioShare * flop_ratio},
+      [&] { return bench.time_dense_best(dense_options); }, [&] { return bench.time(false); },
+      [&](const harness::TimingStats& dense, const harness::TimingStats& mine) {
+        return harness::str_printf(
+            "%s: mqdb_best %.3f ms vs dense matmul_best %.3f ms; flop ratio %.1f, "
+            "half of it needed",
+            c.name, mine.median_ms, dense.median_ms, flop_ratio);
+      },
+      {std::string("mqdb_best / dense matmul_best, ") + c.name});
 }
 
 INSTANTIATE_TEST_SUITE_P(Timing, MqdbTiming,

@@ -4,10 +4,9 @@
 // (lab.json "bars", generated into lab6_bars.hpp).
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab6_bars.hpp"
 #include "labs/dataset.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 #include "pipeline.hpp"
@@ -26,17 +25,13 @@ TEST(Timing, GpuPipelineTenTimesTheCpuAtFullHd) {
   ASSERT_TRUE(wrong.empty()) << "the GPU pipeline is wrong, so its time means nothing; fix "
                                 "correctness first:\n"
                              << wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kPipelineOverCpu, [&] {
-    const harness::TimingStats cpu = bench.time_cpu(kCpuReps);
-    const harness::TimingStats gpu = bench.time_gpu();
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "%d images of 1920 x 1080: GPU end to end %.3f ms, CPU %.3f ms", bench.images(),
-                  gpu.median_ms, cpu.median_ms);
-    return harness::speedup(cpu, gpu, detail);
-  });
-  harness::report_timing("GPU pipeline / CPU pipeline, end to end", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_speedup(
+      kPipelineOverCpu, [&] { return bench.time_cpu(kCpuReps); }, [&] { return bench.time_gpu(); },
+      [&](const harness::TimingStats& cpu, const harness::TimingStats& gpu) {
+        return harness::str_printf("%d images of 1920 x 1080: GPU end to end %.3f ms, CPU %.3f ms",
+                                   bench.images(), gpu.median_ms, cpu.median_ms);
+      },
+      {"GPU pipeline / CPU pipeline, end to end"});
 }
 
 }  // namespace

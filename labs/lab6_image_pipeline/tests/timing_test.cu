@@ -2,10 +2,9 @@
 // generated into lab6_bars.hpp).
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include "lab6.hpp"
 #include "lab6_bars.hpp"
+#include "labs/result_writer.hpp"
 #include "labs/timing_report.hpp"
 #include "labs/verdict.hpp"
 
@@ -23,17 +22,14 @@ TEST(Timing, LookbackScanKeepsUpWithCubAt2p26) {
                              << wrong;
   const std::string cub_wrong = bench.check_cub();
   ASSERT_TRUE(cub_wrong.empty()) << "CUB's scan is wrong:\n" << cub_wrong;
-  const harness::RatioVerdict verdict = harness::ratio_at_least(kLookbackOverCub, [&] {
-    const harness::TimingStats cub = bench.time_cub();
-    const harness::TimingStats mine = bench.time(lookback);
-    char detail[200];
-    std::snprintf(detail, sizeof detail,
-                  "2^26 ints: lookback %.4f ms, CUB DeviceScan::InclusiveSum %.4f ms",
-                  mine.median_ms, cub.median_ms);
-    return harness::speedup(cub, mine, detail);
-  });
-  harness::report_timing("lookback scan / CUB DeviceScan", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_speedup(
+      kLookbackOverCub, [&] { return bench.time_cub(); }, [&] { return bench.time(lookback); },
+      [](const harness::TimingStats& cub, const harness::TimingStats& mine) {
+        return harness::str_printf(
+            "2^26 ints: lookback %.4f ms, CUB DeviceScan::InclusiveSum %.4f ms", mine.median_ms,
+            cub.median_ms);
+      },
+      {"lookback scan / CUB DeviceScan"});
 }
 
 }  // namespace

@@ -76,6 +76,15 @@ inline TimingOptions doing_at_least(TimingOptions options, double bytes, double 
   return options;
 }
 
+// `options` for choosing a variant to time rather than judging one: 5 repetitions at
+// least and `max_total_ms` of GPU time at most after them, so that slow variants do
+// not eat the test's time limit (e.g. fastest_correct's `quick`).
+inline TimingOptions quick_options(double max_total_ms, TimingOptions options = {}) {
+  options.min_reps = 5;
+  options.max_total_ms = max_total_ms;
+  return options;
+}
+
 // Runs `launch` (which enqueues work on the default stream) warmup + N times and
 // times each run with events (see above). Every run is waited for with the kernel
 // deadline. Throws std::invalid_argument when `options` sets no least work, and

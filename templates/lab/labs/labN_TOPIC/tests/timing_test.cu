@@ -18,11 +18,11 @@ TEST(Timing, SaxpyReachesItsShareOfTheCopyBandwidth) {
   ASSERT_TRUE(wrong.empty()) << "saxpy gives a wrong result, so its time means nothing; fix "
                                 "correctness first:\n"
                              << wrong;
-  const harness::RatioVerdict verdict = harness::copy_share_at_least(
-      kSaxpyCopyShare, bench.bytes_moved(), [&] { return bench.time(launch); },
-      "saxpy on 2^25 floats, 256 threads per block");
-  harness::report_timing("saxpy / copy ceiling", verdict);
-  EXPECT_TRUE(verdict.passed) << verdict.message();
+  harness::expect_passed(
+      harness::copy_share_at_least(
+          kSaxpyCopyShare, bench.bytes_moved(), [&] { return bench.time(launch); },
+          "saxpy on 2^25 floats, 256 threads per block"),
+      {"saxpy / copy ceiling"});
 }
 
 }  // namespace
