@@ -275,6 +275,21 @@ function(lab_rejects lab program name expected)
   lab_expect(${lab} ${program} rejects_${name} 2 "${expected}" ${ARGN})
 endfunction()
 
+# lab_rejects_bad_files(<lab> <program> <dir>): the answers of a program that reads
+# --data (through labs/common/src/dataset.cpp) to a file that is missing, truncated,
+# or shorter than --n: tests harness.<lab>.rejects_missing_file, rejects_truncated_file
+# and rejects_wrong_size. <dir> is lab_write_bad_inputs's folder; it must hold
+# eight.bin, 8 values the lab accepts. truncated.bin, 10 bytes, is written here.
+function(lab_rejects_bad_files lab program dir)
+  file(WRITE ${dir}/truncated.bin "10 bytes!\n")
+  lab_rejects(${lab} ${program} missing_file "missing.bin: cannot open" --data ${dir}/missing.bin)
+  lab_rejects(${lab} ${program} truncated_file
+              "truncated.bin: 10 bytes is not a whole number of 4-byte values"
+              --data ${dir}/truncated.bin)
+  lab_rejects(${lab} ${program} wrong_size "eight.bin: holds 8 values, expected 9 \\(truncated"
+              --data ${dir}/eight.bin --n 9)
+endfunction()
+
 # lab_table(<lab> <name> <program> <arg>...): one of the lab's course tables, a run of
 # <program> that prints it (for the README and the student's report): test
 # tables.<lab>.<name>, labels `tables` and `tables.<lab>`, never `<lab>`, so no score

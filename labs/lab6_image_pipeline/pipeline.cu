@@ -2,10 +2,8 @@
 // bench that runs, checks and times the student's GPU and Thrust pipelines.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstring>
 #include <functional>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -59,23 +57,6 @@ BatchResult pipeline_cpu(const std::vector<CorruptedImage>& batch) {
 // ---- PipelineBench -------------------------------------------------------------------
 
 namespace {
-
-// The median, extremes and spread of host-timed samples, as time_gpu gives them.
-harness::TimingStats stats_of(std::vector<double> samples) {
-  harness::TimingStats stats;
-  stats.samples_ms = samples;
-  std::sort(samples.begin(), samples.end());
-  const std::size_t n = samples.size();
-  stats.reps = static_cast<int>(n);
-  stats.median_ms = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
-  stats.min_ms = samples.front();
-  stats.max_ms = samples.back();
-  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
-  double var = 0;
-  for (double x : samples) var += (x - mean) * (x - mean);
-  stats.cv = n > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
-  return stats;
-}
 
 long long largest(const std::vector<CorruptedImage>& batch) {
   long long n = 1;
@@ -301,7 +282,7 @@ harness::TimingStats PipelineBench::time_cpu(int reps) {
       throw std::logic_error("the CPU pipeline gave other sums on the same batch");
     }
   }
-  return stats_of(samples);
+  return harness::stats_of(samples);
 }
 
 std::vector<double> PipelineBench::step_times_ms(int reps) {
@@ -326,7 +307,7 @@ std::vector<double> PipelineBench::step_times_ms(int reps) {
   }
   for (cudaEvent_t e : marks) cudaEventDestroy(e);
   std::vector<double> medians;
-  for (std::vector<double>& samples : runs) medians.push_back(stats_of(samples).median_ms);
+  for (std::vector<double>& samples : runs) medians.push_back(harness::stats_of(samples).median_ms);
   return medians;
 }
 

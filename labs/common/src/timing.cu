@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "labs/bandwidth.hpp"
 #include "labs/cuda_check.hpp"
@@ -66,6 +68,23 @@ TimingStats not_timed() {
   return stats;
 }
 
+TimingStats stats_of(std::vector<double> samples_ms) {
+  TimingStats stats;
+  stats.samples_ms = samples_ms;
+  std::vector<double>& sorted = samples_ms;  // the copy this call owns
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  stats.reps = static_cast<int>(n);
+  stats.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  stats.min_ms = sorted.front();
+  stats.max_ms = sorted.back();
+  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+  double var = 0;
+  for (double x : sorted) var += (x - mean) * (x - mean);
+  stats.cv = n > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
+  return stats;
+}
+
 namespace detail {
 
 TimingStats time_repetitions(const std::function<void()>& launch, const TimingOptions& options) {
@@ -78,7 +97,7 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
     synchronize_or_die();
   }
   const Event start, stop;
-  TimingStats stats;
+  std::vector<double> samples;
   double total = 0;
   for (int rep = 0; rep < options.max_reps; ++rep) {
     if (rep >= options.min_reps && total >= options.max_total_ms) break;
@@ -92,22 +111,11 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
     synchronize_or_die();  // the whole device: nothing left over overlaps the next run
     float ms = 0;
     LAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    stats.samples_ms.push_back(ms);
+    samples.push_back(ms);
     total += ms;
   }
 
-  std::vector<double> sorted = stats.samples_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  stats.reps = static_cast<int>(n);
-  stats.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  stats.min_ms = sorted.front();
-  stats.max_ms = sorted.back();
-  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
-  double var = 0;
-  for (double x : sorted) var += (x - mean) * (x - mean);
-  stats.cv = n > 1 && mean > 0 ? std::sqrt(var / (n - 1)) / mean : 0;
-  return stats;
+  return stats_of(std::move(samples));
 }
 
 }  // namespace detail

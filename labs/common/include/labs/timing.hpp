@@ -69,6 +69,11 @@ struct TimingStats {
 // freshness checks): every time NaN.
 TimingStats not_timed();
 
+// The median, extremes and spread of `samples_ms`, which it keeps in the order they
+// were taken: what time_gpu returns for its repetitions, for times measured
+// another way (on the host's clock).
+TimingStats stats_of(std::vector<double> samples_ms);
+
 // `options` with the least work set (what each bench passes to time_gpu).
 inline TimingOptions doing_at_least(TimingOptions options, double bytes, double flops = 0) {
   options.min_bytes = bytes;
