@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.errors import GraderUsageError
 from grader.core.model import BUILD_KIND, KINDS, OTHER_KIND, LabTest, is_lab_id, lab_number
 
@@ -43,13 +44,8 @@ def read_ctest_json(build: Path) -> dict[str, Any]:
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
     try:
-        proc = subprocess.run(
-            [ctest, "--test-dir", str(build), "--show-only=json-v1"],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_CTEST_TIMEOUT_S,
-            check=False,
+        proc = run_captured(
+            [ctest, "--test-dir", str(build), "--show-only=json-v1"], _CTEST_TIMEOUT_S
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc

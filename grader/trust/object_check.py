@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.lab_file import library_files, read_lab_file
 from grader.trust import object_rules as rules
 from grader.trust.object_facts import (
@@ -600,13 +601,8 @@ def included_files(build: Path, obj: Path) -> list[str] | None:
     if ninja is None or not (build / "build.ninja").is_file():
         return None
     try:
-        proc = subprocess.run(
-            [ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=60,
-            check=False,
+        proc = run_captured(
+            [ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))], 60
         )
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return None

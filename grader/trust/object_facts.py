@@ -12,6 +12,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.core.captured import run_captured
+
 _TOOL_TIMEOUT_S = 120
 # Host instructions that enter the kernel directly, bypassing every import.
 _OS_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(syscall|sysenter|int\s+\$?0x80)\b", re.M)
@@ -105,15 +107,7 @@ def _run(tool: str, *args: str, stdin: str | None = None) -> str:
     if path is None:
         raise ToolError(f"{tool} not found on PATH (install binutils)")
     try:
-        proc = subprocess.run(
-            [path, *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_TOOL_TIMEOUT_S,
-            check=False,
-        )
+        proc = run_captured([path, *args], _TOOL_TIMEOUT_S, input=stdin)
     except subprocess.TimeoutExpired as exc:
         raise ToolError(f"{tool} {' '.join(args)} did not finish") from exc
     if proc.returncode != 0:
