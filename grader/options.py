@@ -16,13 +16,13 @@ import tempfile
 from pathlib import Path
 
 from grader.core.build import IMPL_WORDS
+from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
 from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.core.release import DECIDED, HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
-from grader.trust.static_check import lab_folders
 
 
 def add_build_argument(parser: argparse.ArgumentParser, help: str) -> None:
@@ -163,20 +163,17 @@ def add_release_arguments(parser: argparse.ArgumentParser) -> None:
     """--release-hidden / --hold-hidden and --deadline-policy, for every command that
     writes results or class tables."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--release-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=RELEASE,
-        help="show hidden-data results now, whatever the deadline",
-    )
-    group.add_argument(
-        "--hold-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=HOLD,
-        help="hold hidden-data results back, whatever the deadline",
-    )
+    for flag, decision, what in (
+        ("--release-hidden", RELEASE, "show hidden-data results now"),
+        ("--hold-hidden", HOLD, "hold hidden-data results back"),
+    ):
+        group.add_argument(
+            flag,
+            dest="hidden_results",
+            action="store_const",
+            const=decision,
+            help=f"{what}, whatever the deadline",
+        )
     parser.add_argument(
         "--deadline-policy",
         type=Path,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from grader.command import Command
 from grader.core.build import print_progress
-from grader.core.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
+from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.gpu_slots import (
     GpuSlots,
@@ -124,16 +124,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_release_arguments(parser)
 
 
-def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
+def _labs(requested: list[str] | None, repo: Path) -> tuple[str, ...]:
     dirs = lab_dirs(repo)
     built = sorted(
         (lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()), key=lab_number
     )
-    if requested is None:
-        return tuple(built)
-    labs = parse_lab_list(requested)
-    require_known_labs(labs, built)
-    return tuple(labs)
+    require_known_labs(requested or (), built)
+    return tuple(requested or built)
 
 
 def _run(args: argparse.Namespace) -> int:

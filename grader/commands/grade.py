@@ -33,7 +33,6 @@ from grader.core.build import (
 from grader.core.discovery import (
     checked_repo,
     lab_dirs,
-    parse_lab_list,
     repo_root,
     require_known_labs,
 )
@@ -125,7 +124,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
-    labs = parse_lab_list(args.labs) if args.labs is not None else None
+    labs = args.labs
     repo = (args.repo or repo_root()).resolve()
     release = decision_from_args(args) if args.decided else release_from_args(args)
     report = writable_dir(args.report)

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
+from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_slots import gpu_indices
+from grader.core.model import lab_number
 from grader.core.scoring import points_cell
 
-_LAB_DIR = re.compile(r"(lab\d+)_.+")
 _NVIDIA_SMI_TIMEOUT_S = 60
 
 
@@ -101,8 +102,7 @@ def find_submissions(root: Path) -> list[Submission]:
         )
     found = []
     for path in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        matches = (_LAB_DIR.fullmatch(c.name) for c in path.iterdir() if c.is_dir())
-        labs = tuple(sorted({m.group(1) for m in matches if m}, key=lambda lab: int(lab[3:])))
+        labs = tuple(sorted(lab_folders(path), key=lab_number))
         problem = (
             None
             if labs
