@@ -188,31 +188,24 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
         if rules.RESERVED_DEFINITION.match(qualified) and not (
             templated and header_instance and qualified.startswith("cuda")
         ):
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "replaces-symbol",
-                    f"defines {symbol.demangled}, a function of the CUDA runtime, "
-                    "the harness, the test framework or the system: a submission "
-                    "may not replace it; remove that definition",
-                )
+            rule, reason = (
+                "replaces-symbol",
+                f"defines {symbol.demangled}, a function of the CUDA runtime, "
+                "the harness, the test framework or the system: a submission "
+                "may not replace it; remove that definition",
             )
         elif qualified in policy.contract:
             continue
         elif header_instance and not qualified.startswith(f"{policy.lab}::"):
             continue  # inline functions and template instances from headers
         else:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "extra-symbol",
-                    f"defines {symbol.demangled} visibly to the linker, and "
-                    f"{policy.contract_header} declares no such function: put "
-                    "helpers in an anonymous namespace or make them static",
-                )
+            rule, reason = (
+                "extra-symbol",
+                f"defines {symbol.demangled} visibly to the linker, and "
+                f"{policy.contract_header} declares no such function: put "
+                "helpers in an anonymous namespace or make them static",
             )
+        findings.append(Finding(where, 0, rule, reason))
     return findings
 
 
@@ -283,24 +276,15 @@ def check_libraries(
             misuse = _library_misuse(symbol, facts)
             if misuse is None:
                 continue
-            return [
-                Finding(
-                    where,
-                    0,
-                    "library-code",
-                    misuse.format(symbol.demangled[:160])
-                    + f"; use {library} through its headers only",
-                )
-            ]
-        return [
-            Finding(
-                where,
-                0,
-                "library-code",
-                f"contains {symbol.demangled[:160]}, code of a library that computes "
-                "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+            reason = (
+                misuse.format(symbol.demangled[:160]) + f"; use {library} through its headers only"
             )
-        ]
+        else:
+            reason = (
+                f"contains {symbol.demangled[:160]}, code of a library that computes "
+                "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself"
+            )
+        return [Finding(where, 0, "library-code", reason)]
     return []
 
 
@@ -332,18 +316,18 @@ def check_startup(
     """No code before `main` or after it, except nvcc's kernel registration (and
     the one initialiser an allowance's `startup` describes, whose names nothing
     else may refer to)."""
-    findings = []
+    findings: list[Finding] = []
+
+    def refuse(rule: str, reason: str) -> None:
+        findings.append(Finding(where, 0, rule, reason))
+
     allowed: ElfSymbol | None = None
     for name in rules.CONSTRUCTOR_SECTIONS:
         if facts.section_named(name) is not None:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"has a {name} section: code that runs before or after main; "
-                    "a submission runs only when the harness calls it",
-                )
+            refuse(
+                "constructor",
+                f"has a {name} section: code that runs before or after main; "
+                "a submission runs only when the harness calls it",
             )
     init = facts.section_named(".init_array")
     if init is not None:
@@ -362,15 +346,11 @@ def check_startup(
             extra.remove(rules.NVCC_REGISTRATION)
         if extra or init.size != 8 * len(entries):
             shown = ", ".join(extra) or "entries without a relocation"
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"runs code before main ({shown}): a global object with a "
-                    "constructor, __attribute__((constructor)) or <iostream>; "
-                    "use plain data and printf",
-                )
+            refuse(
+                "constructor",
+                f"runs code before main ({shown}): a global object with a "
+                "constructor, __attribute__((constructor)) or <iostream>; "
+                "use plain data and printf",
             )
     # The names of that initialiser: also in the library's own instances (its
     # function-local statics' destructors), never in the student's functions.
@@ -390,26 +370,18 @@ def check_startup(
             ):
                 continue
             place = function.demangled[:160] if function else f"section {ref.section}"
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"{place} refers to {name}, which only the "
-                    "library's code and the one static initialiser its lab allows "
-                    "(<iostream>'s) may: code that runs before or after main",
-                )
+            refuse(
+                "constructor",
+                f"{place} refers to {name}, which only the "
+                "library's code and the one static initialiser its lab allows "
+                "(<iostream>'s) may: code that runs before or after main",
             )
             break
     for section in facts.sections:
         if "W" in section.flags and "X" in section.flags:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "writable-code",
-                    f"section {section.name} is both writable and executable",
-                )
+            refuse(
+                "writable-code",
+                f"section {section.name} is both writable and executable",
             )
     return findings
 
@@ -654,40 +626,32 @@ def check_includes(
         if library and not (library.group(1) in libraries and _system(resolved, system_dirs)):
             if any(f.rule_id == "library-include" for f in findings):
                 continue  # the first is the one the student wrote; the rest follow from it
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "library-include",
-                    f"includes {resolved}, a library that computes the answer "
-                    "for you: write the kernel yourself",
-                )
+            rule, reason = (
+                "library-include",
+                f"includes {resolved}, a library that computes the answer "
+                "for you: write the kernel yourself",
             )
         elif resolved in contract:
             continue
         elif resolved.is_relative_to(own):
-            if resolved.suffix.lower() not in SOURCE_SUFFIXES:
-                findings.append(
-                    Finding(
-                        where,
-                        0,
-                        "include-not-source",
-                        f"includes {resolved.name}, which is not a source file",
-                    )
-                )
+            if resolved.suffix.lower() in SOURCE_SUFFIXES:
+                continue
+            rule, reason = (
+                "include-not-source",
+                f"includes {resolved.name}, which is not a source file",
+            )
         elif any(resolved.is_relative_to(root) for root in harness_roots) or not _system(
             resolved, system_dirs
         ):
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "include-outside",
-                    f"includes {resolved}: a submission includes only standard "
-                    "and CUDA headers, its lab's contract header and its own "
-                    "source files",
-                )
+            rule, reason = (
+                "include-outside",
+                f"includes {resolved}: a submission includes only standard "
+                "and CUDA headers, its lab's contract header and its own "
+                "source files",
             )
+        else:
+            continue
+        findings.append(Finding(where, 0, rule, reason))
     return findings
 
 
