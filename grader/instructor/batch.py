@@ -83,6 +83,12 @@ class StudentResult:
     def max_score(self) -> float:
         return sum(lab.max_score for lab in self.labs)
 
+    @property
+    def why(self) -> str:
+        """The reason, led by the status: `broken: grader crashed: ...`."""
+        reason = self.reason
+        return reason if reason.startswith(self.status) else f"{self.status}: {reason}"
+
 
 def safe_name(name: str) -> str:
     """A folder name for reports and builds: no separators or odd characters."""
@@ -169,15 +175,10 @@ class _Progress:
             self.done += 1
             width = 20
             bar = "#" * (width * self.done // self.total)
-            reason = (
-                result.reason
-                if result.reason.startswith(result.status)
-                else (f"{result.status}: {result.reason}")
-            )
             score = (
                 f"{points_cell(result.score)}/{points_cell(result.max_score)}"
                 if result.status == "graded"
-                else reason[:100]
+                else result.why[:100]
             )
             where = f", gpu {result.gpu}" if result.gpu else ""
             elapsed = time.monotonic() - self.started
