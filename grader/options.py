@@ -184,6 +184,23 @@ def add_release_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_grading_arguments(
+    parser: argparse.ArgumentParser, *, secret: str, sanitize: str, calibration: bool
+) -> None:
+    """What `grade` and `batch` both take, in the order their --help lists it: the
+    secret, the repository, how tests share the GPU (and, with `calibration`, the
+    calibration), the sandbox, the sanitizer stage and the hidden-data release."""
+    add_secret_argument(parser, secret)
+    add_repo_argument(parser)
+    add_jobs_argument(parser)
+    add_process_mode_argument(parser)
+    if calibration:
+        add_calibration_argument(parser)
+    add_sandbox_argument(parser)
+    add_sanitize_argument(parser, sanitize)
+    add_release_arguments(parser)
+
+
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     """What `batch` hands `grade --build` for each student (batch_steps.worker_command),
     kept out of --help: why a lab did not build, the class's shared verdicts and

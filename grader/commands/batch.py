@@ -52,16 +52,9 @@ from grader.instructor.gpu_usage import LOG_NAME, UsageLog
 from grader.instructor.written_answers import summary
 from grader.options import (
     add_build_jobs_argument,
-    add_calibration_argument,
     add_cmake_arg_argument,
-    add_jobs_argument,
+    add_grading_arguments,
     add_labs_argument,
-    add_process_mode_argument,
-    add_release_arguments,
-    add_repo_argument,
-    add_sandbox_argument,
-    add_sanitize_argument,
-    add_secret_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
@@ -114,14 +107,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="limit on one student's whole grading run (default: 3 h)",
     )
-    add_secret_argument(parser, "grade on hidden data drawn from the secret in PATH")
-    add_repo_argument(parser)
-    add_jobs_argument(parser)
-    add_process_mode_argument(parser)
-    add_calibration_argument(parser)
-    add_sandbox_argument(parser)
-    add_sanitize_argument(parser, "default: on")
-    add_release_arguments(parser)
+    add_grading_arguments(
+        parser,
+        secret="grade on hidden data drawn from the secret in PATH",
+        sanitize="default: on",
+        calibration=True,
+    )
 
 
 def _labs(requested: list[str] | None, repo: Path) -> tuple[str, ...]:
