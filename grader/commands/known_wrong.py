@@ -269,19 +269,9 @@ def _run(args: argparse.Namespace) -> int:
             if needs_build(e, findings[e.name], args)
         }
         for entry in entries:
+            build = builds.get(entry.name)
             rows.append(
-                (
-                    entry,
-                    judge(
-                        entry,
-                        findings[entry.name],
-                        builds.get(entry.name),
-                        repo,
-                        args,
-                        secret,
-                        outcomes,
-                    ),
-                )
+                (entry, judge(entry, findings[entry.name], build, repo, args, secret, outcomes))
             )
     text = table(rows)
     print(text)
