@@ -381,8 +381,8 @@ def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
 
 
 def _measured(grade: Grade, hold: str | None) -> list[tuple[str, ScoredTest, Figure]]:
-    """(lab, test, figure) of each passed test that recorded one (LabScore.figures),
-    lab by lab, less those of held tests."""
+    """(lab, test, figure) of each passed test that recorded one, lab by lab, less
+    those of held tests: only what the grade accepted is ranked."""
     return [
         (lab.lab, test, test.outcome.figure)
         for lab in _by_number(grade.labs)
