@@ -88,18 +88,6 @@ def add_report_file_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py)."""
-    parser.add_argument(
-        "--sanitize",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="also run the small correctness cases under compute-sanitizer (memcheck, "
-        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
-        f"({default})",
-    )
-
-
 def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
     """--timeout-scale: for a slower GPU, or tools that slow every test down."""
     parser.add_argument(
@@ -197,7 +185,15 @@ def add_grading_arguments(
     if calibration:
         add_calibration_argument(parser)
     add_sandbox_argument(parser)
-    add_sanitize_argument(parser, sanitize)
+    # --sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py).
+    parser.add_argument(
+        "--sanitize",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run the small correctness cases under compute-sanitizer (memcheck, "
+        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
+        f"({sanitize})",
+    )
     add_release_arguments(parser)
 
 
