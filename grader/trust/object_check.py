@@ -51,6 +51,8 @@ _KEYWORDS = {
     "__attribute__",
     "__declspec",
 }
+# (rule, reason): what each object rule finds, which check_facts places in the object.
+Refusal = tuple[str, str]
 _ANONYMOUS = "_GLOBAL__N_"
 _STUB = "__device_stub_"
 
@@ -172,7 +174,7 @@ def _comdat_instance(symbol: ElfSymbol, facts: ObjectFacts) -> bool:
     return symbol.bind in ("WEAK", "UNIQUE") and section is not None and "G" in section.flags
 
 
-def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
+def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
     """Every symbol the object offers the linker must be the contract's, the
     student's own anonymous helpers, or a header's inline/template instance."""
     findings = []
@@ -205,13 +207,11 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
                 f"{policy.contract_header} declares no such function: put "
                 "helpers in an anonymous namespace or make them static",
             )
-        findings.append(Finding(where, 0, rule, reason))
+        findings.append((rule, reason))
     return findings
 
 
-def check_imports(
-    facts: ObjectFacts, policy: ObjectPolicy, where: str, source: str = ""
-) -> list[Finding]:
+def check_imports(facts: ObjectFacts, policy: ObjectPolicy, source: str = "") -> list[Refusal]:
     """Every symbol the object (of student file `source`) needs from elsewhere
     must be on the allowlist."""
     findings = []
@@ -235,9 +235,7 @@ def check_imports(
             if pattern.fullmatch(symbol.name):
                 what, fix = reason, remedy
                 break
-        findings.append(
-            Finding(where, 0, "forbidden-import", f"uses {symbol.demangled}, which {what}: {fix}")
-        )
+        findings.append(("forbidden-import", f"uses {symbol.demangled}, which {what}: {fix}"))
     return findings
 
 
@@ -263,9 +261,7 @@ def _library_misuse(symbol: ElfSymbol, facts: ObjectFacts) -> str | None:
     )
 
 
-def check_libraries(
-    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
-) -> list[Finding]:
+def check_libraries(facts: ObjectFacts, allowance: LibraryAllowance | None = None) -> list[Refusal]:
     """Any symbol of CUB, Thrust or CUTLASS in the object, however it was reached;
     with an allowance, its libraries' header instances are allowed."""
     for symbol in facts.symbols:
@@ -284,7 +280,7 @@ def check_libraries(
                 f"contains {symbol.demangled[:160]}, code of a library that computes "
                 "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself"
             )
-        return [Finding(where, 0, "library-code", reason)]
+        return [("library-code", reason)]
     return []
 
 
@@ -310,16 +306,14 @@ def _startup_allowed(function: ElfSymbol, facts: ObjectFacts, names: frozenset[s
     )
 
 
-def check_startup(
-    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
-) -> list[Finding]:
+def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None) -> list[Refusal]:
     """No code before `main` or after it, except nvcc's kernel registration (and
     the one initialiser an allowance's `startup` describes, whose names nothing
     else may refer to)."""
-    findings: list[Finding] = []
+    findings: list[Refusal] = []
 
     def refuse(rule: str, reason: str) -> None:
-        findings.append(Finding(where, 0, rule, reason))
+        findings.append((rule, reason))
 
     allowed: ElfSymbol | None = None
     for name in rules.CONSTRUCTOR_SECTIONS:
@@ -386,12 +380,10 @@ def check_startup(
     return findings
 
 
-def check_instructions(facts: ObjectFacts, where: str) -> list[Finding]:
+def check_instructions(facts: ObjectFacts) -> list[Refusal]:
     """No host instruction that calls the kernel without going through an import."""
     return [
-        Finding(
-            where,
-            0,
+        (
             "syscall",
             f"{function} executes `{instruction}`, a direct system call: a submission "
             "asks the OS for nothing",
@@ -400,7 +392,7 @@ def check_instructions(facts: ObjectFacts, where: str) -> list[Finding]:
     ]
 
 
-def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
+def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
     """Symbols the lab allows only inside named functions (lab4's copies to and
     from its symbol): any other reference, call or address taken, is refused."""
     findings = []
@@ -419,9 +411,7 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
         if owner not in owners:
             place = f"in {function.demangled}" if function else f"from section {relocation.section}"
             findings.append(
-                Finding(
-                    where,
-                    0,
+                (
                     "restricted-use",
                     f"refers to {key} {place}; the contract allows it only in "
                     f"{', '.join(owners) or 'no function'}",
@@ -475,9 +465,7 @@ def _same_instance(
     )
 
 
-def check_harness_symbols(
-    facts: ObjectFacts, harness: Sequence[ObjectFacts], where: str
-) -> list[Finding]:
+def check_harness_symbols(facts: ObjectFacts, harness: Sequence[ObjectFacts]) -> list[Refusal]:
     """No symbol that an object of the lab's harness also defines, unless both are
     the same header instance: the linker keeps one copy for both, maybe the student's."""
     offered = {s.name: s for s in facts.symbols if _offered(s) and not s.name.startswith("DW.ref.")}
@@ -489,9 +477,7 @@ def check_harness_symbols(
                 continue
             del offered[ours.name]
             findings.append(
-                Finding(
-                    where,
-                    0,
+                (
                     "harness-symbol",
                     f"defines {ours.demangled[:160]}, which the harness's "
                     f"{other.path.name.removesuffix('.o')} defines too, otherwise: the linker "
@@ -512,15 +498,16 @@ def check_facts(
         abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
         facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
     allowance = policy.libraries.get(source)
-    return (
-        check_libraries(facts, where, allowance)
-        + check_definitions(facts, policy, where)
-        + check_imports(facts, policy, where, source)
-        + check_startup(facts, where, allowance)
-        + check_instructions(facts, where)
-        + check_only_in(facts, policy, where)
-        + check_harness_symbols(facts, harness, where)
+    found = (
+        check_libraries(facts, allowance)
+        + check_definitions(facts, policy)
+        + check_imports(facts, policy, source)
+        + check_startup(facts, allowance)
+        + check_instructions(facts)
+        + check_only_in(facts, policy)
+        + check_harness_symbols(facts, harness)
     )
+    return [Finding(where, 0, rule, reason) for rule, reason in found]
 
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
