@@ -164,12 +164,11 @@ def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
 
 
 def _junit_counts(tests: Sequence[ScoredTest]) -> dict[str, str]:
-    count = {status: sum(1 for t in tests if t.outcome.status is status) for status in Status}
     return {
         "tests": str(len(tests)),
-        "failures": str(count[Status.FAILED]),
-        "errors": str(count[Status.ERROR]),
-        "skipped": str(count[Status.SKIPPED]),
+        "failures": str(_count(tests, Status.FAILED)),
+        "errors": str(_count(tests, Status.ERROR)),
+        "skipped": str(_count(tests, Status.SKIPPED)),
         "time": f"{sum(t.outcome.duration_s for t in tests):.3f}",
     }
 
