@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
+from grader.core.clocks import Run, nvidia_smi
 from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_slots import gpu_indices
@@ -123,23 +123,9 @@ def find_submissions(root: Path) -> list[Submission]:
     return found
 
 
-def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> list[str]:
+def list_gpus(run: Run = subprocess.run) -> list[str]:
     """The GPU indices `nvidia-smi -L` lists; none when it is missing or fails."""
-    if run is subprocess.run and shutil.which("nvidia-smi") is None:
-        return []
-    try:
-        proc = run(
-            ["nvidia-smi", "-L"],
-            capture_output=True,
-            text=True,
-            timeout=_NVIDIA_SMI_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if proc.returncode != 0:
-        return []
-    return gpu_indices(proc.stdout)
+    return gpu_indices(nvidia_smi(["-L"], run, _NVIDIA_SMI_TIMEOUT_S) or "")
 
 
 def choose_gpus(request: str, available: Sequence[str]) -> list[str]:
