@@ -52,10 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def check_common_arguments(args: argparse.Namespace) -> None:
     """Options several commands share, checked before any of them starts work.
 
-    Commands read `--labs` as `parse_lab_list(args.labs) if args.labs else None`,
-    which would take `--labs ''` for "every lab"; it is checked here once for all,
-    and before a command spends minutes building.
+    `--labs` is read here once for all, before a command spends minutes building:
+    commands find `args.labs` a list of lab ids, or None for every lab (`--labs ''`
+    is an error, never "every lab").
     """
     labs = getattr(args, "labs", None)
     if isinstance(labs, str):
-        parse_lab_list(labs)
+        args.labs = parse_lab_list(labs)

@@ -16,13 +16,13 @@ import tempfile
 from pathlib import Path
 
 from grader.core.build import IMPL_WORDS
+from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
 from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.core.release import DECIDED, HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
-from grader.trust.static_check import lab_folders
 
 
 def add_build_argument(parser: argparse.ArgumentParser, help: str) -> None:
@@ -85,18 +85,6 @@ def add_report_file_argument(parser: argparse.ArgumentParser) -> None:
     """--report FILE: the table a command prints, also kept as a Markdown file."""
     parser.add_argument(
         "--report", type=Path, metavar="FILE", help="also write the table to FILE (Markdown)"
-    )
-
-
-def add_sanitize_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py)."""
-    parser.add_argument(
-        "--sanitize",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="also run the small correctness cases under compute-sanitizer (memcheck, "
-        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
-        f"({default})",
     )
 
 
@@ -163,20 +151,17 @@ def add_release_arguments(parser: argparse.ArgumentParser) -> None:
     """--release-hidden / --hold-hidden and --deadline-policy, for every command that
     writes results or class tables."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--release-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=RELEASE,
-        help="show hidden-data results now, whatever the deadline",
-    )
-    group.add_argument(
-        "--hold-hidden",
-        dest="hidden_results",
-        action="store_const",
-        const=HOLD,
-        help="hold hidden-data results back, whatever the deadline",
-    )
+    for flag, decision, what in (
+        ("--release-hidden", RELEASE, "show hidden-data results now"),
+        ("--hold-hidden", HOLD, "hold hidden-data results back"),
+    ):
+        group.add_argument(
+            flag,
+            dest="hidden_results",
+            action="store_const",
+            const=decision,
+            help=f"{what}, whatever the deadline",
+        )
     parser.add_argument(
         "--deadline-policy",
         type=Path,
@@ -185,6 +170,31 @@ def add_release_arguments(parser: argparse.ArgumentParser) -> None:
         "released once the last due time (extensions and late days included) has passed "
         "(default without it: held)",
     )
+
+
+def add_grading_arguments(
+    parser: argparse.ArgumentParser, *, secret: str, sanitize: str, calibration: bool
+) -> None:
+    """What `grade` and `batch` both take, in the order their --help lists it: the
+    secret, the repository, how tests share the GPU (and, with `calibration`, the
+    calibration), the sandbox, the sanitizer stage and the hidden-data release."""
+    add_secret_argument(parser, secret)
+    add_repo_argument(parser)
+    add_jobs_argument(parser)
+    add_process_mode_argument(parser)
+    if calibration:
+        add_calibration_argument(parser)
+    add_sandbox_argument(parser)
+    # --sanitize / --no-sanitize: the sanitizer stage (grader/core/sanitize_stage.py).
+    parser.add_argument(
+        "--sanitize",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run the small correctness cases under compute-sanitizer (memcheck, "
+        "racecheck, synccheck); a variant a tool faults fails its correctness tests "
+        f"({sanitize})",
+    )
+    add_release_arguments(parser)
 
 
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from grader.command import Command
 from grader.core.build import print_progress
-from grader.core.discovery import lab_dirs, parse_lab_list, repo_root, require_known_labs
+from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.gpu_slots import (
     GpuSlots,
@@ -52,16 +52,9 @@ from grader.instructor.gpu_usage import LOG_NAME, UsageLog
 from grader.instructor.written_answers import summary
 from grader.options import (
     add_build_jobs_argument,
-    add_calibration_argument,
     add_cmake_arg_argument,
-    add_jobs_argument,
+    add_grading_arguments,
     add_labs_argument,
-    add_process_mode_argument,
-    add_release_arguments,
-    add_repo_argument,
-    add_sandbox_argument,
-    add_sanitize_argument,
-    add_secret_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
@@ -114,26 +107,21 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="limit on one student's whole grading run (default: 3 h)",
     )
-    add_secret_argument(parser, "grade on hidden data drawn from the secret in PATH")
-    add_repo_argument(parser)
-    add_jobs_argument(parser)
-    add_process_mode_argument(parser)
-    add_calibration_argument(parser)
-    add_sandbox_argument(parser)
-    add_sanitize_argument(parser, "default: on")
-    add_release_arguments(parser)
+    add_grading_arguments(
+        parser,
+        secret="grade on hidden data drawn from the secret in PATH",
+        sanitize="default: on",
+        calibration=True,
+    )
 
 
-def _labs(requested: str | None, repo: Path) -> tuple[str, ...]:
+def _labs(requested: list[str] | None, repo: Path) -> tuple[str, ...]:
     dirs = lab_dirs(repo)
     built = sorted(
         (lab for lab, d in dirs.items() if (d / "CMakeLists.txt").is_file()), key=lab_number
     )
-    if requested is None:
-        return tuple(built)
-    labs = parse_lab_list(requested)
-    require_known_labs(labs, built)
-    return tuple(labs)
+    require_known_labs(requested or (), built)
+    return tuple(requested or built)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.command import Command
-from grader.core.discovery import checked_repo, parse_lab_list, repo_root
+from grader.core.discovery import checked_repo, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.options import (
     add_cmake_arg_argument,
@@ -80,7 +80,6 @@ def _run(args: argparse.Namespace) -> int:
     # --repo first: skeletons/solutions are looked up in it, so a wrong --repo
     # would otherwise read as a wrong --impl.
     repo = checked_repo(args.repo) if args.repo is not None else repo_root()
-    labs = parse_lab_list(args.labs) if args.labs is not None else None
     if args.build is not None and not args.build.is_dir():
         raise GraderUsageError(f"build directory {args.build} does not exist")
     if args.build is not None and args.build_dir is not None:
@@ -89,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
         )
     impl = resolve_impl(args.impl, repo)
     print(f"grader: checking {impl} (compiling the student's objects)", flush=True)
-    results = check_impl(impl, repo, labs, args.build, args.build_dir, args.cmake_arg)
+    results = check_impl(impl, repo, args.labs, args.build, args.build_dir, args.cmake_arg)
     total = 0
     for lab, findings in results.items():
         print(f"{lab}: {'clean' if not findings else f'{len(findings)} finding(s)'}")

@@ -33,7 +33,6 @@ from grader.core.build import (
 from grader.core.discovery import (
     checked_repo,
     lab_dirs,
-    parse_lab_list,
     repo_root,
     require_known_labs,
 )
@@ -53,14 +52,8 @@ from grader.options import (
     add_batch_arguments,
     add_calibration_argument,
     add_cmake_arg_argument,
-    add_jobs_argument,
+    add_grading_arguments,
     add_labs_argument,
-    add_process_mode_argument,
-    add_release_arguments,
-    add_repo_argument,
-    add_sandbox_argument,
-    add_sanitize_argument,
-    add_secret_argument,
     add_timeout_scale_argument,
     impl_folder,
     impl_labs,
@@ -108,24 +101,20 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 0 when tests were skipped for lack of a GPU",
     )
-    add_secret_argument(
+    add_grading_arguments(
         parser,
-        "grade on hidden data drawn from the secret in PATH (keep it "
+        secret="grade on hidden data drawn from the secret in PATH (keep it "
         "outside the students' tree; default: $LAB_SECRET_SEED, if set)",
+        sanitize="default: on with a secret (instructor grading), else off",
+        calibration=False,
     )
-    add_repo_argument(parser)
-    add_jobs_argument(parser)
-    add_process_mode_argument(parser)
-    add_sandbox_argument(parser)
-    add_sanitize_argument(parser, "default: on with a secret (instructor grading), else off")
-    add_release_arguments(parser)
     add_batch_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
     if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
-    labs = parse_lab_list(args.labs) if args.labs is not None else None
+    labs = args.labs
     repo = (args.repo or repo_root()).resolve()
     release = decision_from_args(args) if args.decided else release_from_args(args)
     report = writable_dir(args.report)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from grader.command import Command
 from grader.core.build import configure_and_build
-from grader.core.discovery import parse_lab_list, read_ctest_json, repo_root
+from grader.core.discovery import lab_folders, read_ctest_json, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome
 from grader.core.reports import verdict_line
@@ -48,7 +48,7 @@ from grader.options import (
     add_secret_argument,
     read_secret,
 )
-from grader.trust.static_check import Finding, lab_folders
+from grader.trust.static_check import Finding
 from grader.trust.submission_check import check_submission
 
 NOT_JUDGED = "not judged"
@@ -240,11 +240,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.only:
         entries = [e for e in entries if e.name in args.only]
     if args.labs:
-        labs = parse_lab_list(args.labs)
-        unknown = sorted(set(labs) - {e.lab for e in entries})
+        unknown = sorted(set(args.labs) - {e.lab for e in entries})
         if unknown:
             raise GraderUsageError(f"no known-wrong submission for {', '.join(unknown)}")
-        entries = [e for e in entries if e.lab in labs]
+        entries = [e for e in entries if e.lab in args.labs]
     secret = read_secret(args.secret_file) or secrets.token_hex(16)
     if args.build_jobs < 1:
         raise GraderUsageError("--build-jobs must be at least 1")
@@ -270,19 +269,9 @@ def _run(args: argparse.Namespace) -> int:
             if needs_build(e, findings[e.name], args)
         }
         for entry in entries:
+            build = builds.get(entry.name)
             rows.append(
-                (
-                    entry,
-                    judge(
-                        entry,
-                        findings[entry.name],
-                        builds.get(entry.name),
-                        repo,
-                        args,
-                        secret,
-                        outcomes,
-                    ),
-                )
+                (entry, judge(entry, findings[entry.name], build, repo, args, secret, outcomes))
             )
     text = table(rows)
     print(text)

@@ -30,7 +30,7 @@ from typing import Any
 
 from grader.command import Command
 from grader.core.build import configured_impl
-from grader.core.discovery import lab_dirs, parse_lab_list, repo_root
+from grader.core.discovery import lab_dirs, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.lab_file import read_lab_file
 from grader.core.model import Outcome, Status
@@ -184,7 +184,7 @@ def _calibrate(
 def _run(args: argparse.Namespace) -> int:
     if args.times < 2:
         raise GraderUsageError(f"--times must be at least 2, got {args.times}")
-    labs = parse_lab_list(args.labs) if args.labs else None
+    labs = args.labs
     if args.calibrate and configured_impl(args.build, repo_root()) != repo_root() / "solutions":
         raise GraderUsageError(
             f"--calibrate measures the reference: {args.build} was not configured with "

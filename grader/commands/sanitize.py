@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Sequence
 
 from grader.command import Command
-from grader.core.discovery import parse_lab_list, read_ctest_json
+from grader.core.discovery import read_ctest_json
 from grader.core.errors import GraderUsageError, exit_status
 from grader.core.model import LabTest, Outcome, lab_number
 from grader.core.reports import markdown_table, one_line
@@ -46,12 +46,12 @@ def table(rows: Sequence[tuple[LabTest, Outcome]]) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     check_timeout_scale(args.timeout_scale)
-    labs = parse_lab_list(args.labs) if args.labs else None
+    labs = args.labs
     check_jobs(args.jobs)
     doc = read_ctest_json(args.build)
     tests = sanitize_tests(doc, labs)
     if not tests:
-        which = f" of {args.labs}" if labs else ""
+        which = f" of {','.join(labs)}" if labs else ""
         raise GraderUsageError(
             f"{args.build} has no sanitize tests{which}: "
             "configure it with -DLAB_SANITIZE=ON (compute-sanitizer must be "

@@ -15,7 +15,6 @@ from grader.command import Command
 from grader.core.discovery import (
     checked_repo,
     lab_dirs,
-    parse_lab_list,
     repo_root,
     require_known_labs,
 )
@@ -53,9 +52,8 @@ def _run(args: argparse.Namespace) -> int:
     dirs = lab_dirs(repo)
     chosen = None
     if args.labs is not None:
-        labs = parse_lab_list(args.labs)
-        require_known_labs(labs, dirs)
-        chosen = [dirs[lab].name for lab in labs]
+        require_known_labs(args.labs, dirs)
+        chosen = [dirs[lab].name for lab in args.labs]
     students = [(s.name, s.path) for s in find_submissions(args.submissions) if s.problem is None]
     if len(students) < 2:
         raise GraderUsageError(f"{args.submissions}: fewer than two submissions to compare")

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 QUERY = ("name", "driver_version", "clocks.sm", "clocks.mem")
 _KEYS = ("name", "driver", "sm_mhz", "mem_mhz")
 _TIMEOUT_S = 10
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def parse(text: str) -> dict[str, str]:
@@ -38,23 +39,28 @@ def visible_gpu(env: Mapping[str, str] = os.environ) -> str | None:
     return first or None
 
 
-def read(
-    runner: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run, gpu: str | None = None
-) -> dict[str, str]:
+def read(runner: Run = subprocess.run, gpu: str | None = None) -> dict[str, str]:
     """The clocks of `gpu` (default: the visible one) now, or {} when nvidia-smi is
     missing or fails."""
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return {}
     gpu = gpu if gpu is not None else visible_gpu()
-    argv = [smi, f"--query-gpu={','.join(QUERY)}", "--format=csv,noheader,nounits"]
-    if gpu is not None:
-        argv.append(f"--id={gpu}")
+    args = [f"--query-gpu={','.join(QUERY)}", "--format=csv,noheader,nounits"]
+    text = nvidia_smi([*args, *([f"--id={gpu}"] if gpu is not None else [])], runner)
+    return parse(text) if text is not None else {}
+
+
+def nvidia_smi(
+    args: Sequence[str], run: Run = subprocess.run, timeout_s: float = _TIMEOUT_S
+) -> str | None:
+    """What `nvidia-smi ARGS` prints, or None when it is missing, fails or hangs. `run`
+    stands in for subprocess.run in tests, which ask no PATH for the program."""
+    smi = shutil.which("nvidia-smi") if run is subprocess.run else "nvidia-smi"
+    if smi is None:
+        return None
     try:
-        proc = runner(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, check=False)
+        proc = run([smi, *args], capture_output=True, text=True, timeout=timeout_s, check=False)
     except (OSError, subprocess.TimeoutExpired):
-        return {}
-    return parse(proc.stdout) if proc.returncode == 0 else {}
+        return None
+    return proc.stdout if proc.returncode == 0 else None
 
 
 def around(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:

@@ -13,6 +13,8 @@ import subprocess
 from pathlib import Path
 from typing import TypedDict
 
+from grader.core.captured import run_captured
+
 _TIMEOUT_S = 10
 _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # A student's repository may carry its own git config: never let it start a
@@ -41,14 +43,7 @@ def checkout_of(folder: Path | None) -> Checkout:
 def _git(folder: Path, *args: str) -> str | None:
     """git's trimmed stdout in `folder`, or None when git is missing or fails."""
     try:
-        proc = subprocess.run(
-            ["git", *_SAFE, "-C", str(folder), *args],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_TIMEOUT_S,
-            check=False,
-        )
+        proc = run_captured(["git", *_SAFE, "-C", str(folder), *args], _TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout.strip() if proc.returncode == 0 else None

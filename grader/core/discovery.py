@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.errors import GraderUsageError
 from grader.core.model import BUILD_KIND, KINDS, OTHER_KIND, LabTest, is_lab_id, lab_number
 
@@ -28,6 +29,10 @@ _KIND_ORDER = {
     )
 }
 _CTEST_TIMEOUT_S = 300
+# compute-sanitizer's runs (sanitize.py), labelled `sanitize` and `labN.sanitize` (never
+# `labN`): a kind of their own, never graded.
+SANITIZE_LABEL = "sanitize"
+SANITIZE_KIND = "sanitize"
 
 
 def repo_root() -> Path:
@@ -43,13 +48,8 @@ def read_ctest_json(build: Path) -> dict[str, Any]:
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
     try:
-        proc = subprocess.run(
-            [ctest, "--test-dir", str(build), "--show-only=json-v1"],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_CTEST_TIMEOUT_S,
-            check=False,
+        proc = run_captured(
+            [ctest, "--test-dir", str(build), "--show-only=json-v1"], _CTEST_TIMEOUT_S
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc
@@ -66,11 +66,12 @@ def read_ctest_json(build: Path) -> dict[str, Any]:
 
 
 def parse_tests(doc: Mapping[str, Any]) -> list[LabTest]:
-    """The lab tests of a json-v1 document; tests of no lab are left out."""
+    """The lab tests of a json-v1 document; tests of no lab, and compute-sanitizer's
+    runs (sanitize.py), are left out."""
     tests = []
     for entry in doc.get("tests", []):
         test = parse_test(entry)
-        if test is not None:
+        if test is not None and test.kind != SANITIZE_KIND:
             tests.append(test)
     return tests
 
@@ -105,6 +106,9 @@ def parse_test(entry: Mapping[str, Any]) -> LabTest | None:
 def _lab_and_kind(name: str, labels: Sequence[str], is_setup: bool) -> tuple[str | None, str]:
     """Exact label matching: `labN` names the lab, `labN.<kind>` the kind."""
     labs = [label for label in labels if is_lab_id(label)]
+    sanitized = _sanitized_lab(labels) if not labs else None
+    if sanitized is not None:
+        return sanitized, SANITIZE_KIND
     if not labs:
         match = _NOT_BUILT.fullmatch(name)
         if match:
@@ -116,6 +120,15 @@ def _lab_and_kind(name: str, labels: Sequence[str], is_setup: bool) -> tuple[str
         if kinds:
             return lab, kinds[0] if len(kinds) == 1 else OTHER_KIND
     return labs[0], "data" if is_setup else OTHER_KIND
+
+
+def _sanitized_lab(labels: Sequence[str]) -> str | None:
+    """The lab of a compute-sanitizer run (labels `sanitize` and `labN.sanitize`), else None."""
+    for label in labels:
+        lab, _, kind = label.partition(".")
+        if kind == SANITIZE_KIND and is_lab_id(lab) and SANITIZE_LABEL in labels:
+            return lab
+    return None
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -135,13 +148,17 @@ def _environment(pairs: Iterable[Any]) -> dict[str, str]:
 
 def lab_dirs(repo: Path) -> dict[str, Path]:
     """Map lab id to its `labs/labN_topic` folder (lab1 -> labs/lab1_histogram)."""
-    found: dict[str, Path] = {}
     labs = repo / "labs"
-    if labs.is_dir():
-        for path in sorted(labs.iterdir()):
-            match = _LAB_DIR.fullmatch(path.name)
-            if match and path.is_dir():
-                found.setdefault(match.group(1), path)
+    return lab_folders(labs) if labs.is_dir() else {}
+
+
+def lab_folders(impl: Path, labs: Sequence[str] | None = None) -> dict[str, Path]:
+    """lab id -> its folder in `impl` (lab1 -> impl/lab1_histogram), only those asked for."""
+    found: dict[str, Path] = {}
+    for path in sorted(impl.iterdir()):
+        match = _LAB_DIR.fullmatch(path.name)
+        if match and path.is_dir() and (labs is None or match.group(1) in labs):
+            found.setdefault(match.group(1), path)
     return found
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
+
 PROBE_RELPATH = Path("bin") / "lab_gpu_info"
 SKIP_MARKER = "cuda-labs: skipped:"
 SKIP_EXIT_CODE = 77
@@ -79,14 +81,7 @@ def probe(build: Path) -> GpuInfo:
     if not program.is_file():
         return GpuInfo("unknown", reason=f"GPU probe {program} not found (was the build complete?)")
     try:
-        proc = subprocess.run(
-            [str(program)],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_PROBE_TIMEOUT_S,
-            check=False,
-        )
+        proc = run_captured([str(program)], _PROBE_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return GpuInfo("unknown", reason=f"GPU probe {program} could not run: {exc}")
     return parse_probe(proc.returncode, proc.stdout + proc.stderr)

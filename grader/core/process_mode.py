@@ -26,10 +26,10 @@ import math
 import re
 from collections.abc import Sequence
 
+from grader.core.discovery import SANITIZE_KIND
 from grader.core.gtest_xml import GtestCase
 from grader.core.model import LabTest
 from grader.core.provenance import Provenance
-from grader.core.sanitize import SANITIZE_KIND
 from grader.core.verdict import ProcessResult, cuda_error, search_pattern
 
 PER_TEST = "per-test"

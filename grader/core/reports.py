@@ -164,12 +164,11 @@ def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
 
 
 def _junit_counts(tests: Sequence[ScoredTest]) -> dict[str, str]:
-    count = {status: sum(1 for t in tests if t.outcome.status is status) for status in Status}
     return {
         "tests": str(len(tests)),
-        "failures": str(count[Status.FAILED]),
-        "errors": str(count[Status.ERROR]),
-        "skipped": str(count[Status.SKIPPED]),
+        "failures": str(_count(tests, Status.FAILED)),
+        "errors": str(_count(tests, Status.ERROR)),
+        "skipped": str(_count(tests, Status.SKIPPED)),
         "time": f"{sum(t.outcome.duration_s for t in tests):.3f}",
     }
 
@@ -372,21 +371,22 @@ def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
     """
     return [
         {
-            "name": f"{lab.lab} {figure.name}",
+            "name": f"{lab} {figure.name}",
             "value": round(figure.value, 3),
             "order": LEADERBOARD_ORDER,
         }
-        for lab in _by_number(grade.labs)
-        for figure in _figures(grade, lab, hold)
+        for lab, _, figure in _measured(grade, hold)
     ]
 
 
-def _figures(grade: Grade, lab: LabScore, hold: str | None) -> list[Figure]:
-    """The lab's figures (LabScore.figures), less those of held tests."""
+def _measured(grade: Grade, hold: str | None) -> list[tuple[str, ScoredTest, Figure]]:
+    """(lab, test, figure) of each passed test that recorded one, lab by lab, less
+    those of held tests: only what the grade accepted is ranked."""
     return [
-        t.outcome.figure
-        for t in _shown(grade, lab.tests, hold)
-        if t.outcome.status is Status.PASSED and t.outcome.figure is not None
+        (lab.lab, test, test.outcome.figure)
+        for lab in _by_number(grade.labs)
+        for test in _shown(grade, lab.tests, hold)
+        if test.outcome.status is Status.PASSED and test.outcome.figure is not None
     ]
 
 
@@ -509,12 +509,7 @@ def _summary_row(
 
 def _figures_table(grade: Grade, hold: str | None) -> list[str]:
     """The leaderboard's figures with their bars, where students look."""
-    rows = [
-        (lab.lab, test)
-        for lab in _by_number(grade.labs)
-        for test in _shown(grade, lab.tests, hold)
-        if test.outcome.status is Status.PASSED and test.outcome.figure is not None
-    ]
+    rows = _measured(grade, hold)
     if not rows:
         return []
     out = [
@@ -526,9 +521,8 @@ def _figures_table(grade: Grade, hold: str | None) -> list[str]:
         "| lab | figure | value | needed | reference | credit |",
         "| --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    for lab, test in rows:
-        figure, credit = test.outcome.figure, test.credit
-        assert figure is not None
+    for lab, test, figure in rows:
+        credit = test.credit
         needed = f"{figure.needed:.3g}" if figure.needed is not None else ""
         reference = f"{credit.reference:.3g}" if credit else ""
         share = f"{credit.fraction:.0%}" if credit else ""

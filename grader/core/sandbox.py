@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.errors import GraderUsageError
 
 MODES = ("require", "auto", "off")
@@ -345,16 +346,12 @@ def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
         try:
             sandbox.prepare(scratch)
             argv = sandbox.command([true], scratch=scratch, cwd=None, read_only=read_only)
-            proc = subprocess.run(
+            proc = run_captured(
                 argv,
+                _PROBE_TIMEOUT_S,
                 stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=_PROBE_TIMEOUT_S,
                 env=sandbox.environment(os.environ, scratch),
                 cwd=scratch,
-                check=False,
                 **sandbox.process_user(),
             )
         except (OSError, subprocess.SubprocessError) as exc:

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from grader.core.discovery import parse_test
-from grader.core.model import LabTest, is_lab_id
+from grader.core.discovery import SANITIZE_KIND, SANITIZE_LABEL, parse_test
+from grader.core.model import LabTest
 
-SANITIZE_LABEL = "sanitize"
-SANITIZE_KIND = "sanitize"
 SANITIZER_EXIT_CODE = 86
 TOOLS = ("memcheck", "racecheck", "synccheck")
 
@@ -44,37 +41,15 @@ def is_sanitized(test: LabTest) -> bool:
     return SANITIZE_LABEL in test.labels
 
 
-def sanitize_lab(labels: Sequence[str]) -> str | None:
-    """The lab of a test labelled `labN.sanitize`, else None."""
-    for label in labels:
-        lab, _, kind = label.partition(".")
-        if kind == SANITIZE_KIND and is_lab_id(lab):
-            return lab
-    return None
-
-
 def sanitize_tests(doc: Mapping[str, Any], labs: Sequence[str] | None = None) -> list[LabTest]:
-    """The sanitize tests of a ctest json-v1 document (of `labs`, when given)."""
-    found = []
-    for entry in doc.get("tests", []):
-        props = {p.get("name"): p.get("value") for p in entry.get("properties", [])}
-        raw = props.get("LABELS")
-        labels = [str(v) for v in (raw if isinstance(raw, list) else [raw] if raw else [])]
-        lab = sanitize_lab(labels)
-        if lab is None or SANITIZE_LABEL not in labels or (labs and lab not in labs):
-            continue
-        # Parsed as a test of its lab, then given its own kind: never `correctness`.
-        with_lab = {
-            **entry,
-            "properties": [
-                {"name": "LABELS", "value": [lab, *labels]} if p.get("name") == "LABELS" else p
-                for p in entry.get("properties", [])
-            ],
-        }
-        test = parse_test(with_lab)
-        if test is not None:
-            found.append(replace(test, kind=SANITIZE_KIND, labels=tuple(labels)))
-    return found
+    """The sanitize tests of a ctest json-v1 document (of `labs`, when given), which
+    discovery knows by their labels and leaves out of every grade."""
+    tests = [parse_test(entry) for entry in doc.get("tests", [])]
+    return [
+        t
+        for t in tests
+        if t is not None and t.kind == SANITIZE_KIND and (not labs or t.lab in labs)
+    ]
 
 
 def tool_of(test: LabTest) -> str:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from grader.core.commits import Checkout
 from grader.core.credit import Credit, CreditCurve, read_curve
+from grader.core.discovery import SANITIZE_KIND
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.lab_file import LAB_FILE, read_lab_file
-from grader.core.model import OTHER_KIND, STAND_IN_KINDS, Figure, LabTest, Outcome, Status
-from grader.core.sanitize import SANITIZE_KIND
+from grader.core.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
 
 DEFAULT_GROUPS: Mapping[str, float] = {"correctness": 60, "timing": 40}
 # Worth nothing whatever lab.json says: bars only the reference must meet,
@@ -117,16 +117,6 @@ class LabScore:
     def count(self, status: Status) -> int:
         """How many of the lab's tests ended with `status`."""
         return sum(1 for t in self.tests if t.outcome.status is status)
-
-    @property
-    def figures(self) -> list[Figure]:
-        """The figures of the lab's passed tests, in test order: only what the grade
-        accepted is ranked."""
-        return [
-            t.outcome.figure
-            for t in self.tests
-            if t.outcome.status is Status.PASSED and t.outcome.figure is not None
-        ]
 
 
 @dataclass(frozen=True)

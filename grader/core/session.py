@@ -15,6 +15,7 @@ from pathlib import Path
 from grader.core.build import BuildFailure, configured_impl
 from grader.core.commits import Checkout, checkout_of
 from grader.core.discovery import (
+    SANITIZE_KIND,
     lab_dirs,
     parse_tests,
     read_ctest_json,
@@ -30,7 +31,7 @@ from grader.core.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, 
 from grader.core.outcome_cache import OutcomeCache
 from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
-from grader.core.sanitize import SANITIZE_KIND, sanitize_tests
+from grader.core.sanitize import sanitize_tests
 from grader.core.sanitize_stage import SanitizeStage
 from grader.core.schedule import (
     Scheduler,

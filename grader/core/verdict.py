@@ -209,16 +209,13 @@ def _passed_or_unreported(
     test: LabTest, reported: list[GtestCase] | None, output: str
 ) -> tuple[Status, str]:
     """Exit status 0: only the XML report can make it a pass."""
-    if reported is None:
-        return Status.FAILED, (
-            "the test process exited without reporting a result (exit status 0 "
-            "but no GoogleTest report: did the code call exit()?)"
-        )
     if not reported:
-        return Status.FAILED, (
-            "the test process exited without reporting a result (its "
-            f"GoogleTest report names no test {test.gtest_filter!r})"
+        why = (
+            "exit status 0 but no GoogleTest report: did the code call exit()?"
+            if reported is None
+            else f"its GoogleTest report names no test {test.gtest_filter!r}"
         )
+        return Status.FAILED, f"the test process exited without reporting a result ({why})"
     failures = tuple(f for case in reported for f in case.failures)
     if failures:
         return Status.FAILED, _with_cuda_error(trim_failures(failures), output)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -25,11 +24,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
+from grader.core.clocks import Run, nvidia_smi
+from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_slots import gpu_indices
+from grader.core.model import lab_number
 from grader.core.scoring import points_cell
 
-_LAB_DIR = re.compile(r"(lab\d+)_.+")
 _NVIDIA_SMI_TIMEOUT_S = 60
 
 
@@ -82,6 +83,12 @@ class StudentResult:
     def max_score(self) -> float:
         return sum(lab.max_score for lab in self.labs)
 
+    @property
+    def why(self) -> str:
+        """The reason, led by the status: `broken: grader crashed: ...`."""
+        reason = self.reason
+        return reason if reason.startswith(self.status) else f"{self.status}: {reason}"
+
 
 def safe_name(name: str) -> str:
     """A folder name for reports and builds: no separators or odd characters."""
@@ -101,8 +108,7 @@ def find_submissions(root: Path) -> list[Submission]:
         )
     found = []
     for path in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        matches = (_LAB_DIR.fullmatch(c.name) for c in path.iterdir() if c.is_dir())
-        labs = tuple(sorted({m.group(1) for m in matches if m}, key=lambda lab: int(lab[3:])))
+        labs = tuple(sorted(lab_folders(path), key=lab_number))
         problem = (
             None
             if labs
@@ -117,23 +123,9 @@ def find_submissions(root: Path) -> list[Submission]:
     return found
 
 
-def list_gpus(run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> list[str]:
+def list_gpus(run: Run = subprocess.run) -> list[str]:
     """The GPU indices `nvidia-smi -L` lists; none when it is missing or fails."""
-    if run is subprocess.run and shutil.which("nvidia-smi") is None:
-        return []
-    try:
-        proc = run(
-            ["nvidia-smi", "-L"],
-            capture_output=True,
-            text=True,
-            timeout=_NVIDIA_SMI_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if proc.returncode != 0:
-        return []
-    return gpu_indices(proc.stdout)
+    return gpu_indices(nvidia_smi(["-L"], run, _NVIDIA_SMI_TIMEOUT_S) or "")
 
 
 def choose_gpus(request: str, available: Sequence[str]) -> list[str]:
@@ -169,15 +161,10 @@ class _Progress:
             self.done += 1
             width = 20
             bar = "#" * (width * self.done // self.total)
-            reason = (
-                result.reason
-                if result.reason.startswith(result.status)
-                else (f"{result.status}: {result.reason}")
-            )
             score = (
                 f"{points_cell(result.score)}/{points_cell(result.max_score)}"
                 if result.status == "graded"
-                else reason[:100]
+                else result.why[:100]
             )
             where = f", gpu {result.gpu}" if result.gpu else ""
             elapsed = time.monotonic() - self.started

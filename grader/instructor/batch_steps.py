@@ -250,6 +250,17 @@ def grade_submission(
     env.pop(STEP_SUMMARY_ENV, None)  # the job's summary is the class's, not each student's
     if gpu in config.shared_gpus:
         env[LOCK_ENV] = str(lock_file(config.build_root, gpu))
+
+    def broken(reason: str) -> StudentResult:
+        return StudentResult(
+            sub.name,
+            "broken",
+            gpu=gpu,
+            duration_s=time.monotonic() - start,
+            report=report,
+            reason=reason,
+        )
+
     try:
         proc = subprocess.run(
             worker_command(config, built, report, sub.digest),
@@ -262,14 +273,7 @@ def grade_submission(
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return StudentResult(
-            sub.name,
-            "broken",
-            gpu=gpu,
-            duration_s=time.monotonic() - start,
-            reason=f"grading did not finish in {config.student_timeout_s:.0f} s",
-            report=report,
-        )
+        return broken(f"grading did not finish in {config.student_timeout_s:.0f} s")
     # The grader's output quotes every failure: on hidden data, the instructor's only.
     log_dir = report / INSTRUCTOR_DIR if config.secret_file is not None else report
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -279,12 +283,6 @@ def grade_submission(
     # class of 200 would fill the disk.
     shutil.rmtree(built.build_dir / DATASETS_DIR, ignore_errors=True)
     duration = time.monotonic() - start
-
-    def broken(reason: str) -> StudentResult:
-        return StudentResult(
-            sub.name, "broken", gpu=gpu, duration_s=duration, report=report, reason=reason
-        )
-
     if proc.returncode == EXIT_NO_GPU:
         return broken(f"no GPU visible on GPU {gpu}: tests were skipped")
     expected = [lab for lab in config.labs if lab not in built.static]

@@ -60,20 +60,15 @@ def result_from_report(
         for lab in report_labs(doc)
     }
     whole = _result(name, by_lab, tests, expected_labs, missing_max)
+    whole = replace(whole, gpu=gpu, duration_s=duration_s, report=report)
     extra = doc.get("extra_data")
     if not (isinstance(extra, dict) and extra.get("hidden_data") is True):
-        return replace(whole, gpu=gpu, duration_s=duration_s, report=report)
+        return whole
     shown = [t for t in tests if not _on_hidden_data(t)]
     public = {lab: _points(lab, shown) for lab in by_lab}
     held = len(tests) - len(shown)
     seen = _result(name, public, shown, expected_labs, missing_max, held_tests=held)
-    return replace(
-        whole,
-        gpu=gpu,
-        duration_s=duration_s,
-        report=report,
-        public=replace(seen, gpu=gpu, duration_s=duration_s, report=report),
-    )
+    return replace(whole, public=replace(seen, gpu=gpu, duration_s=duration_s, report=report))
 
 
 def _result(
@@ -151,10 +146,7 @@ def _lab_cell(result: StudentResult, lab: str) -> str:
 
 
 def _failures_cell(result: StudentResult) -> str:
-    if result.status != "graded":
-        reason = result.reason
-        return reason if reason.startswith(result.status) else f"{result.status}: {reason}"
-    return "; ".join(result.failures)
+    return result.why if result.status != "graded" else "; ".join(result.failures)
 
 
 def write_class_table(

@@ -370,14 +370,12 @@ def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, st
 
 
 def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, str]) -> None:
+    for rel in [*plan, *generated]:
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
     for rel in plan:
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(repo / rel, target)
+        shutil.copy2(repo / rel, out / rel)
     for rel, text in generated.items():
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        (out / rel).write_text(text, encoding="utf-8")
     (out / "scripts" / "test.sh").chmod(0o755)
 
 

@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from grader.core.clocks import nvidia_smi
+
 LOG_NAME = "gpu-usage.csv"
 QUERY = "timestamp,index,utilization.gpu,memory.used"
 _QUERY_TIMEOUT_S = 10
@@ -104,28 +106,20 @@ class UsageLog:
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> UsageLog:
-        smi = shutil.which("nvidia-smi") if self.run is subprocess.run else "nvidia-smi"
-        if smi is not None:
+        if self.run is not subprocess.run or shutil.which("nvidia-smi") is not None:
             self.path.write_text("", encoding="utf-8")
-            self._thread = threading.Thread(
-                target=self._sample, args=(smi,), daemon=True, name="gpu-usage"
-            )
+            self._thread = threading.Thread(target=self._sample, daemon=True, name="gpu-usage")
             self._thread.start()
         return self
 
-    def _sample(self, smi: str) -> None:
-        argv = [smi, f"--query-gpu={QUERY}", "--format=csv,noheader,nounits"]
+    def _sample(self) -> None:
+        args = [f"--query-gpu={QUERY}", "--format=csv,noheader,nounits"]
         while not self._stop.is_set():
             started = time.monotonic()
-            try:
-                proc = self.run(
-                    argv, capture_output=True, text=True, timeout=_QUERY_TIMEOUT_S, check=False
-                )
-            except (OSError, subprocess.TimeoutExpired):
-                proc = None
-            if proc is not None and proc.returncode == 0:
+            sample = nvidia_smi(args, self.run, _QUERY_TIMEOUT_S)
+            if sample is not None:
                 with open(self.path, "a", encoding="utf-8") as log:
-                    log.write(proc.stdout)
+                    log.write(sample)
             # A steady rate: the query's own time comes out of the wait.
             self._stop.wait(max(0.0, self.interval_s - (time.monotonic() - started)))
 

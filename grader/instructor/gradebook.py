@@ -115,38 +115,17 @@ def gradebook_rows(
         got = collected.get(entry.folder, {})
         days = int(got.get("days_late", 0) or 0)
         if row is None:
+            scores, total, most, final = ["0" for _ in labs], "0", "", "0"
             note = got.get("problem") or "no graded submission"
-            rows.append(
-                [
-                    entry.student_id,
-                    entry.name,
-                    entry.folder,
-                    *("0" for _ in labs),
-                    "0",
-                    "",
-                    str(days),
-                    "0",
-                    note,
-                    *([""] if hidden else []),
-                ]
-            )
-            continue
-        total = float(row.get("total") or 0)
-        final = total * max(0.0, 1.0 - penalty_per_day * days)
-        note = "" if row.get("status") == "graded" else row.get("status", "")
+        else:
+            points = float(row.get("total") or 0)
+            scores = [row.get(lab) or "0" for lab in labs]
+            total, most = points_cell(points), row.get("max", "")
+            final = points_cell(points * max(0.0, 1.0 - penalty_per_day * days))
+            note = "" if row.get("status") == "graded" else row.get("status", "")
         rows.append(
-            [
-                entry.student_id,
-                entry.name,
-                entry.folder,
-                *(row.get(lab) or "0" for lab in labs),
-                points_cell(total),
-                row.get("max", ""),
-                str(days),
-                points_cell(final),
-                note,
-                *([row.get(HIDDEN_COLUMN, "")] if hidden else []),
-            ]
+            [entry.student_id, entry.name, entry.folder, *scores, total, most, str(days), final]
+            + [note, *([(row or {}).get(HIDDEN_COLUMN, "")] if hidden else [])]
         )
     return rows
 

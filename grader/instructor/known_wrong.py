@@ -80,20 +80,15 @@ def load_manifest(path: Path) -> list[Expectation]:
             entry = Expectation(**fields)
         except TypeError as exc:
             raise GraderUsageError(f"{path}: entry {raw.get('name')!r}: {exc}") from exc
+        problem = ""
         if entry.kind not in ("static", "grade") or (entry.kind == "grade" and not entry.tests):
-            raise GraderUsageError(
-                f"{path}: entry {entry.name!r}: kind must be 'static', or 'grade' with 'tests'"
-            )
-        if entry.sanitize_stage and (entry.kind != "grade" or entry.sanitizer):
-            raise GraderUsageError(
-                f"{path}: entry {entry.name!r}: sanitize_stage goes on a 'grade' entry "
-                "without 'sanitizer'"
-            )
-        if entry.sanitizer and (entry.sanitizer not in TOOLS or entry.kind != "grade"):
-            raise GraderUsageError(
-                f"{path}: entry {entry.name!r}: sanitizer must be one of "
-                f"{', '.join(TOOLS)}, on a 'grade' entry"
-            )
+            problem = "kind must be 'static', or 'grade' with 'tests'"
+        elif entry.sanitize_stage and (entry.kind != "grade" or entry.sanitizer):
+            problem = "sanitize_stage goes on a 'grade' entry without 'sanitizer'"
+        elif entry.sanitizer and (entry.sanitizer not in TOOLS or entry.kind != "grade"):
+            problem = f"sanitizer must be one of {', '.join(TOOLS)}, on a 'grade' entry"
+        if problem:
+            raise GraderUsageError(f"{path}: entry {entry.name!r}: {problem}")
         entries.append(entry)
     return entries
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.errors import GraderUsageError
 from grader.core.sandbox import Sandbox, start_failure
 from grader.core.sandbox import exit_status as sandbox_exit_status
@@ -191,16 +192,7 @@ def _run(
     argv: Sequence[str], command: list[str], env: dict[str, str] | None, extra: dict[str, Any]
 ) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_RUN_TIMEOUT_S,
-            check=False,
-            env=env,
-            **extra,
-        )
+        return run_captured(command, _RUN_TIMEOUT_S, env=env, **extra)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(
             list(argv), 124, "", f"timed out after {_RUN_TIMEOUT_S:.0f} s"

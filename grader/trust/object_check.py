@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.core.captured import run_captured
 from grader.core.lab_file import library_files, read_lab_file
 from grader.trust import object_rules as rules
 from grader.trust.object_facts import (
@@ -50,6 +51,8 @@ _KEYWORDS = {
     "__attribute__",
     "__declspec",
 }
+# (rule, reason): what each object rule finds, which check_facts places in the object.
+Refusal = tuple[str, str]
 _ANONYMOUS = "_GLOBAL__N_"
 _STUB = "__device_stub_"
 
@@ -171,7 +174,7 @@ def _comdat_instance(symbol: ElfSymbol, facts: ObjectFacts) -> bool:
     return symbol.bind in ("WEAK", "UNIQUE") and section is not None and "G" in section.flags
 
 
-def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
+def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
     """Every symbol the object offers the linker must be the contract's, the
     student's own anonymous helpers, or a header's inline/template instance."""
     findings = []
@@ -187,37 +190,28 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> l
         if rules.RESERVED_DEFINITION.match(qualified) and not (
             templated and header_instance and qualified.startswith("cuda")
         ):
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "replaces-symbol",
-                    f"defines {symbol.demangled}, a function of the CUDA runtime, "
-                    "the harness, the test framework or the system: a submission "
-                    "may not replace it; remove that definition",
-                )
+            rule, reason = (
+                "replaces-symbol",
+                f"defines {symbol.demangled}, a function of the CUDA runtime, "
+                "the harness, the test framework or the system: a submission "
+                "may not replace it; remove that definition",
             )
         elif qualified in policy.contract:
             continue
         elif header_instance and not qualified.startswith(f"{policy.lab}::"):
             continue  # inline functions and template instances from headers
         else:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "extra-symbol",
-                    f"defines {symbol.demangled} visibly to the linker, and "
-                    f"{policy.contract_header} declares no such function: put "
-                    "helpers in an anonymous namespace or make them static",
-                )
+            rule, reason = (
+                "extra-symbol",
+                f"defines {symbol.demangled} visibly to the linker, and "
+                f"{policy.contract_header} declares no such function: put "
+                "helpers in an anonymous namespace or make them static",
             )
+        findings.append((rule, reason))
     return findings
 
 
-def check_imports(
-    facts: ObjectFacts, policy: ObjectPolicy, where: str, source: str = ""
-) -> list[Finding]:
+def check_imports(facts: ObjectFacts, policy: ObjectPolicy, source: str = "") -> list[Refusal]:
     """Every symbol the object (of student file `source`) needs from elsewhere
     must be on the allowlist."""
     findings = []
@@ -241,9 +235,7 @@ def check_imports(
             if pattern.fullmatch(symbol.name):
                 what, fix = reason, remedy
                 break
-        findings.append(
-            Finding(where, 0, "forbidden-import", f"uses {symbol.demangled}, which {what}: {fix}")
-        )
+        findings.append(("forbidden-import", f"uses {symbol.demangled}, which {what}: {fix}"))
     return findings
 
 
@@ -269,9 +261,7 @@ def _library_misuse(symbol: ElfSymbol, facts: ObjectFacts) -> str | None:
     )
 
 
-def check_libraries(
-    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
-) -> list[Finding]:
+def check_libraries(facts: ObjectFacts, allowance: LibraryAllowance | None = None) -> list[Refusal]:
     """Any symbol of CUB, Thrust or CUTLASS in the object, however it was reached;
     with an allowance, its libraries' header instances are allowed."""
     for symbol in facts.symbols:
@@ -282,24 +272,15 @@ def check_libraries(
             misuse = _library_misuse(symbol, facts)
             if misuse is None:
                 continue
-            return [
-                Finding(
-                    where,
-                    0,
-                    "library-code",
-                    misuse.format(symbol.demangled[:160])
-                    + f"; use {library} through its headers only",
-                )
-            ]
-        return [
-            Finding(
-                where,
-                0,
-                "library-code",
-                f"contains {symbol.demangled[:160]}, code of a library that computes "
-                "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+            reason = (
+                misuse.format(symbol.demangled[:160]) + f"; use {library} through its headers only"
             )
-        ]
+        else:
+            reason = (
+                f"contains {symbol.demangled[:160]}, code of a library that computes "
+                "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself"
+            )
+        return [("library-code", reason)]
     return []
 
 
@@ -325,24 +306,22 @@ def _startup_allowed(function: ElfSymbol, facts: ObjectFacts, names: frozenset[s
     )
 
 
-def check_startup(
-    facts: ObjectFacts, where: str, allowance: LibraryAllowance | None = None
-) -> list[Finding]:
+def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None) -> list[Refusal]:
     """No code before `main` or after it, except nvcc's kernel registration (and
     the one initialiser an allowance's `startup` describes, whose names nothing
     else may refer to)."""
-    findings = []
+    findings: list[Refusal] = []
+
+    def refuse(rule: str, reason: str) -> None:
+        findings.append((rule, reason))
+
     allowed: ElfSymbol | None = None
     for name in rules.CONSTRUCTOR_SECTIONS:
         if facts.section_named(name) is not None:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"has a {name} section: code that runs before or after main; "
-                    "a submission runs only when the harness calls it",
-                )
+            refuse(
+                "constructor",
+                f"has a {name} section: code that runs before or after main; "
+                "a submission runs only when the harness calls it",
             )
     init = facts.section_named(".init_array")
     if init is not None:
@@ -361,15 +340,11 @@ def check_startup(
             extra.remove(rules.NVCC_REGISTRATION)
         if extra or init.size != 8 * len(entries):
             shown = ", ".join(extra) or "entries without a relocation"
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"runs code before main ({shown}): a global object with a "
-                    "constructor, __attribute__((constructor)) or <iostream>; "
-                    "use plain data and printf",
-                )
+            refuse(
+                "constructor",
+                f"runs code before main ({shown}): a global object with a "
+                "constructor, __attribute__((constructor)) or <iostream>; "
+                "use plain data and printf",
             )
     # The names of that initialiser: also in the library's own instances (its
     # function-local statics' destructors), never in the student's functions.
@@ -389,36 +364,26 @@ def check_startup(
             ):
                 continue
             place = function.demangled[:160] if function else f"section {ref.section}"
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "constructor",
-                    f"{place} refers to {name}, which only the "
-                    "library's code and the one static initialiser its lab allows "
-                    "(<iostream>'s) may: code that runs before or after main",
-                )
+            refuse(
+                "constructor",
+                f"{place} refers to {name}, which only the "
+                "library's code and the one static initialiser its lab allows "
+                "(<iostream>'s) may: code that runs before or after main",
             )
             break
     for section in facts.sections:
         if "W" in section.flags and "X" in section.flags:
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "writable-code",
-                    f"section {section.name} is both writable and executable",
-                )
+            refuse(
+                "writable-code",
+                f"section {section.name} is both writable and executable",
             )
     return findings
 
 
-def check_instructions(facts: ObjectFacts, where: str) -> list[Finding]:
+def check_instructions(facts: ObjectFacts) -> list[Refusal]:
     """No host instruction that calls the kernel without going through an import."""
     return [
-        Finding(
-            where,
-            0,
+        (
             "syscall",
             f"{function} executes `{instruction}`, a direct system call: a submission "
             "asks the OS for nothing",
@@ -427,7 +392,7 @@ def check_instructions(facts: ObjectFacts, where: str) -> list[Finding]:
     ]
 
 
-def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[Finding]:
+def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
     """Symbols the lab allows only inside named functions (lab4's copies to and
     from its symbol): any other reference, call or address taken, is refused."""
     findings = []
@@ -446,9 +411,7 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy, where: str) -> list[
         if owner not in owners:
             place = f"in {function.demangled}" if function else f"from section {relocation.section}"
             findings.append(
-                Finding(
-                    where,
-                    0,
+                (
                     "restricted-use",
                     f"refers to {key} {place}; the contract allows it only in "
                     f"{', '.join(owners) or 'no function'}",
@@ -502,9 +465,7 @@ def _same_instance(
     )
 
 
-def check_harness_symbols(
-    facts: ObjectFacts, harness: Sequence[ObjectFacts], where: str
-) -> list[Finding]:
+def check_harness_symbols(facts: ObjectFacts, harness: Sequence[ObjectFacts]) -> list[Refusal]:
     """No symbol that an object of the lab's harness also defines, unless both are
     the same header instance: the linker keeps one copy for both, maybe the student's."""
     offered = {s.name: s for s in facts.symbols if _offered(s) and not s.name.startswith("DW.ref.")}
@@ -516,9 +477,7 @@ def check_harness_symbols(
                 continue
             del offered[ours.name]
             findings.append(
-                Finding(
-                    where,
-                    0,
+                (
                     "harness-symbol",
                     f"defines {ours.demangled[:160]}, which the harness's "
                     f"{other.path.name.removesuffix('.o')} defines too, otherwise: the linker "
@@ -539,15 +498,16 @@ def check_facts(
         abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
         facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
     allowance = policy.libraries.get(source)
-    return (
-        check_libraries(facts, where, allowance)
-        + check_definitions(facts, policy, where)
-        + check_imports(facts, policy, where, source)
-        + check_startup(facts, where, allowance)
-        + check_instructions(facts, where)
-        + check_only_in(facts, policy, where)
-        + check_harness_symbols(facts, harness, where)
+    found = (
+        check_libraries(facts, allowance)
+        + check_definitions(facts, policy)
+        + check_imports(facts, policy, source)
+        + check_startup(facts, allowance)
+        + check_instructions(facts)
+        + check_only_in(facts, policy)
+        + check_harness_symbols(facts, harness)
     )
+    return [Finding(where, 0, rule, reason) for rule, reason in found]
 
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
@@ -600,13 +560,8 @@ def included_files(build: Path, obj: Path) -> list[str] | None:
     if ninja is None or not (build / "build.ninja").is_file():
         return None
     try:
-        proc = subprocess.run(
-            [ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))],
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=60,
-            check=False,
+        proc = run_captured(
+            [ninja, "-C", str(build), "-t", "deps", str(obj.relative_to(build))], 60
         )
     except (OSError, ValueError, subprocess.TimeoutExpired):
         return None
@@ -658,40 +613,32 @@ def check_includes(
         if library and not (library.group(1) in libraries and _system(resolved, system_dirs)):
             if any(f.rule_id == "library-include" for f in findings):
                 continue  # the first is the one the student wrote; the rest follow from it
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "library-include",
-                    f"includes {resolved}, a library that computes the answer "
-                    "for you: write the kernel yourself",
-                )
+            rule, reason = (
+                "library-include",
+                f"includes {resolved}, a library that computes the answer "
+                "for you: write the kernel yourself",
             )
         elif resolved in contract:
             continue
         elif resolved.is_relative_to(own):
-            if resolved.suffix.lower() not in SOURCE_SUFFIXES:
-                findings.append(
-                    Finding(
-                        where,
-                        0,
-                        "include-not-source",
-                        f"includes {resolved.name}, which is not a source file",
-                    )
-                )
+            if resolved.suffix.lower() in SOURCE_SUFFIXES:
+                continue
+            rule, reason = (
+                "include-not-source",
+                f"includes {resolved.name}, which is not a source file",
+            )
         elif any(resolved.is_relative_to(root) for root in harness_roots) or not _system(
             resolved, system_dirs
         ):
-            findings.append(
-                Finding(
-                    where,
-                    0,
-                    "include-outside",
-                    f"includes {resolved}: a submission includes only standard "
-                    "and CUDA headers, its lab's contract header and its own "
-                    "source files",
-                )
+            rule, reason = (
+                "include-outside",
+                f"includes {resolved}: a submission includes only standard "
+                "and CUDA headers, its lab's contract header and its own "
+                "source files",
             )
+        else:
+            continue
+        findings.append(Finding(where, 0, rule, reason))
     return findings
 
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from grader.core.captured import run_captured
 
 _TOOL_TIMEOUT_S = 120
 # Host instructions that enter the kernel directly, bypassing every import.
@@ -105,15 +108,7 @@ def _run(tool: str, *args: str, stdin: str | None = None) -> str:
     if path is None:
         raise ToolError(f"{tool} not found on PATH (install binutils)")
     try:
-        proc = subprocess.run(
-            [path, *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=_TOOL_TIMEOUT_S,
-            check=False,
-        )
+        proc = run_captured([path, *args], _TOOL_TIMEOUT_S, input=stdin)
     except subprocess.TimeoutExpired as exc:
         raise ToolError(f"{tool} {' '.join(args)} did not finish") from exc
     if proc.returncode != 0:
@@ -157,53 +152,43 @@ def parse_sections(text: str) -> list[Section]:
     return sections
 
 
-def parse_relocations(text: str) -> list[Relocation]:
-    """`readelf -r -W` rows, each tagged with the section it patches."""
-    relocations = []
-    current = ""
-    header = re.compile(r"^Relocation section '\.rela?(\.[^']+)'")
-    row = re.compile(r"^([0-9a-f]+)\s+[0-9a-f]+\s+\S+\s+[0-9a-f]+\s+(\S+)\s*([+-])\s*([0-9a-f]+)")
+def _under_headers(
+    text: str, header: re.Pattern[str], row: re.Pattern[str], first: str
+) -> Iterator[tuple[str, re.Match[str]]]:
+    """Each line matching `row`, with the first group of the last line above it that
+    matched `header` (`first` before any): the section or function a row belongs to."""
+    current = first
     for line in text.splitlines():
         match = header.match(line)
         if match:
             current = match.group(1)
-            continue
-        match = row.match(line)
-        if match and current:
-            offset, target, sign, addend = match.groups()
-            value = int(addend, 16) * (-1 if sign == "-" else 1)
-            relocations.append(Relocation(current, int(offset, 16), target, value))
-    return relocations
+        elif match := row.match(line):
+            yield current, match
+
+
+def parse_relocations(text: str) -> list[Relocation]:
+    """`readelf -r -W` rows, each tagged with the section it patches."""
+    header = re.compile(r"^Relocation section '\.rela?(\.[^']+)'")
+    row = re.compile(r"^([0-9a-f]+)\s+[0-9a-f]+\s+\S+\s+[0-9a-f]+\s+(\S+)\s*([+-])\s*([0-9a-f]+)")
+    return [
+        Relocation(section, int(m[1], 16), m[2], int(m[4], 16) * (-1 if m[3] == "-" else 1))
+        for section, m in _under_headers(text, header, row, "")
+        if section
+    ]
 
 
 def parse_os_instructions(text: str) -> list[tuple[str, str]]:
     """(function, instruction) for every syscall-like instruction in `objdump -d` output."""
-    found = []
-    function = "?"
-    for line in text.splitlines():
-        label = _FUNCTION_LABEL.match(line)
-        if label:
-            function = label.group(1)
-            continue
-        match = _OS_INSTRUCTION.match(line)
-        if match:
-            found.append((function, match.group(1)))
-    return found
+    return [(f, m[1]) for f, m in _under_headers(text, _FUNCTION_LABEL, _OS_INSTRUCTION, "?")]
 
 
 def parse_branches(text: str) -> list[Branch]:
     """Every direct call and jump in `objdump -d` output, with its section."""
-    found = []
-    section = ""
-    for line in text.splitlines():
-        header = _SECTION_HEADER.match(line)
-        if header:
-            section = header.group(1)
-            continue
-        match = _BRANCH.match(line)
-        if match and section:
-            found.append(Branch(section, int(match.group(1), 16), int(match.group(2), 16)))
-    return found
+    return [
+        Branch(section, int(m[1], 16), int(m[2], 16))
+        for section, m in _under_headers(text, _SECTION_HEADER, _BRANCH, "")
+        if section
+    ]
 
 
 def parse_hex_dump(text: str) -> bytes:

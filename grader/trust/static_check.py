@@ -10,12 +10,11 @@ rules are in `static_rules.py`; a file the lab's `lab.json` lets use a library
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.core.discovery import lab_dirs
+from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.lab_file import library_names
 from grader.trust.static_rules import RULES, Rule, rules_allowing
 
@@ -33,7 +32,6 @@ SOURCE_SUFFIXES = (
     ".inl",
     ".ptx",
 )
-_LAB_DIR = re.compile(r"(lab\d+)_.+")
 
 
 @dataclass(frozen=True)
@@ -137,16 +135,6 @@ def check_source(text: str, path: str, rules: Sequence[Rule] = RULES) -> list[Fi
                 (line, rule.rule_id), Finding(path, line, rule.rule_id, rule.reason, excerpt)
             )
     return sorted(findings.values(), key=lambda f: (f.line, f.rule_id))
-
-
-def lab_folders(impl: Path, labs: Sequence[str] | None = None) -> dict[str, Path]:
-    """lab id -> its folder in `impl` (lab1 -> impl/lab1_histogram), only those asked for."""
-    found: dict[str, Path] = {}
-    for path in sorted(impl.iterdir()):
-        match = _LAB_DIR.fullmatch(path.name)
-        if match and path.is_dir() and (labs is None or match.group(1) in labs):
-            found.setdefault(match.group(1), path)
-    return found
 
 
 def source_files(folder: Path) -> list[Path]:

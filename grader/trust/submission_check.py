@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.core.build import build_objects
-from grader.core.discovery import lab_dirs
+from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.trust.object_check import check_lab_objects, impl_objects, load_object_policy
 from grader.trust.static_check import (
     Finding,
     check_lab,
-    lab_folders,
     lab_libraries,
     source_files,
 )
