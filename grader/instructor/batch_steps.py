@@ -31,7 +31,7 @@ from grader.core.release import NOT_RELEASED, Release, decision_argv
 from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
 from grader.core.scoring import load_policy
 from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
-from grader.instructor.class_table import result_from_report
+from grader.instructor.class_table import graded_result, result_from_report
 from grader.trust.static_check import rejections
 from grader.trust.submission_check import object_findings
 
@@ -234,7 +234,7 @@ def grade_submission(
     report = config.report_dir(sub)
     start = time.monotonic()
     if not built.labs:
-        missing = _all_missing(config, StudentResult(sub.name, "graded", gpu=gpu))
+        missing = replace(graded_result(sub.name, {}, (), config.labs, config.lab_max), gpu=gpu)
         return apply_static(missing, built.static, config.lab_max, config.labs)
     # PCI order makes CUDA's device numbers nvidia-smi's, so `gpu` (an index from
     # `nvidia-smi -L`) is the GPU the child gets and the one its clocks are read on.
@@ -298,17 +298,6 @@ def grade_submission(
         tail = " | ".join(proc.stdout.strip().splitlines()[-_TAIL_LINES:])
         return broken(f"grader exited {proc.returncode} without a report: {tail}")
     return apply_static(result, built.static, config.lab_max, config.labs)
-
-
-def _all_missing(config: BatchConfig, result: StudentResult) -> StudentResult:
-    labs = tuple(LabResult(lab, 0.0, float(config.lab_max.get(lab, 0.0))) for lab in config.labs)
-    return StudentResult(
-        result.name,
-        "graded",
-        labs,
-        tuple(f"{lab}: not submitted" for lab in config.labs),
-        gpu=result.gpu,
-    )
 
 
 def lab_maxima(repo: Path, labs: Sequence[str]) -> dict[str, float]:

@@ -59,19 +59,18 @@ def result_from_report(
         str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]), float(lab["max_score"]))
         for lab in report_labs(doc)
     }
-    whole = _result(name, by_lab, tests, expected_labs, missing_max)
+    whole = graded_result(name, by_lab, tests, expected_labs, missing_max)
     whole = replace(whole, gpu=gpu, duration_s=duration_s, report=report)
-    extra = doc.get("extra_data")
-    if not (isinstance(extra, dict) and extra.get("hidden_data") is True):
+    if not _on_hidden_data(doc):
         return whole
     shown = [t for t in tests if not _on_hidden_data(t)]
     public = {lab: _points(lab, shown) for lab in by_lab}
     held = len(tests) - len(shown)
-    seen = _result(name, public, shown, expected_labs, missing_max, held_tests=held)
+    seen = graded_result(name, public, shown, expected_labs, missing_max, held_tests=held)
     return replace(whole, public=replace(seen, gpu=gpu, duration_s=duration_s, report=report))
 
 
-def _result(
+def graded_result(
     name: str,
     by_lab: Mapping[str, LabResult],
     tests: Sequence[Mapping[str, Any]],
@@ -93,8 +92,9 @@ def _result(
     return StudentResult(name, "graded", tuple(labs), tuple(failures), held_tests=held_tests)
 
 
-def _on_hidden_data(test: Mapping[str, Any]) -> bool:
-    extra = test.get("extra_data")
+def _on_hidden_data(item: Mapping[str, Any]) -> bool:
+    """Whether a results.json, or one of its tests, says it ran on hidden data."""
+    extra = item.get("extra_data")
     return isinstance(extra, dict) and extra.get("hidden_data") is True
 
 
@@ -139,10 +139,7 @@ def all_labs(results: Sequence[StudentResult]) -> list[str]:
 
 
 def _lab_cell(result: StudentResult, lab: str) -> str:
-    for scored in result.labs:
-        if scored.lab == lab:
-            return points_cell(scored.score)
-    return ""
+    return next((points_cell(s.score) for s in result.labs if s.lab == lab), "")
 
 
 def _failures_cell(result: StudentResult) -> str:
