@@ -148,8 +148,9 @@ def markdown(pairs: Sequence[PairScore], threshold: float, limit: int = 50) -> s
 
 
 def html_report(pairs: Sequence[PairScore], threshold: float) -> str:
-    """The same ranking, with the best pairs' code side by side, copied parts marked."""
-    rows = []
+    """The same ranking (`pairs` best first, as compare_class gives them), with the
+    best pairs' code side by side, copied parts marked."""
+    rows, details = [], []
     for rank, p in enumerate(pairs, 1):
         if p.score < threshold:
             break
@@ -158,9 +159,7 @@ def html_report(pairs: Sequence[PairScore], threshold: float) -> str:
             f"<td>{html.escape(p.first)}</td><td>{html.escape(p.second)}</td>"
             f"<td>{p.share_first:.0%}</td><td>{p.share_second:.0%}</td><td>{p.tokens}</td></tr>"
         )
-    details = []
-    for rank, p in enumerate(pairs, 1):
-        if p.score < threshold or not p.highlighted[0]:
+        if not p.highlighted[0]:
             continue
         details.append(
             f"<h2>{rank}. {html.escape(p.lab_dir)}/{html.escape(p.file)}: "
