@@ -444,16 +444,10 @@ def student_readme(text: str) -> str:
             )
             body = body.replace("setup, CPU tests, the GPU suite", "setup and the CPU tests")
             kept.append(body)
-    kept.insert(_grading_index(kept), STUDENT_GRADING_SECTION.strip())
+    # The grading section goes before `## Layout`, or at the end.
+    layout = next((i for i, para in enumerate(kept) if para.startswith("## Layout")), len(kept))
+    kept.insert(layout, STUDENT_GRADING_SECTION.strip())
     return "\n\n".join(kept) + "\n"
-
-
-def _grading_index(paragraphs: list[str]) -> int:
-    """Insert the grading section before `## Layout` (or at the end)."""
-    for i, para in enumerate(paragraphs):
-        if para.startswith("## Layout"):
-            return i
-    return len(paragraphs)
 
 
 STUDENT_GRADING_SECTION = """
