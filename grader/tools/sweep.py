@@ -208,23 +208,21 @@ def run_sweep(plan: SweepPlan, run: Runner = run_program) -> SweepResult:
     result = SweepResult(plan)
     for config in plan.configs:
         proc = run(plan.argv(config))
+        said = (proc.stderr or proc.stdout).strip().splitlines()
         if proc.returncode == EXIT_NO_DEVICE:
-            said = (proc.stderr or proc.stdout).strip().splitlines()
             raise NoDevice(said[-1].strip() if said else "")
         row = parse_row(proc.stdout, plan.row_name())
         if proc.returncode not in (0, 1):
-            message = (proc.stderr or proc.stdout).strip().splitlines()
-            row = Row(error=f"exit {proc.returncode}: {message[0] if message else 'no output'}")
+            row = Row(error=f"exit {proc.returncode}: {said[0] if said else 'no output'}")
         result.rows.append((config, row))
     return result
 
 
 def lab_programs(bin_dir: Path, lab: str) -> list[Path]:
     """The lab's programs in BUILD/bin (its tests excluded), main program first."""
-    found = sorted(
+    return sorted(
         p for p in bin_dir.glob(f"{lab}_*") if p.is_file() and not p.name.endswith("_test")
     )
-    return found
 
 
 def default_data(build: Path, repo: Path, lab: str) -> Path | None:
