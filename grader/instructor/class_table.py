@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from grader.core.model import lab_number
 from grader.core.release import NOT_RELEASED, Release
 from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.scoring import points_cell
@@ -135,7 +136,7 @@ def _failure(test: Mapping[str, Any]) -> str:
 def all_labs(results: Sequence[StudentResult]) -> list[str]:
     """Every lab any student was scored on, in lab order."""
     seen = {lab.lab for r in results for lab in r.labs}
-    return sorted(seen, key=lambda lab: int(lab[3:]) if lab[3:].isdigit() else 1 << 30)
+    return sorted(seen, key=lab_number)
 
 
 def _lab_cell(result: StudentResult, lab: str) -> str:
@@ -164,13 +165,11 @@ def write_class_table(
     """
     written = written or {}
     on_hidden = frozenset(r.name for r in results if r.public is not None)
-    if not on_hidden:
-        return _write_table(results, out, written, footer, on_hidden, None)
-    _write_table(results, out / INSTRUCTOR_DIR, written, footer, on_hidden, None)
-    if release.released:
-        return _write_table(results, out, written, footer, on_hidden, None)
-    public = [r.public or r for r in results]
-    return _write_table(public, out, written, footer, on_hidden, release.until())
+    if on_hidden:
+        _write_table(results, out / INSTRUCTOR_DIR, written, footer, on_hidden, None)
+    held = release.until() if on_hidden and not release.released else None
+    shown = [r.public or r for r in results] if held else results
+    return _write_table(shown, out, written, footer, on_hidden, held)
 
 
 def _write_table(
