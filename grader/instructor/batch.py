@@ -69,7 +69,6 @@ class StudentResult:
     reason: str = ""
     gpu: str = ""
     duration_s: float = 0.0
-    report: Path | None = None
     # Graded on hidden data: the same result without the hidden-data tests, for
     # tables shown before their release (None: nothing ran on hidden data).
     public: StudentResult | None = None

@@ -257,7 +257,6 @@ def grade_submission(
             "broken",
             gpu=gpu,
             duration_s=time.monotonic() - start,
-            report=report,
             reason=reason,
         )
 

@@ -61,14 +61,14 @@ def result_from_report(
         for lab in report_labs(doc)
     }
     whole = graded_result(name, by_lab, tests, expected_labs, missing_max)
-    whole = replace(whole, gpu=gpu, duration_s=duration_s, report=report)
+    whole = replace(whole, gpu=gpu, duration_s=duration_s)
     if not _on_hidden_data(doc):
         return whole
     shown = [t for t in tests if not _on_hidden_data(t)]
     public = {lab: _points(lab, shown) for lab in by_lab}
     held = len(tests) - len(shown)
     seen = graded_result(name, public, shown, expected_labs, missing_max, held_tests=held)
-    return replace(whole, public=replace(seen, gpu=gpu, duration_s=duration_s, report=report))
+    return replace(whole, public=replace(seen, gpu=gpu, duration_s=duration_s))
 
 
 def graded_result(
