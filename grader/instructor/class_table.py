@@ -22,7 +22,7 @@ from typing import Any
 
 from grader.core.model import lab_number
 from grader.core.release import NOT_RELEASED, Release
-from grader.core.reports import INSTRUCTOR_DIR
+from grader.core.reports import INSTRUCTOR_DIR, markdown_table
 from grader.core.scoring import points_cell
 from grader.instructor.batch import LabResult, StudentResult
 
@@ -247,9 +247,8 @@ def _write_table(
             for s in ("graded", "broken", "not a submission")
         ),
         "",
-        "| " + " | ".join(head) + " |",
-        "|" + " --- |" * len(head),
     ]
+    rows = []
     for r in results:
         failures = _failures_cell(r)
         shown = failures if len(failures) < 300 else failures[:297] + "..."
@@ -261,14 +260,11 @@ def _write_table(
             *(_lab_cell(r, lab) or "-" for lab in labs),
             total,
             written.get(r.name) or "-",
-            _md(shown) or "none",
+            shown.replace("\n", " ") or "none",
             *([str(r.held_tests) if r.status == "graded" else "-"] if held else []),
         ]
-        lines.append("| " + " | ".join(cells) + " |")
+        rows.append(cells)
+    lines += markdown_table(head, rows)
     lines += [line for paragraph in footer for line in ("", paragraph)]
     md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return csv_path, md_path
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
