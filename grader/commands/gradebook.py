@@ -20,15 +20,15 @@ from pathlib import Path
 from grader.command import Command
 from grader.core.errors import EXIT_OK, GraderUsageError
 from grader.core.release import release_from_args
-from grader.instructor.class_table import HIDDEN_COLUMN
+from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
 from grader.instructor.gradebook import (
     GRADEBOOK_NAME,
     check_held,
-    class_table_path,
     gradebook_rows,
     read_class_table,
     read_collected,
     read_roster,
+    released_copy,
     unrostered,
 )
 from grader.options import add_class_report_argument, add_release_arguments
@@ -51,7 +51,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     release = release_from_args(args)
     roster = read_roster(args.roster)
-    source = class_table_path(args.class_report, release)
+    source = released_copy(args.class_report, CSV_NAME, release.released)
     labs, table = read_class_table(source)
     check_held(source, table, release)
     collected, penalty = read_collected(args.collected)

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.model import lab_number
-from grader.core.reports import INSTRUCTOR_DIR, RESULTS_NAME
+from grader.core.reports import RESULTS_NAME
 from grader.instructor.batch import safe_name
+from grader.instructor.gradebook import released_copy
 
 
 def read_figures(
@@ -32,9 +33,7 @@ def read_figures(
     leaderboard then has public-data figures only)."""
     figures: dict[str, dict[str, float]] = {}
     for student in students:
-        folder = report / safe_name(student)
-        whole = folder / INSTRUCTOR_DIR / RESULTS_NAME
-        path = whole if released and whole.is_file() else folder / RESULTS_NAME
+        path = released_copy(report / safe_name(student), RESULTS_NAME, released)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -23,7 +23,7 @@ from grader.core.errors import GraderUsageError
 from grader.core.release import Release
 from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.scoring import points_cell
-from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN, INCLUDED
+from grader.instructor.class_table import HIDDEN_COLUMN, INCLUDED
 
 GRADEBOOK_NAME = "gradebook.csv"
 
@@ -69,12 +69,12 @@ def read_class_table(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
     return fields[fields.index("status") + 1 : fields.index("total")], rows
 
 
-def class_table_path(report: Path, release: Release) -> Path:
-    """The class table of a batch report that a class command reads: the whole one
+def released_copy(folder: Path, name: str, released: bool) -> Path:
+    """The file of a batch report that a class command reads: the whole one
     (instructor/) when hidden-data results are released, else the one batch wrote
     for everyone (held, or on public data)."""
-    whole = report / INSTRUCTOR_DIR / CSV_NAME
-    return whole if release.released and whole.is_file() else report / CSV_NAME
+    whole = folder / INSTRUCTOR_DIR / name
+    return whole if released and whole.is_file() else folder / name
 
 
 def check_held(path: Path, table: Mapping[str, Mapping[str, str]], release: Release) -> None:
