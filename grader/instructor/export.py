@@ -235,9 +235,9 @@ def _open_folder(root: int, parts: list[str]) -> int | None:
         try:
             child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
         except OSError:
-            os.close(fd)
             return None
-        os.close(fd)
+        finally:
+            os.close(fd)
         fd = child
     return fd
 
