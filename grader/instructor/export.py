@@ -25,6 +25,7 @@ from typing import Any
 
 from grader.commands import INSTRUCTOR_ONLY
 from grader.core.errors import GraderUsageError
+from grader.instructor.written_answers import markdown_sections
 
 # Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
 EXCLUDED_PREFIXES = (
@@ -405,17 +406,6 @@ def student_presets(doc: dict[str, Any]) -> dict[str, Any]:
 _DROPPED_SECTIONS = ("Instructor workflow",)
 
 
-def _sections(text: str) -> list[tuple[str, list[str]]]:
-    """Split Markdown at `## ` headings: (heading or '' for the intro, lines)."""
-    sections: list[tuple[str, list[str]]] = [("", [])]
-    for line in text.splitlines():
-        if line.startswith("## "):
-            sections.append((line[3:].strip(), [line]))
-        else:
-            sections[-1][1].append(line)
-    return sections
-
-
 def _paragraphs(lines: Iterable[str]) -> list[list[str]]:
     paras: list[list[str]] = [[]]
     for line in lines:
@@ -429,7 +419,7 @@ def _paragraphs(lines: Iterable[str]) -> list[list[str]]:
 def student_readme(text: str) -> str:
     """The README without the instructor's section, the solutions or the maintainer's notes."""
     kept: list[str] = []
-    for heading, lines in _sections(text):
+    for heading, lines in markdown_sections(text):
         if heading in _DROPPED_SECTIONS:
             continue
         for para in _paragraphs(lines):

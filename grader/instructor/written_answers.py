@@ -12,17 +12,23 @@ from pathlib import Path
 REPORT_NAME = "REPORT.md"
 
 
-def _sections(text: str) -> dict[str, list[str]]:
-    """Heading -> the non-empty lines under it (HTML comments dropped)."""
-    sections: dict[str, list[str]] = {}
-    current = None
+def markdown_sections(text: str) -> list[tuple[str, list[str]]]:
+    """Split Markdown at `## ` headings: (heading or '' for the intro, lines)."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
     for line in text.splitlines():
         if line.startswith("## "):
-            current = line[3:].strip()
-            sections[current] = []
-        elif current is not None and line.strip() and not line.strip().startswith("<!--"):
-            sections[current].append(line.strip())
+            sections.append((line[3:].strip(), [line]))
+        else:
+            sections[-1][1].append(line)
     return sections
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """Heading -> the non-empty lines under it (HTML comments dropped)."""
+    return {
+        heading: [s for s in map(str.strip, lines[1:]) if s and not s.startswith("<!--")]
+        for heading, lines in markdown_sections(text)[1:]
+    }
 
 
 def answered(template: Path, report: Path) -> tuple[int, int]:
