@@ -40,7 +40,6 @@ class Expectation:
     lab: str
     kind: str  # "static" or "grade"
     reason: str
-    defect: str = ""
     tests: str = ""
     must_pass: str = ""
     hidden_data: bool = False
