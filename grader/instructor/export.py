@@ -383,14 +383,10 @@ def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, st
 # --- rewrites ---------------------------------------------------------------------------
 
 
-def _mentions_solutions(value: Any) -> bool:
-    return "solutions" in json.dumps(value)
-
-
 def student_presets(doc: dict[str, Any]) -> dict[str, Any]:
     """Drop every preset that builds the reference solutions (and those built on them)."""
     configure = doc.get("configurePresets", [])
-    gone = {p["name"] for p in configure if _mentions_solutions(p.get("cacheVariables", {}))}
+    gone = {p["name"] for p in configure if "solutions" in json.dumps(p.get("cacheVariables", {}))}
     out = dict(doc)
     out["configurePresets"] = [p for p in configure if p["name"] not in gone]
     for key in ("buildPresets", "testPresets"):
