@@ -137,11 +137,10 @@ def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Nam
 
 
 def grade_entry(
-    entry: Expectation, build_problem: str, repo: Path, args: argparse.Namespace, secret: str
-) -> tuple[dict[str, Outcome] | None, bool, str]:
-    """Run the entry's built lab: (outcomes, gpu present, build problem)."""
-    if build_problem:
-        return None, True, build_problem
+    entry: Expectation, repo: Path, args: argparse.Namespace, secret: str
+) -> tuple[dict[str, Outcome] | None, str]:
+    """Run the entry's built lab: (its outcomes, None without a GPU; why it could not
+    be judged, or an empty string)."""
     build = args.build_root.resolve() / entry.name
     session = GradingSession.open(
         build,
@@ -154,7 +153,7 @@ def grade_entry(
         process_mode=args.process_mode,
     )
     if not session.gpu.present:
-        return None, False, ""
+        return None, ""
 
     # Only the tests the verdict rests on: those the defect must fail and those
     # that must still pass. Running the whole lab per entry costs minutes.
@@ -168,11 +167,9 @@ def grade_entry(
             if tool_of(t) == entry.sanitizer
         ]
         if not defect:
-            return (
-                None,
-                True,
+            return None, (
                 f"{NOT_JUDGED}: no {entry.sanitizer} tests (compute-sanitizer "
-                "not found in the CUDA toolkit?)",
+                "not found in the CUDA toolkit?)"
             )
     else:
         defect = matching(entry.tests)
@@ -180,12 +177,7 @@ def grade_entry(
     outcomes = session.run_all(tests)
     for name, outcome in outcomes.items():
         print(f"  {verdict_line(name, outcome)}", flush=True)
-    return outcomes, True, ""
-
-
-def needs_build(entry: Expectation, findings: list[Finding], args: argparse.Namespace) -> bool:
-    """Only a grade entry the static check lets through is built and run."""
-    return entry.kind != "static" and not args.static_only and not findings
+    return outcomes, ""
 
 
 def judge(
@@ -202,11 +194,14 @@ def judge(
         return judge_static(entry, findings)
     if build is None:
         return judge_grade(entry, findings, None, False)
-    outcomes, gpu_present, problem = grade_entry(entry, build.result(), repo, args, secret)
+    problem = build.result()
     if problem:
-        return Judgement(problem, None if problem.startswith(NOT_JUDGED) else False)
+        return Judgement(problem, False)
+    outcomes, problem = grade_entry(entry, repo, args, secret)
+    if problem:
+        return Judgement(problem, None)
     ran[entry.name] = outcomes or {}
-    return judge_grade(entry, findings, outcomes, gpu_present)
+    return judge_grade(entry, findings, outcomes, outcomes is not None)
 
 
 def write_outcomes(path: Path, outcomes: dict[str, dict[str, Outcome]], seconds: float) -> None:
@@ -261,12 +256,13 @@ def _run(args: argparse.Namespace) -> int:
             for e in entries
         }
         findings = {name: check.result() for name, check in checks.items()}
-    # Builds run ahead on the CPUs while the GPU grades, one entry at a time.
+    # Builds run ahead on the CPUs while the GPU grades, one entry at a time: only the
+    # grade entries the static check lets through are built and run.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
         builds = {
             e.name: pool.submit(build_entry, e, trees / e.folder_name, repo, args)
             for e in entries
-            if needs_build(e, findings[e.name], args)
+            if e.kind != "static" and not args.static_only and not findings[e.name]
         }
         for entry in entries:
             build = builds.get(entry.name)

@@ -246,9 +246,8 @@ def require_known_labs(labs: Iterable[str], known: Iterable[str]) -> None:
 def select_tests(tests: Sequence[LabTest], labs: Sequence[str]) -> list[LabTest]:
     """The graded tests of `labs` in running order: by lab, correctness before timing."""
     wanted = set(labs)
-    chosen = [(i, t) for i, t in enumerate(tests) if t.lab in wanted and not t.is_setup]
-    chosen.sort(key=lambda it: (lab_number(it[1].lab), _KIND_ORDER.get(it[1].kind, 99), it[0]))
-    return [t for _, t in chosen]
+    chosen = [t for t in tests if t.lab in wanted and not t.is_setup]
+    return sorted(chosen, key=lambda t: (lab_number(t.lab), _KIND_ORDER.get(t.kind, 99)))
 
 
 def setups_by_fixture(tests: Sequence[LabTest]) -> dict[str, list[LabTest]]:

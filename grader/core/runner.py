@@ -51,7 +51,6 @@ def run_process(
     env: Mapping[str, str] | None,
     timeout_s: float,
     keep_bytes: int = OUTPUT_KEEP_BYTES,
-    limit_bytes: int = OUTPUT_LIMIT_BYTES,
     user: Mapping[str, Any] | None = None,
 ) -> ProcessResult:
     """Run `argv` in a new process group; kill the whole group when it ends or hangs.
@@ -84,7 +83,7 @@ def run_process(
             return ProcessResult(None, launch_error=str(exc))
         timed_out = overflow = False
         try:
-            timed_out, overflow = _wait(proc, out, start + timeout_s, limit_bytes)
+            timed_out, overflow = _wait(proc, out, start + timeout_s)
         finally:
             _kill_group(proc.pid)
             proc.wait()
@@ -98,9 +97,7 @@ def run_process(
         )
 
 
-def _wait(
-    proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float, limit_bytes: int
-) -> tuple[bool, bool]:
+def _wait(proc: subprocess.Popen[bytes], out: IO[bytes], deadline: float) -> tuple[bool, bool]:
     """Wait for the process; (timed_out, output_overflow) say why we stopped early."""
     while True:
         remaining = deadline - time.monotonic()
@@ -110,7 +107,7 @@ def _wait(
             proc.wait(timeout=min(_POLL_S, remaining))
             return False, False
         except subprocess.TimeoutExpired:
-            if os.fstat(out.fileno()).st_size > limit_bytes:
+            if os.fstat(out.fileno()).st_size > OUTPUT_LIMIT_BYTES:
                 return False, True
 
 
@@ -180,7 +177,6 @@ class Runner:
         gpu_present: bool,
         setups: Mapping[str, Sequence[LabTest]] | None = None,
         timeout_scale: float = 1.0,
-        default_timeout_s: float = DEFAULT_TIMEOUT_S,
         keep_bytes: int = OUTPUT_KEEP_BYTES,
         secret: str | None = None,
         extra_env: Mapping[str, str] | None = None,
@@ -197,7 +193,6 @@ class Runner:
         self.extra_env = dict(extra_env or {})
         self.setups = dict(setups or {})
         self.timeout_scale = timeout_scale
-        self.default_timeout_s = default_timeout_s
         self.keep_bytes = keep_bytes
         self.read_clocks: Callable[[], dict[str, str]] = clocks.read  # replaceable in tests
         self._setup_outcomes: dict[str, Outcome] = {}
@@ -208,7 +203,7 @@ class Runner:
 
     def flat_timeout(self, test: LabTest) -> float:
         """The test's TIMEOUT (or the default), times the scale."""
-        return (test.timeout or self.default_timeout_s) * self.timeout_scale
+        return (test.timeout or DEFAULT_TIMEOUT_S) * self.timeout_scale
 
     def timeout_for(self, test: LabTest) -> float:
         """The flat timeout, or less where a calibration sizes it (watchdog.py)."""

@@ -151,9 +151,8 @@ def classify(
     if rc == 0:
         return _passed_or_unreported(test, reported, result.output)
     failures = tuple(f for case in reported or () for f in case.failures)
-    if not failures and reported and all(c.passed for c in reported):
-        return Status.FAILED, _exit_reason(rc, result, (), after_pass=True)
-    return Status.FAILED, _exit_reason(rc, result, failures)
+    after_pass = bool(reported) and all(c.passed for c in reported or ())
+    return Status.FAILED, _exit_reason(rc, result, failures, after_pass)
 
 
 def recorded_figure(

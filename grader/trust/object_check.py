@@ -132,21 +132,16 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
 
 def qualified_name(demangled: str) -> str:
     """`void lab5::matmul_tiled<16>(float...)` -> `lab5::matmul_tiled`."""
-    depth, head = 0, demangled
+    # The name ends at the first `(` outside template arguments; those are left out.
+    out, depth, head = [], 0, demangled
     for i, c in enumerate(demangled):
         if c == "<":
             depth += 1
         elif c == ">":
             depth = max(0, depth - 1)
-        elif c == "(" and depth == 0 and not demangled.startswith("(anonymous", i):
+        elif depth == 0 and c == "(" and not demangled.startswith("(anonymous", i):
             head = demangled[:i]
             break
-    out, depth = [], 0
-    for c in head:
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            depth = max(0, depth - 1)
         elif depth == 0:
             out.append(c)
     words = "".join(out).split()
@@ -335,11 +330,10 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
                     continue
             targets.append(qualified_name(target.demangled) if target else entry.target)
         # nvcc registers the kernels with exactly one entry; anything else is the student's.
-        extra = list(targets)
-        if rules.NVCC_REGISTRATION in extra:
-            extra.remove(rules.NVCC_REGISTRATION)
-        if extra or init.size != 8 * len(entries):
-            shown = ", ".join(extra) or "entries without a relocation"
+        if rules.NVCC_REGISTRATION in targets:
+            targets.remove(rules.NVCC_REGISTRATION)
+        if targets or init.size != 8 * len(entries):
+            shown = ", ".join(targets) or "entries without a relocation"
             refuse(
                 "constructor",
                 f"runs code before main ({shown}): a global object with a "
