@@ -195,7 +195,7 @@ class Runner:
         self.timeout_scale = timeout_scale
         self.keep_bytes = keep_bytes
         self.read_clocks: Callable[[], dict[str, str]] = clocks.read  # replaceable in tests
-        self._setup_outcomes: dict[str, Outcome] = {}
+        self.setup_outcomes: dict[str, Outcome] = {}  # each dataset setup, run once
         self._setup_lock = threading.RLock()
         self._running = _ThreadSetups()
         self.processes_started = 0  # test processes, setups included
@@ -435,19 +435,14 @@ class Runner:
         return None
 
     def _setup_outcome(self, setup: LabTest) -> Outcome:
-        done = self._setup_outcomes.get(setup.name)
+        done = self.setup_outcomes.get(setup.name)
         if done is not None:
             return done
         with self._setup_lock:
-            if setup.name not in self._setup_outcomes:
+            if setup.name not in self.setup_outcomes:
                 self._running.names.add(setup.name)
                 try:
-                    self._setup_outcomes[setup.name] = self.run(setup)
+                    self.setup_outcomes[setup.name] = self.run(setup)
                 finally:
                     self._running.names.discard(setup.name)
-            return self._setup_outcomes[setup.name]
-
-    @property
-    def setup_outcomes(self) -> dict[str, Outcome]:
-        """Setup tests run so far, for the reports."""
-        return dict(self._setup_outcomes)
+            return self.setup_outcomes[setup.name]
