@@ -43,13 +43,14 @@ def read_roster(path: Path) -> list[RosterEntry]:
         raise GraderUsageError(f"--roster {path}: {exc}") from exc
     if not rows or not {"folder", "student_id"} <= set(rows[0]):
         raise GraderUsageError(f"--roster {path}: needs the columns folder and student_id")
-    entries: list[RosterEntry] = []
+    entries, seen = [], set()
     for line, row in enumerate(rows, 2):
         folder, sid = (row.get("folder") or "").strip(), (row.get("student_id") or "").strip()
         if not folder or not sid:
             raise GraderUsageError(f"--roster {path}: line {line}: folder or student_id is empty")
-        if any(entry.folder == folder for entry in entries):
+        if folder in seen:
             raise GraderUsageError(f"--roster {path}: line {line}: folder {folder} listed twice")
+        seen.add(folder)
         entries.append(RosterEntry(folder, sid, (row.get("name") or "").strip()))
     return entries
 

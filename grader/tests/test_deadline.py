@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.errors import GraderUsageError
+from grader.instructor.gradebook import read_roster
 from grader.tests.helpers import run_grader
 
 FILE = Path("skeletons") / "lab1_histogram" / "histogram_kernels.cu"
@@ -152,3 +154,12 @@ def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) 
     ]
     again = run_grader(*args, cwd=collected.parent)
     assert again.returncode == 2 and "exists" in again.stderr
+
+
+def test_a_roster_naming_a_folder_twice_is_refused_at_its_line(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.csv"
+    roster.write_text("folder,student_id\nann,1001\nbob,1002\nann,1003\n")
+    with pytest.raises(GraderUsageError, match=r"line 4: folder ann listed twice"):
+        read_roster(roster)
+    roster.write_text("folder,student_id\nann,1001\nbob,1002\n")
+    assert [e.folder for e in read_roster(roster)] == ["ann", "bob"]
