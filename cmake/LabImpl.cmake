@@ -1,4 +1,10 @@
 # Resolve LAB_IMPL to a folder holding one subfolder per lab (labN_topic/).
+# An empty one (-DLAB_IMPL=) would resolve to the repository itself: refused.
+string(STRIP "${LAB_IMPL}" _lab_impl)
+if(_lab_impl STREQUAL "")
+  message(FATAL_ERROR "LAB_IMPL is empty: give skeletons, solutions, or your folder, "
+                      "e.g. -DLAB_IMPL=skeletons.")
+endif()
 if(LAB_IMPL STREQUAL "skeletons" OR LAB_IMPL STREQUAL "solutions")
   set(LAB_IMPL_DIR ${CMAKE_SOURCE_DIR}/${LAB_IMPL})
 else()

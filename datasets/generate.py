@@ -9,8 +9,10 @@ the tests twice does not regenerate hundreds of megabytes.
 
 The manifest is checked against datasets/schema.py first (one line naming the case,
 the field and the rule; n at most 2^28). Each file is written through a uniquely named
-temporary file beside it; a target that exists and is not a regular file (a folder,
-a device, a FIFO, a symlink) is refused, never replaced.
+temporary file beside it, flushed to disk and its size checked; the data file and its
+sidecar are renamed into place only once both are whole, so a failure (a full disk)
+keeps the old pair and exits 2. A target that exists and is not a regular file (a
+folder, a device, a FIFO, a symlink), or is read-only, is refused, never replaced.
 
 Hidden grading data: with an instructor's secret (the environment variable
 LAB_SECRET_SEED, or --secret-file PATH kept outside the students' tree) each
@@ -30,9 +32,8 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 try:
     import numpy as np
@@ -104,7 +105,10 @@ def read_secret(secret_file: Path | None) -> str | None:
         if not secret:
             raise ManifestError(f"{secret_file}: the secret file is empty")
         return secret
-    return os.environ.get(SECRET_ENV) or None
+    value = os.environ.get(SECRET_ENV)
+    if value is not None and not value.strip():  # as an empty --secret-file: never public data
+        raise GenerateError(f"${SECRET_ENV} is empty: unset it for public data, or give the secret")
+    return value
 
 
 def generate_case(
@@ -145,22 +149,51 @@ def check_target(path: Path) -> None:
         )
 
 
-def write_atomically(path: Path, write: Callable[[IO[bytes]], object]) -> None:
-    """Write `path` through a uniquely named temporary file beside it, then rename it over.
-
-    A half-written file never has the real name, and the temporary file is removed
-    whatever fails (a folder in the target's place included).
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def check_replaceable(path: Path) -> None:
+    """Refuse to replace a read-only file: renaming over it would succeed (the folder is
+    writable) and drop the protection its owner gave it; root passes os.access."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600: readable like any new file
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    if not mode & 0o222 or not os.access(path, os.W_OK):
+        raise GenerateError(
+            f"{path} is read-only: refusing to replace it; make it writable or choose another --out"
+        )
+
+
+def write_files(files: list[tuple[Path, bytes | memoryview]]) -> None:
+    """Write each (path, data) through a uniquely named temporary file beside it, then
+    rename them all over their targets.
+
+    Nothing is renamed before every temporary file is whole on disk, so a failure
+    (a full disk) leaves the old files, data and sidecar alike, as they were; the
+    temporary files are removed whatever fails.
+    """
+    temporaries: list[str] = []
+    path = files[0][0]
+    try:
+        for path, data in files:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temporaries.append(tmp)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                # A buffered write can lose a full disk's error (numpy's tofile did), and
+                # some file systems report it only at fsync: check what reached the disk.
+                f.flush()
+                os.fsync(f.fileno())
+                written, size = os.fstat(f.fileno()).st_size, memoryview(data).nbytes
+            if written != size:
+                raise OSError(f"{written} of {size} bytes reached the disk")
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600: readable like any new file
+        for (path, _), tmp in zip(files, temporaries, strict=True):
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise GenerateError(f"{path}: not written: {exc.strerror or exc}") from exc
+    finally:
+        for tmp in temporaries:  # those renamed are gone already
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
 
 def _umask() -> int:
@@ -203,11 +236,12 @@ def write_case(
     check_target(sidecar)
     if _up_to_date(out, stamp, np.dtype(manifest["dtype"]).itemsize):
         return False
+    check_replaceable(out)
+    check_replaceable(sidecar)
     out.parent.mkdir(parents=True, exist_ok=True)
-    values = generate_case(manifest, case, secret)
-    write_atomically(out, values.tofile)
+    values = np.ascontiguousarray(generate_case(manifest, case, secret))
     text = json.dumps(stamp, indent=1) + "\n"
-    write_atomically(sidecar, lambda f: f.write(text.encode("utf-8")))
+    write_files([(out, values.data.cast("B")), (sidecar, text.encode("utf-8"))])
     return True
 
 

@@ -10,13 +10,15 @@ module that the others would then depend on. The modules that decide from a valu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from grader.core.build import IMPL_WORDS
-from grader.core.discovery import lab_folders
+from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
 from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
@@ -216,7 +218,12 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
 def read_secret(path: Path | None) -> str | None:
     """The instructor's secret: the file's content, else $LAB_SECRET_SEED, else None."""
     if path is None:
-        return os.environ.get(SECRET_ENV) or None
+        secret = os.environ.get(SECRET_ENV)
+        if secret is not None and not secret.strip():  # as an empty file: never public data
+            raise GraderUsageError(
+                f"${SECRET_ENV} is empty: unset it for public data, or give the secret"
+            )
+        return secret
     try:
         secret = path.read_text(encoding="utf-8").strip()
     except OSError as exc:
@@ -240,12 +247,21 @@ def resolve_impl(impl: str, repo: Path) -> Path:
     return path.resolve()
 
 
-def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
-    """The labs asked for, which `folder` must hold, or every lab it holds."""
-    held = sorted(lab_folders(folder), key=lab_number)
+def impl_labs(folder: Path, impl: str, labs: list[str] | None, repo: Path) -> list[str]:
+    """The labs asked for, which `folder` must hold, or every lab it holds, which must
+    be labs of `repo` (checked here, not as CMake's LAB_ONLY error after configuring)."""
+    found = lab_folders(folder)
+    held = sorted(found, key=lab_number)
     if labs is None:
         if not held:
             raise GraderUsageError(f"--impl {impl} holds no lab folder (labN_topic/)")
+        known = sorted(lab_dirs(repo), key=lab_number)
+        for lab in held:
+            if lab not in known:
+                raise GraderUsageError(
+                    f"--impl {impl} holds {found[lab].name}/, an unknown lab: known labs are "
+                    f"{', '.join(known)} (--labs picks some)"
+                )
         return held
     missing = [lab for lab in labs if lab not in held]
     if missing:
@@ -254,6 +270,22 @@ def impl_labs(folder: Path, impl: str, labs: list[str] | None) -> list[str]:
             f"(it holds {', '.join(held) or 'none'})"
         )
     return labs
+
+
+@contextlib.contextmanager
+def removed_if_left_empty(path: Path) -> Iterator[None]:
+    """On failure, remove `path` and the parents of it that did not exist before, each
+    only while empty: a command that fails leaves no empty folder that it made."""
+    made = [p for p in (path, *path.parents) if not os.path.lexists(p)]  # deepest first
+    try:
+        yield
+    except BaseException:
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (someone wrote into it), or gone: keep the rest
+                break
+        raise
 
 
 def writable_dir(path: Path, what: str = "reports") -> Path:

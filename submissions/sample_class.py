@@ -41,7 +41,7 @@ KNOWN_WRONG = {
     "lab1_hang": r"timed out|possible deadlock|status 124",
     "lab1_slow": r"speedup",
     "lab1_cub": r"static check",
-    "lab1_hardcoded": r"best__",
+    "lab1_hardcoded": r"best__[^;]*: answer not computed: right on public data only",
     "lab1_host_answer": r"static check",
 }
 

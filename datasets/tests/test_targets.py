@@ -4,13 +4,16 @@ sandbox folder with a sibling file and checks that nothing outside the output ch
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import resource
+import shutil
 import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
@@ -126,23 +129,98 @@ def test_a_folder_in_the_file_s_place_is_refused_and_leaves_nothing(
     _no_temporary_files(box)
 
 
-def test_a_failed_write_leaves_no_temporary_file(box: Path) -> None:
+def test_a_failed_write_leaves_no_temporary_file(
+    box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Even past the checks (a folder appearing between check and rename), the
     # temporary file goes.
     adir = box / "adir"
     adir.mkdir()
     before = _snapshot(box)
-    with pytest.raises(OSError):
-        generate.write_atomically(adir, lambda f: f.write(b"data"))
+    with pytest.raises(generate.GenerateError, match="adir: not written"):
+        generate.write_files([(adir, b"data")])
     assert _snapshot(box) == before
 
-    def broken(f: IO[bytes]) -> None:
-        f.write(b"half")
-        raise OSError("disk full")
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    with pytest.raises(OSError, match="disk full"):
-        generate.write_atomically(box / "new.bin", broken)
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(generate.GenerateError, match="new.bin: not written: No space left"):
+        generate.write_files([(box / "new.bin", b"data"), (box / "new.json", b"{}")])
     assert _snapshot(box) == before
+
+
+# Run inside a user and mount namespace (unshare -rm), as the disk a full tmpfs: the
+# good pair is copied in, the rest of the space filled, and the generator asked for
+# other data; what the tmpfs holds afterwards is copied out to $2/after.
+_ON_A_FULL_TMPFS = """
+mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
+cp "$2/data.bin" "$2/data.json" "$1/"
+head -c 1048576 /dev/zero > "$1/fill" 2>/dev/null
+"$3" -m datasets.generate --manifest "$2/m2.json" --case u --out "$1/data.bin"
+status=$?
+rm "$1/fill"
+mkdir "$2/after" && cp -a "$1/." "$2/after/"
+exit $status
+"""
+
+
+@pytest.mark.parametrize("full", ["tmpfs", "file size limit"])
+def test_a_full_disk_keeps_the_old_file_and_sidecar(box: Path, full: str) -> None:
+    """A small case once wrote a 0-byte file over good data on a full disk, said
+    "written" and exited 0, its sidecar still describing the old data."""
+    assert generate.main(["--manifest", str(box / "m.json"), "--case", "u",
+                          "--out", str(box / "data.bin")]) == 0  # fmt: skip
+    good = {name: (box / name).read_bytes() for name in ("data.bin", "data.json")}
+    other = {**MANIFEST, "cases": [{**MANIFEST["cases"][0], "seed": 2}]}
+    (box / "m2.json").write_text(json.dumps(other))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    if full == "tmpfs":
+        if shutil.which("unshare") is None:
+            pytest.skip("no unshare to mount a tmpfs")
+        (box / "disk").mkdir()
+        argv = ["unshare", "-rm", "sh", "-c", _ON_A_FULL_TMPFS, "sh"]
+        result = _run([*argv, str(box / "disk"), str(box), sys.executable], env)
+        if result.returncode == 99 or not (box / "after").is_dir():
+            pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
+        after = box / "after"
+    else:  # writes past 1000 bytes fail with EFBIG (Python ignores SIGXFSZ)
+        argv = [sys.executable, "-m", "datasets.generate", "--manifest", str(box / "m2.json"),
+                "--case", "u", "--out", str(box / "data.bin")]  # fmt: skip
+        result = _run(argv, env, file_size_limit=1000)
+        after = box
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "written" not in result.stdout
+    err = result.stderr.strip()
+    assert len(err.splitlines()) == 1 and "data.bin: not written: " in err, err
+    assert {name: (after / name).read_bytes() for name in good} == good
+    _no_temporary_files(after)
+
+
+def _run(
+    argv: list[str], env: dict[str, str], file_size_limit: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    return subprocess.run(
+        argv, env=env, preexec_fn=limit, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_a_read_only_target_is_refused_and_keeps_its_mode(box: Path, capsys: Capture) -> None:
+    out = box / "data.bin"
+    assert _one_case(box, out, capsys)[0] == 0
+    out.chmod(0o444)
+    assert _one_case(box, out, capsys)[0] == 0  # up to date: nothing to replace
+    other = {**MANIFEST, "cases": [{**MANIFEST["cases"][0], "seed": 2}]}
+    (box / "m.json").write_text(json.dumps(other))
+    before = _snapshot(box)
+    status, err = _one_case(box, out, capsys)
+    assert status == 2 and f"{out} is read-only: refusing to replace it" in err
+    assert _snapshot(box) == before and stat.S_IMODE(out.stat().st_mode) == 0o444
+    _no_temporary_files(box)
 
 
 def test_a_file_as_the_folder_for_all_cases_is_refused(box: Path, capsys: Capture) -> None:

@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 
 from grader.command import Command
-from grader.core.build import print_progress
+from grader.core.build import decide_build, print_progress
 from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.gpu_slots import (
@@ -37,7 +37,7 @@ from grader.core.model import lab_number
 from grader.core.outcome_cache import grading_order, tree_digest
 from grader.core.release import release_from_args
 from grader.core.reports import INSTRUCTOR_DIR
-from grader.core.sandbox import HIDE_ENV, MODE_ENV, decide, hide_targets, warn
+from grader.core.sandbox import HIDE_ENV, MODE_ENV, Decision, hide_targets, warn
 from grader.core.schedule import check_jobs
 from grader.instructor.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
 from grader.instructor.batch_steps import (
@@ -169,7 +169,9 @@ def _run(args: argparse.Namespace) -> int:
         tempfile.TemporaryDirectory(prefix=".datasets-", dir=config.build_root) as data,
     ):
         os.chmod(data, 0o755)  # read by the sandbox's user
-        if _sandbox_workers(args, report, Path(verdicts)):
+        decision = _sandbox_workers(args, config, Path(verdicts))
+        config = replace(config, sandbox=decision)
+        if decision.sandbox is not None:
             config = replace(config, outcome_cache=Path(verdicts), data_root=Path(data))
         return _grade_class(args, config, submissions, slots)
 
@@ -245,19 +247,22 @@ def _gpu_slots(args: argparse.Namespace) -> list[GpuSlots]:
     return slots
 
 
-def _sandbox_workers(args: argparse.Namespace, report: Path, verdicts: Path) -> bool:
+def _sandbox_workers(args: argparse.Namespace, config: BatchConfig, verdicts: Path) -> Decision:
     """Try the sandbox here (require fails before any build), then hand the mode and
     what to hide (every submission, the reports, the secret, the shared verdicts) to
-    the workers, which take it from their environment. True when sandboxed: only
-    then do identical submissions share verdicts (outcome_cache.py), which student
-    code must not be able to write."""
-    hidden = [args.submissions, report, verdicts]
+    the workers, which take it from their environment. The builds take the decision
+    itself. Only sandboxed do identical submissions share verdicts (outcome_cache.py),
+    which student code must not be able to write."""
+    hidden = [args.submissions, config.report_root, verdicts]
     hidden += [args.secret_file] if args.secret_file else []
-    decision = decide(args.sandbox, hidden=hidden)
+    students = str(args.submissions.resolve())
+    decision = decide_build(
+        args.sandbox, config.repo, students, config.build_root, config.cmake_args, hidden
+    )
     warn(decision)
     os.environ[MODE_ENV] = decision.mode
     os.environ[HIDE_ENV] = os.pathsep.join(hide_targets(hidden))
-    return decision.sandbox is not None
+    return decision
 
 
 COMMAND = Command(

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.command import Command
-from grader.core.discovery import checked_repo, repo_root
+from grader.core.discovery import check_build_dir, checked_repo, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.options import (
     add_cmake_arg_argument,
@@ -67,7 +67,7 @@ def check_impl(
     cmake_args: list[str] | None = None,
 ) -> dict[str, list[Finding]]:
     """Findings per lab; a lab asked for but missing from `impl` is a usage error."""
-    labs = impl_labs(impl, str(impl), labs)
+    labs = impl_labs(impl, str(impl), labs, repo)
     if build is not None or build_dir is not None:
         return check_submission(
             repo, impl, labs, build=build, work=build_dir, cmake_args=cmake_args or []
@@ -80,8 +80,8 @@ def _run(args: argparse.Namespace) -> int:
     # --repo first: skeletons/solutions are looked up in it, so a wrong --repo
     # would otherwise read as a wrong --impl.
     repo = checked_repo(args.repo) if args.repo is not None else repo_root()
-    if args.build is not None and not args.build.is_dir():
-        raise GraderUsageError(f"build directory {args.build} does not exist")
+    if args.build is not None:
+        check_build_dir(args.build)
     if args.build is not None and args.build_dir is not None:
         raise GraderUsageError(
             "--build checks an existing build; --build-dir makes one: give one of them"

@@ -1,16 +1,19 @@
 """`export OUTDIR`: write the student repository (no solutions, no submissions, no secrets).
 
-Export never deletes what it did not write: every export holds a marker
-(`.cuda-labs-export`) listing its files, and --force removes those files only.
+Export never deletes or overwrites what it did not write: every export holds a marker
+(`.cuda-labs-export`) listing its files and their digests, and --force removes those
+files only, refusing when one was edited since or a file it did not write is in the way.
 
 Exit status: 0 written; 2 usage error (non-empty OUTDIR without --force, a non-empty
-OUTDIR that no export marked, unwritable OUTDIR, OUTDIR inside or holding the
-repository, `/` or a top-level folder, the temporary folder itself, $HOME or a parent).
+OUTDIR that no export marked, a file edited since the last export or not written by
+it, unwritable OUTDIR, OUTDIR inside or holding the repository, `/` or a top-level
+folder, the temporary folder itself, $HOME or a parent).
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 from grader.command import Command
@@ -31,7 +34,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--force",
         action="store_true",
         help="replace a previous export in OUTDIR (only the files that "
-        "export wrote and listed in OUTDIR/.cuda-labs-export)",
+        "export wrote and listed in OUTDIR/.cuda-labs-export, none edited since)",
     )
     parser.add_argument(
         "--instructor-repo",
@@ -66,9 +69,11 @@ def _run(args: argparse.Namespace) -> int:
             f"grader: kept {len(result.kept)} path(s) of the previous export that are no "
             f"longer files export wrote: {', '.join(result.kept[:5])}"
         )
+    # `cmake --build --preset` and `--workflow` read the presets of the current folder
+    # (CMake 3.25 has no -S for them): a subshell builds the export from anywhere.
     print(
-        "grader: check it builds: cmake --preset ci-skeletons -S "
-        f"{result.out} && cmake --build --preset ci-skeletons"
+        f"grader: check it builds (the students' CI): "
+        f"(cd {shlex.quote(str(result.out))} && cmake --workflow --preset ci-skeletons)"
     )
     return EXIT_OK
 

@@ -28,6 +28,7 @@ from grader.core.build import (
     BuildFailure,
     configure_and_build,
     configured_impl,
+    decide_build,
     print_progress,
 )
 from grader.core.discovery import (
@@ -47,6 +48,7 @@ from grader.core.reports import (
     console_summary,
     write_all,
 )
+from grader.core.sandbox import Decision, warn
 from grader.core.session import GradingSession
 from grader.options import (
     add_batch_arguments,
@@ -58,6 +60,7 @@ from grader.options import (
     impl_folder,
     impl_labs,
     read_secret,
+    removed_if_left_empty,
     resolve_impl,
     writable_dir,
 )
@@ -112,6 +115,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    with removed_if_left_empty(args.report):  # a failed grade leaves no empty report folder
+        return _grade(args)
+
+
+def _grade(args: argparse.Namespace) -> int:
     if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
     labs = args.labs
@@ -124,10 +132,15 @@ def _run(args: argparse.Namespace) -> int:
         failure = BuildFailure(args.build_stage, log)
     secret = read_secret(args.secret_file)
     sanitize = args.sanitize if args.sanitize is not None else secret is not None
+    hidden = [p for p in (report, args.secret_file) if p]
+    sandbox: Decision | str | None = args.sandbox
     if args.impl is not None:
         repo = repo_for_building(repo, labs)
-        labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs)
+        labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs, repo)
         build = writable_dir(args.build_dir or default_build_dir(args.impl), "build")
+        # One decision for the compile and the tests (and one warning).
+        sandbox = decide_build(args.sandbox, repo, args.impl, build, args.cmake_arg, hidden)
+        warn(sandbox)
         print(f"grader: building {', '.join(labs)} against {args.impl} in {build}", flush=True)
         log, failure = configure_and_build(
             repo,
@@ -139,6 +152,7 @@ def _run(args: argparse.Namespace) -> int:
                 *(["-DLAB_SANITIZE=ON"] if sanitize else []),
             ],
             progress=print_progress,
+            sandbox=sandbox,
         )
         (report / "build.log").write_text(log, encoding="utf-8")
         if failure is not None:
@@ -165,8 +179,8 @@ def _run(args: argparse.Namespace) -> int:
         secret=secret,
         jobs=args.jobs,
         rejected=rejected,
-        sandbox=args.sandbox,
-        hidden=[p for p in (report, args.secret_file) if p],
+        sandbox=sandbox,
+        hidden=hidden,
         sanitize=sanitize,
         process_mode=args.process_mode,
         calibration=args.calibration,

@@ -7,7 +7,8 @@ for its own reason.
 
 Prints the table (submission | expected reason | verdict | as expected) and
 writes it to `--report`. Exit 0 when every submission was rejected as expected,
-1 when one was not, 3 when some could not be judged (no GPU, or --static-only).
+1 when one was not, 3 when some could not be judged (no GPU, or --static-only; a
+canary entry without the sandbox).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from grader.core.discovery import lab_folders, read_ctest_json, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome
 from grader.core.reports import verdict_line
+from grader.core.sandbox import decide
 from grader.core.sanitize import sanitize_tests, tool_of
 from grader.core.session import GradingSession
 from grader.instructor.known_wrong import (
@@ -123,6 +125,18 @@ def static_findings(
     )
 
 
+def canary_leaks(entry: Expectation, root: Path, findings: list[Finding]) -> list[str]:
+    """Where the line of the entry's canary (a file beside the trees, make_hostile.py)
+    shows: a finding, or any file of BUILD_ROOT/check/<name> (the build's logs)."""
+    if not entry.canary:
+        return []
+    root = root.resolve()
+    line = (root / "trees" / entry.canary).read_text(encoding="utf-8").strip()
+    places = [f"its {f.rule_id} finding" for f in findings if line in f.reason]
+    files = (p for p in sorted((root / "check" / entry.name).rglob("*")) if p.is_file())
+    return places + [str(p) for p in files if line.encode() in p.read_bytes()]
+
+
 def build_entry(entry: Expectation, folder: Path, repo: Path, args: argparse.Namespace) -> str:
     """Build the entry's lab alone; the compiler's first error, or an empty string."""
     build = args.build_root.resolve() / entry.name
@@ -191,7 +205,9 @@ def judge(
 ) -> Judgement:
     """The entry's verdict; the outcomes of the tests it ran go into `ran`."""
     if entry.kind == "static":
-        return judge_static(entry, findings)
+        if entry.canary and decide().sandbox is None:  # the sandbox is its defence
+            return Judgement(f"{NOT_JUDGED}: compiled without the sandbox", None)
+        return judge_static(entry, findings, canary_leaks(entry, args.build_root, findings))
     if build is None:
         return judge_grade(entry, findings, None, False)
     problem = build.result()
@@ -277,7 +293,10 @@ def _run(args: argparse.Namespace) -> int:
         args.report.write_text(text + "\n", encoding="utf-8")
     status = exit_status([j for _, j in rows])
     if status == EXIT_NO_GPU:
-        print("grader: some submissions need a GPU to be judged: not passed", file=sys.stderr)
+        print(
+            "grader: some submissions need a GPU (or the sandbox) to be judged: not passed",
+            file=sys.stderr,
+        )
     return status
 
 

@@ -6,7 +6,8 @@ import argparse
 import json
 
 from grader.command import Command
-from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.discovery import check_build_dir
+from grader.core.errors import EXIT_NO_GPU, EXIT_OK
 from grader.core.gpu import probe
 from grader.options import add_build_argument
 
@@ -17,8 +18,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not args.build.is_dir():
-        raise GraderUsageError(f"build directory {args.build} does not exist")
+    check_build_dir(args.build)
     info = probe(args.build)
     print(json.dumps(info.as_json(), indent=2) if args.json else f"GPU: {info.describe()}")
     return EXIT_OK if info.present else EXIT_NO_GPU

@@ -3,24 +3,42 @@
 A student's compile error must come back as a failed lab with the compiler's
 first error lines, not as a traceback, so this module never raises on a failed
 build: it returns what went wrong.
+
+Both steps run in the sandbox (sandbox.py, `build_command`) under the grading run's
+decision: the compiler reads and prints whatever file a student's source names, so it
+sees only the build's inputs (`build_view`), and writes only the build tree. The
+build runs student code too: gtest_discover_tests runs each test program.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
+import signal
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
 from grader.core.lab_file import library_files
+from grader.core.sandbox import Decision, Sandbox, decide, start_failure, warn
 
 IMPL_WORDS = ("skeletons", "solutions")
+# What a build reads of the repository: its CMake code, the labs' contract headers and
+# harness, the dataset manifests (configure turns them into headers), the virtual
+# environment's Python (cmake/LabTesting.cmake). Not solutions/ or submissions/
+# (unless built), reports, other builds.
+REPO_PARTS = ("CMakeLists.txt", "cmake", "labs", "datasets", ".venv")
 _BUILD_TIMEOUT_S = 3600
+_LOG_LIMIT = 16 << 20  # characters of one step's output; past them the step is stopped
+_LINE_LIMIT = 1 << 16
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\]")
 _ERROR_LINES = 8
 _ERROR = re.compile(r"\berror\b|CMake Error|undefined reference", re.IGNORECASE)
@@ -67,26 +85,117 @@ def impl_argument(impl: str) -> str:
     return str(path)
 
 
-def _run_step(argv: Sequence[str], progress: Callable[[str], None] | None) -> tuple[int, str]:
-    """Run one build step; Ninja's `[n/N]` lines go to `progress` as they come."""
+def build_view(repo: Path, impl: str, cmake_args: Sequence[str] = ()) -> list[str]:
+    """What a build is shown read-only: the repository's REPO_PARTS, the folder it
+    builds, where the tools are installed (cmake, ninja, the compilers, Python:
+    the PATH's, the environment's CXX..., the virtual environment's), and every
+    path a configure argument names (-DLAB_PREBUILT=, -DLAB_GTEST_SOURCE_DIR=,
+    -DCMAKE_CXX_COMPILER=). The system folders show the rest (sandbox.py)."""
+    folder = repo / impl if impl in IMPL_WORDS else Path(impl_argument(impl))
+    tools = [shutil.which(t) for t in ("cmake", "ninja", "nvcc", "cc", "c++", "python3")]
+    tools += [os.environ.get(v) for v in ("CC", "CXX", "CUDACXX", "CUDAHOSTCXX")]
+    tools += [str(repo / ".venv" / "bin" / "python3")]
+    named = [m.group(1) for a in cmake_args if (m := re.match(r"-D[^=]+=(/.*)", a))]
+    places = [
+        _installation(path)
+        for given in (*tools, *named)
+        if given and os.path.exists(given)
+        for path in (os.path.abspath(given), os.path.realpath(given))  # a link and its target
+    ]
+    return [*(str(repo / part) for part in REPO_PARTS), str(folder), *places]
+
+
+def decide_build(
+    mode: str | None,
+    repo: Path,
+    impl: str,
+    build_dir: Path,
+    cmake_args: Sequence[str] = (),
+    hidden: Sequence[Path | str] = (),
+) -> Decision:
+    """sandbox.decide for building `impl`, tried with all the build is shown (a
+    root grader's uid 65534 may not reach a Python in /root: then setpriv's way)."""
+    view = build_view(repo, impl, cmake_args)
+    return decide(mode, hidden=hidden, probe_paths=[*view, build_dir])
+
+
+def _installation(path: str) -> str:
+    """A folder itself; a program's installation (the folder above its bin/); a file's folder."""
+    if os.path.isdir(path):
+        return path
+    folder = os.path.dirname(path)
+    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+
+def _run_step(
+    argv: Sequence[str],
+    progress: Callable[[str], None] | None,
+    sandbox: Sandbox | None,
+    build_dir: Path,
+    view: Sequence[str],
+) -> tuple[int, str]:
+    """Run one build step, in `sandbox` unless None (`view` read-only, `build_dir`
+    writable); Ninja's `[n/N]` lines go to `progress` as they come."""
+    if sandbox is None:
+        return _stream(argv, progress, {})
+    with tempfile.TemporaryDirectory(prefix="grader-build-") as tmp:
+        scratch = Path(tmp)
+        sandbox.prepare(scratch)
+        wrapped = sandbox.build_command(
+            argv, scratch=scratch, build=build_dir, read_only=view, env=os.environ
+        )
+        env = sandbox.environment(os.environ, scratch)
+        # umask: what the build writes is run and read by the sandbox's user later.
+        returncode, output = _stream(
+            wrapped, progress, {"env": env, "umask": 0o022, **sandbox.process_user()}
+        )
+        if not sandbox.started(scratch):
+            return returncode or 1, f"{output}\n{start_failure(output)}"
+    return returncode, output
+
+
+def _stream(
+    argv: Sequence[str], progress: Callable[[str], None] | None, options: dict[str, Any]
+) -> tuple[int, str]:
+    """`argv`'s output as it comes; killed, with all it started, past _BUILD_TIMEOUT_S
+    or _LOG_LIMIT (a compile error can print without end)."""
     proc = subprocess.Popen(
-        list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+        **options,
     )
-    timer = threading.Timer(_BUILD_TIMEOUT_S, proc.kill)
+    out = proc.stdout
+    assert out is not None
+    timer = threading.Timer(_BUILD_TIMEOUT_S, _kill_group, [proc.pid])
     timer.start()
-    lines = []
+    lines, size, why = [], 0, f"killed after {_BUILD_TIMEOUT_S} s"
     try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        for line in iter(lambda: out.readline(_LINE_LIMIT), ""):
+            size += len(line)
+            if size > _LOG_LIMIT:
+                why = f"stopped: it printed more than {_LOG_LIMIT >> 20} MiB"
+                _kill_group(proc.pid)
+                break
             lines.append(line)
             if progress is not None and _PROGRESS.match(line):
                 progress(line.rstrip())
         proc.wait()
     finally:
         timer.cancel()
+        out.close()
     if proc.returncode < 0:
-        lines.append(f"killed after {_BUILD_TIMEOUT_S} s\n")
+        lines.append(f"\n{why}\n")
     return proc.returncode, "".join(lines)
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 def print_progress(line: str) -> None:
@@ -105,11 +214,14 @@ def configure_and_build(
     cmake_args: Sequence[str] = (),
     targets: Sequence[str] = (),
     progress: Callable[[str], None] | None = None,
+    sandbox: Decision | str | None = None,
 ) -> tuple[str, BuildFailure | None]:
     """Configure with Ninja in Release and build everything that compiles (or
     only `targets`).
 
     `cmake_args` are extra configure arguments, e.g. `-DLAB_GTEST_SOURCE_DIR=...`.
+    `sandbox`: the grading run's decision, or require, auto, off (None: $LAB_SANDBOX,
+    else auto), decided here as for tests (sandbox.decide) and warned about.
 
     `-k 0` keeps Ninja going past a failing lab so the others still get graded.
     Returns the combined log and the failure, if any.
@@ -117,6 +229,7 @@ def configure_and_build(
     cmake = shutil.which("cmake")
     if cmake is None:
         raise GraderUsageError("cmake not found on PATH (CMake 3.25 or newer is needed)")
+    repo, build_dir = repo.absolute(), build_dir.absolute()  # the same inside the sandbox
     steps = (
         (
             "configure",
@@ -146,17 +259,24 @@ def configure_and_build(
             ],
         ),
     )
-    log: list[str] = []
-    for stage, argv in steps:
-        log.append(f"$ {' '.join(argv)}")
-        try:
-            returncode, output = _run_step(argv, progress)
-        except OSError as exc:
-            log.append(str(exc))
-            return "\n".join(log), BuildFailure(stage, str(exc))
-        log.append(output)
-        if returncode != 0:
-            return "\n".join(log), BuildFailure(stage, output)
+    build_dir.mkdir(parents=True, exist_ok=True)
+    view = build_view(repo, impl, cmake_args)
+    if not isinstance(sandbox, Decision):
+        sandbox = decide_build(sandbox, repo, impl, build_dir, cmake_args)
+        warn(sandbox)
+    log = [sandbox.headline] if sandbox.headline else []
+    box = sandbox.sandbox
+    with box.lent(build_dir) if box else contextlib.nullcontext():
+        for stage, argv in steps:
+            log.append(f"$ {' '.join(argv)}")
+            try:
+                returncode, output = _run_step(argv, progress, box, build_dir, view)
+            except OSError as exc:
+                log.append(str(exc))
+                return "\n".join(log), BuildFailure(stage, str(exc))
+            log.append(output)
+            if returncode != 0:
+                return "\n".join(log), BuildFailure(stage, output)
     return "\n".join(log), None
 
 

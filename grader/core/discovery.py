@@ -29,6 +29,7 @@ _KIND_ORDER = {
     )
 }
 _CTEST_TIMEOUT_S = 300
+_PROJECT = "cuda_labs"  # project() in CMakeLists.txt, named in every build's cache
 # compute-sanitizer's runs (sanitize.py), labelled `sanitize` and `labN.sanitize` (never
 # `labN`): a kind of their own, never graded.
 SANITIZE_LABEL = "sanitize"
@@ -40,10 +41,26 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
+def check_build_dir(build: Path) -> None:
+    """Refuse a folder that is not a CMake build of this project before anything runs
+    in it: ctest writes Testing/ into any folder it is given."""
+    if not build.is_dir():
+        problem = "is not a folder" if build.exists() else "does not exist"
+        raise GraderUsageError(f"build directory {build} {problem}")
+    try:
+        cache = (build / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        cache = ""
+    if not re.search(rf"^CMAKE_PROJECT_NAME:STATIC={_PROJECT}$", cache, re.M):
+        raise GraderUsageError(
+            f"build directory {build} is not a build of cuda-labs (no CMakeCache.txt of "
+            f"project {_PROJECT}): give the folder CMake configured, e.g. build/student"
+        )
+
+
 def read_ctest_json(build: Path) -> dict[str, Any]:
     """Ask ctest for the build's test list; every failure is a usage error."""
-    if not build.is_dir():
-        raise GraderUsageError(f"build directory {build} does not exist")
+    check_build_dir(build)
     ctest = shutil.which("ctest")
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")

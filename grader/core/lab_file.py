@@ -4,13 +4,15 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
     {"lab": "lab3", "title": "Parallel reduction",
      "score": {"correctness": 60, "timing": 40},
      "sanitize_filter": "*__n1__*:...",
+     "timing_needs": {"tests": REGEX, "why": TEXT},
      "objects": {"imports": [...], "only_in": {...}, "relocatable": [...],
                  "libraries": {FILE: {"use": [...], "imports": {WHY: [...]},
                                       "startup": [...]}}}}
 
 `score`: the points of each group of tests, by kind, split evenly among the
 group's tests (scoring.py). `sanitize_filter`: the small cases run under
-compute-sanitizer. `objects`: what the object check allows beyond the contract
+compute-sanitizer. `timing_needs`: the correctness tests every timing test needs
+passed (scoring.py). `objects`: what the object check allows beyond the contract
 (object_check.py); its `relocatable`, the student files compiled with relocatable
 device code (cmake/LabTesting.cmake).
 

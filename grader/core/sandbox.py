@@ -12,6 +12,10 @@ exempt from RLIMIT_NPROC). Where unprivileged user namespaces are refused
 user namespace instead, and setpriv makes the command nobody inside; the
 process limit then counts every sandboxed process of the machine together.
 
+The student's files are compiled in it too (`build_command`): the configure and
+build steps see the system folders but /opt and most of /etc, the repository's
+build inputs and the student's folder read-only, and only their build tree writable.
+
 Whether the sandbox works is decided once per grading run (`decide`), by
 starting one; `--sandbox require` refuses to grade without it, `auto` grades
 unsandboxed and says so, `off` does not try.
@@ -27,7 +31,8 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,10 +68,19 @@ SYSTEM_DIRS = (
     "/sys",
 )
 DRIVER_PATHS = ("/run/nvidia-persistenced",)
+# A compile reads a file by naming it (#include "/path"), and its errors print it: it
+# sees no /opt (a runner may be installed there) and of /etc only what the tools read
+# (the dynamic linker's cache, the alternatives behind /usr/bin/c++).
+BUILD_HIDDEN = ("/opt", "/etc")
+BUILD_ETC = ("/etc/alternatives", "/etc/ld.so.cache")
+BUILD_DATASETS = "datasets"  # LAB_DATA_ROOT in a build tree: hidden data a grading left
+# Address space per process: the largest compile (lab6's Thrust file) passes with 1 GiB.
+BUILD_MEMORY_BYTES = 4 << 30
 SCRATCH_TMP = "tmp"
 STARTED_NAME = ".sandbox-started"
 _KEEP_ENV = {"PATH", "LD_LIBRARY_PATH", "LANG", "LANGUAGE", "TZ", "TERM"}
-_KEEP_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "LAB_", "GTEST_")
+_KEEP_ENV |= {"CC", "CXX", "CUDACXX", "CUDAHOSTCXX", "CUDAARCHS"}  # the build's compilers
+_KEEP_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "LAB_", "GTEST_", "CMAKE_")
 _DROP_ENV = {"LAB_SECRET_SEED", HIDE_ENV}
 _PROBE_TIMEOUT_S = 30.0
 _SIGNAL_BASE = 128  # bwrap exits 128 + N when its child died of signal N
@@ -108,13 +122,18 @@ class Sandbox:
         cwd: str | None,
         read_only: Iterable[str] = (),
         env: Mapping[str, str] | None = None,
+        writable: Iterable[str] = (),
+        memory_bytes: int | None = None,
     ) -> list[str]:
-        """`argv` wrapped: bwrap's options, then the limits, then the command."""
+        """`argv` wrapped: bwrap's options, then the limits, then the command.
+        `writable` folders are bound read-write (a build tree); `memory_bytes` bounds
+        each process's address space (not a test's: CUDA reserves huge ranges)."""
         needs = [
             p
             for p in _existing(list(read_only) + _library_dirs(env or {}))
             if not _shown_by_system(p, self.hidden)
         ]
+        rw = _existing(writable)
         options = [
             *_namespaces(user=self.setpriv is None),
             *_system_binds(),
@@ -133,12 +152,14 @@ class Sandbox:
             options += ["--ro-bind-try", path, path]
         # /tmp first: the folders bound after it often lie under /tmp themselves.
         options += ["--bind", str(scratch / SCRATCH_TMP), "/tmp"]
-        early, late = _split_hidden(self.hidden, needs)
+        early, late = _split_hidden(self.hidden, [*needs, *rw])
         options += _tmpfs(early)
         options += _parents(needs, self.hidden)
         for path in needs:
             options += ["--ro-bind", path, path]
-        options += _tmpfs(p for p in late if _visible(p, needs))
+        for path in rw:
+            options += [*_parents([path], self.hidden), "--bind", path, path]
+        options += _tmpfs(p for p in late if _visible(p, [*needs, *rw]))
         options += [*_parents([str(scratch)], self.hidden), "--bind", str(scratch), str(scratch)]
         inside = cwd if cwd else str(scratch)
         if cwd and not _visible(cwd, [*needs, str(scratch)]):
@@ -153,6 +174,7 @@ class Sandbox:
             f"--nofile={OPEN_FILES_LIMIT}",
             f"--fsize={FILE_SIZE_LIMIT}",
             "--core=0",
+            *([f"--as={memory_bytes}"] if memory_bytes else []),
             "--",
         ]
         if self.setpriv:
@@ -171,6 +193,46 @@ class Sandbox:
         # set it up is told apart from a test that failed.
         started = [self.shell, "-c", ': > "$0" && exec "$@"', str(scratch / STARTED_NAME)]
         return [self.bwrap, *options, "--", *started, *limits, *argv]
+
+    def build_command(
+        self,
+        argv: Sequence[str],
+        *,
+        scratch: Path,
+        build: Path,
+        read_only: Iterable[str],
+        env: Mapping[str, str],
+    ) -> list[str]:
+        """A configure or build step wrapped (build.py): what `read_only` names
+        (the repository's build inputs, the student's folder, the tools), the system
+        folders but BUILD_HIDDEN (BUILD_ETC shows again), `build` writable but its
+        datasets, each process's memory bounded. The GPU stays: configure asks
+        nvidia-smi which architecture to build for (cmake/CudaArchitectures.cmake)."""
+        hidden = (*self.hidden, *BUILD_HIDDEN, str(build / BUILD_DATASETS))
+        view = dataclasses.replace(self, hidden=hidden)
+        return view.command(
+            argv,
+            scratch=scratch,
+            cwd=str(build),
+            read_only=[*read_only, *BUILD_ETC],
+            env=env,
+            writable=[str(build)],
+            memory_bytes=BUILD_MEMORY_BYTES,
+        )
+
+    @contextmanager
+    def lent(self, folder: Path) -> Iterator[None]:
+        """`folder` (a build tree) owned by the sandbox's user while a sandboxed step
+        writes it, when the grader is root; then root's again, so that no process of
+        that user outside a sandbox can change what the grader reads and runs next."""
+        if self.uid is None:
+            yield
+            return
+        _own(folder, self.uid, self.uid)
+        try:
+            yield
+        finally:
+            _own(folder, os.getuid(), os.getgid())
 
     def environment(self, env: Mapping[str, str], scratch: Path) -> dict[str, str]:
         """The variables a test may see: no tokens or credentials of the grader's."""
@@ -435,6 +497,14 @@ def _parents(paths: Iterable[str], hidden: Sequence[str]) -> list[str]:
     for folder in sorted(folders, key=lambda f: (f.count("/"), f)):
         options += ["--perms", "0755", "--dir", folder]
     return options
+
+
+def _own(folder: Path, uid: int, gid: int) -> None:
+    """chown -R that never follows a link (the sandbox may have left some)."""
+    os.lchown(folder, uid, gid)
+    for root, dirs, files in os.walk(folder):
+        for name in (*dirs, *files):
+            os.lchown(os.path.join(root, name), uid, gid)
 
 
 def _tmpfs(paths: Iterable[str]) -> list[str]:

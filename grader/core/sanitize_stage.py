@@ -32,8 +32,9 @@ NOTHING_TO_RUN = (
 
 
 def variant_of(gtest_name: str) -> str:
-    """`shuffle` for `.../shuffle__single__block512`; a case that is not
-    parametrized is its own variant."""
+    """`shuffle` for `.../shuffle__single__block512` (a gtest or ctest name); a case
+    that is not parametrized is its own variant. The one rule: scoring.py's
+    public-data check groups by it too."""
     suite, slash, param = gtest_name.rpartition("/")
     return param.split("__", 1)[0] if slash and suite else gtest_name
 

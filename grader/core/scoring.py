@@ -6,13 +6,21 @@ A passed timing test earns its share on the lab's performance-credit curve where
 reference's figure for it is known (credit.py). Every point lost carries the reason
 of the test that lost it. Reference bars,
 dataset setups and sanitizer runs are worth nothing.
+
+Two rules take a test's points whatever its own verdict (_voided). A timing test
+scores 0 while a correctness test that lab.json's `timing_needs` names fails: those
+are the variants a timing test may time, and the time of a wrong answer measures
+nothing. A variant (sanitize_stage.variant_of) whose failed cases on hidden data all
+pass on the public data (the session runs them again there) did not compute its
+answer: each of its tests scores 0 and says NOT_COMPUTED.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.core.commits import Checkout
@@ -22,12 +30,16 @@ from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.lab_file import LAB_FILE, read_lab_file
 from grader.core.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
+from grader.core.sanitize_stage import variant_of
 
 DEFAULT_GROUPS: Mapping[str, float] = {"correctness": 60, "timing": 40}
 # Worth nothing whatever lab.json says: bars only the reference must meet,
 # kinds the grader invents for a lab that did not build or a test with no kind, and
 # sanitizer runs (what they find costs the correctness tests of the variant at fault).
 _UNSCORED = ("reference", "data", *STAND_IN_KINDS, OTHER_KIND, SANITIZE_KIND)
+# The flag of a variant right on the public data and wrong on the hidden data of the
+# same sizes: its answers were recognised, not computed.
+NOT_COMPUTED = "answer not computed: right on public data only"
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,8 @@ class LabPolicy:
     groups: Mapping[str, float]
     notes: tuple[str, ...] = ()
     credit: CreditCurve | None = None  # the timing group's curve (credit.py)
+    # lab.json's `timing_needs.tests`: the correctness tests every timing test needs passed.
+    timing_needs: re.Pattern[str] | None = None
 
     @property
     def label(self) -> str:
@@ -80,7 +94,15 @@ def load_policy(lab: str, lab_dir: Path | None) -> LabPolicy:
             'by test kind, its points, e.g. {"correctness": 60, "timing": 40})'
         )
     curve = read_curve(doc, f"{lab_dir}/{LAB_FILE}")
-    return LabPolicy(lab, str(doc.get("title") or default_title), groups, credit=curve)
+    try:
+        needs = doc.get("timing_needs")
+        timing_needs = re.compile(needs["tests"]) if needs is not None else None
+    except (KeyError, TypeError, re.error) as exc:
+        raise GraderUsageError(
+            f'{lab_dir}/{LAB_FILE}: "timing_needs" must be {{"tests": REGEX, "why": ...}}: {exc}'
+        ) from None
+    title = str(doc.get("title") or default_title)
+    return LabPolicy(lab, title, groups, credit=curve, timing_needs=timing_needs)
 
 
 @dataclass(frozen=True)
@@ -136,7 +158,8 @@ class Grade:
     # "graded" (the student's folder) and "harness" (this repository): their commits.
     commits: Mapping[str, Checkout] = field(default_factory=dict)
     # Where the wall time went: test processes started, and seconds per phase
-    # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage).
+    # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage,
+    # "public": failed variants run again on the public data).
     processes_started: int = 0
     phase_s: Mapping[str, float] = field(default_factory=dict)
     # Notes on how tests ran (reruns after a shared run): they tell of outcomes, so
@@ -164,17 +187,24 @@ def score_lab(
     policy: LabPolicy,
     results: Sequence[tuple[LabTest, Outcome]],
     reference_figures: Mapping[str, float] | None = None,
+    public: Mapping[str, Outcome] | None = None,
 ) -> LabScore:
     """Give each test its share of its group's points; a stand-in (a lab that did
     not build or that the static check rejected) carries what the lab's tests that
     ran do not: the lab's full mark when none ran. `reference_figures` (test name ->
     the reference's figure, same GPU, same job) put passed timing tests on the lab's
-    credit curve."""
+    credit curve. `public`: on hidden data, the outcomes on the public data of the
+    correctness tests run again there (session.py)."""
     notes = list(policy.notes)
     sizes = Counter(test.kind for test, _ in results if policy.scored(test.kind))
+    voided = _voided(policy, results, public or {})
     scores = []
     for test, outcome in results:
         worth = policy.groups[test.kind] / sizes[test.kind] if policy.scored(test.kind) else 0.0
+        why = voided.get(test.name)
+        if why is not None:
+            reason = f"{why}\n{outcome.reason}" if outcome.reason else why
+            outcome = replace(outcome, status=Status.FAILED, reason=reason)
         if test.kind == OTHER_KIND:
             notes.append(
                 f"{test.name} has no {policy.lab}.correctness/timing/reference label: "
@@ -191,6 +221,41 @@ def score_lab(
         missing = max(0.0, policy.max_score - sum(s.max_points for s in scores))
         scores[first] = ScoredTest(scores[first].test, scores[first].outcome, 0, missing)
     return LabScore(policy, tuple(scores), tuple(notes))
+
+
+def _voided(
+    policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]], public: Mapping[str, Outcome]
+) -> dict[str, str]:
+    """Why a test scores 0 whatever its own verdict, by name: every test of a variant
+    whose failed cases all passed on the public data, and each passed timing test
+    while a correctness test `timing_needs` names failed (flagged where that test's
+    variant is such a one)."""
+    failed: dict[str, list[LabTest]] = {}  # variant -> its failed correctness tests
+    for test, outcome in results:
+        if test.kind == "correctness" and outcome.status in (Status.FAILED, Status.ERROR):
+            failed.setdefault(variant_of(test.name), []).append(test)
+    flags = {
+        variant: f"{NOT_COMPUTED} (variant {variant}: {len(tests)} case(s) failed on the "
+        f"hidden data and passed on the public data of the same sizes, e.g. {tests[0].name})"
+        for variant, tests in failed.items()
+        if all(t.name in public and public[t.name].status is Status.PASSED for t in tests)
+    }
+    needs = policy.timing_needs
+    needed = [t for tests in failed.values() for t in tests if needs and needs.search(t.name)]
+    flagged = [flags[variant_of(t.name)] for t in needed if variant_of(t.name) in flags]
+    timing = flagged[0] if flagged else ""
+    if needed and not timing:
+        timing = (
+            f"not counted: {needed[0].name} failed, one of the correctness tests this lab's "
+            "timing tests need (lab.json timing_needs): the time of a wrong answer measures nothing"
+        )
+    voided = {}
+    for test, outcome in results:
+        if test.kind == "correctness" and variant_of(test.name) in flags:
+            voided[test.name] = flags[variant_of(test.name)]
+        elif test.kind == "timing" and timing and outcome.status is Status.PASSED:
+            voided[test.name] = timing
+    return voided
 
 
 def _credit(

@@ -7,9 +7,11 @@ of them started it. What it adds to ctest's own run: runner.py and schedule.py.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 
 from grader.core.build import BuildFailure, configured_impl
@@ -32,7 +34,7 @@ from grader.core.outcome_cache import OutcomeCache
 from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
 from grader.core.sanitize import sanitize_tests
-from grader.core.sanitize_stage import SanitizeStage
+from grader.core.sanitize_stage import SanitizeStage, hung, variant_of
 from grader.core.schedule import (
     Scheduler,
     check_jobs,
@@ -92,6 +94,7 @@ class GradingSession:
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
+        self.public: dict[str, Outcome] = {}  # passes on the public data (_public_passes)
         self.phase_s: dict[str, float] = {}
 
     @classmethod
@@ -231,7 +234,35 @@ class GradingSession:
             start = time.monotonic()
             self.sanitize.run_all(self.scheduler.shared, self.scheduler.prepare, self.scheduler.run)
             self.phase_s["sanitize"] = time.monotonic() - start
-        return {test.name: self._run(test) for test in tests}
+        outcomes = {test.name: self._run(test) for test in tests}
+        if self.hidden_data:
+            start = time.monotonic()
+            self.public.update(self._public_passes(outcomes))
+            self.phase_s["public"] = time.monotonic() - start
+        return outcomes
+
+    def _public_passes(self, outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
+        """On hidden data, the failed correctness cases of each variant run again in one
+        process on the public data: those that pass there, by name. A variant whose
+        every failure passes there answered the public data only (scoring.py). One that
+        hung or that the sanitizer charged is not run: neither is a wrong answer."""
+        charged = self.sanitize.charges if self.sanitize is not None else {}
+        variants: dict[tuple[str, str], list[LabTest]] = {}
+        for test in self.tests:
+            outcome = outcomes.get(test.name)
+            failed = outcome is not None and outcome.status is Status.FAILED
+            if test.kind == "correctness" and test.is_gtest and failed:
+                variants.setdefault((test.lab, variant_of(test.name)), []).append(test)
+        public = copy.copy(self.runner)  # the same runner, without the secret
+        public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
+        passes: dict[str, Outcome] = {}
+        lock = self.scheduler.gpu_lock
+        for group in variants.values():
+            if not any(hung(outcomes[t.name]) or t.name in charged for t in group):
+                with lock.shared() if lock is not None else nullcontext():
+                    passes.update(public.run_group(group))
+        self.runner.processes_started += public.processes_started
+        return passes
 
     def _run(self, test: LabTest) -> Outcome:
         """Run one test (its setups first; the untimed ones ran in run_all's prepare)
@@ -271,7 +302,8 @@ class GradingSession:
         calibration = self.runner.calibration
         figures = calibration.figures if calibration is not None else None
         labs = tuple(
-            score_lab(self.policies[lab], results, figures) for lab, results in by_lab.items()
+            score_lab(self.policies[lab], results, figures, self.public)
+            for lab, results in by_lab.items()
         )
         run_notes = []
         if self.scheduler.rerun_alone:

@@ -29,6 +29,7 @@ from grader.core.gpu_lock import LOCK_ENV, lock_file
 from grader.core.process_mode import DEFAULT_PROCESS_MODE
 from grader.core.release import NOT_RELEASED, Release, decision_argv
 from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
+from grader.core.sandbox import Decision
 from grader.core.scoring import load_policy
 from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
 from grader.instructor.class_table import graded_result, result_from_report
@@ -75,6 +76,7 @@ class BatchConfig:
     release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
     outcome_cache: Path | None = None  # verdicts shared by identical submissions (outcome_cache.py)
     data_root: Path | None = None  # the datasets, written once for the class (runner.py)
+    sandbox: Decision | None = None  # the builds' (None: each decides, build.py)
 
     def report_dir(self, sub: Submission) -> Path:
         return self.report_root / safe_name(sub.name)
@@ -100,7 +102,9 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
         *(["-DLAB_SANITIZE=ON"] if config.sanitize else []),
         *([prebuilt_argument(config.prebuilt)] if config.prebuilt else []),
     )
-    log, failure = configure_and_build(config.repo, str(sub.path), build_dir, args)
+    log, failure = configure_and_build(
+        config.repo, str(sub.path), build_dir, args, sandbox=config.sandbox
+    )
     (report / "build.log").write_text(log, encoding="utf-8")
     found = object_rejections(config.repo, sub.path, build_dir, labs, report)
     static = {**static, **found}
@@ -122,7 +126,9 @@ def build_fixed_parts(
     build_dir = config.build_root / FIXED_BUILD
     build_dir.mkdir(parents=True, exist_ok=True)
     args = (*config.cmake_args, f"-DLAB_ONLY={';'.join(config.labs)}")
-    log, failure = configure_and_build(config.repo, "skeletons", build_dir, args, progress=progress)
+    log, failure = configure_and_build(
+        config.repo, "skeletons", build_dir, args, progress=progress, sandbox=config.sandbox
+    )
     (build_dir / "build.log").write_text(log, encoding="utf-8")
     if failure is not None:
         raise GraderUsageError(

@@ -11,6 +11,7 @@ Files that mention the solutions are rewritten (`CMakePresets.json`, README,
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -133,9 +134,10 @@ def export_plan(repo: Path) -> list[str]:
     return [f for f in committed_files(repo) if not is_excluded(f) and f not in REWRITTEN]
 
 
-# Written into every export: what it wrote, so --force removes that and nothing else.
+# Written into every export: what it wrote, with each file's sha256, so --force removes
+# that and nothing else, and never a file edited since (null: not written whole yet).
 MARKER = ".cuda-labs-export"
-MARKER_FORMAT = 1
+MARKER_FORMAT = 2
 
 
 def _forbidden_reason(out: Path, repo: Path) -> str | None:
@@ -173,8 +175,9 @@ def check_outdir(out: Path, repo: Path) -> None:
             raise GraderUsageError(f"{out} {reason}")
 
 
-def read_marker(out: Path) -> list[str] | None:
-    """The files a previous export listed in OUTDIR's marker; None when unmarked."""
+def read_marker(out: Path) -> dict[str, str | None] | None:
+    """The files a previous export listed in OUTDIR's marker, with their digests;
+    None when unmarked (or marked by an older export, which kept no digests)."""
     marker = out / MARKER
     if marker.is_symlink() or not marker.is_file():
         return None
@@ -185,9 +188,11 @@ def read_marker(out: Path) -> list[str] | None:
     if not isinstance(doc, dict) or doc.get("format") != MARKER_FORMAT:
         return None
     files = doc.get("files")
-    if not isinstance(files, list):
+    if not isinstance(files, dict):
         return None
-    return [f for f in files if isinstance(f, str) and _safe_relative(f)]
+    return {
+        f: d for f, d in files.items() if _safe_relative(f) and (d is None or isinstance(d, str))
+    }
 
 
 def _safe_relative(rel: str) -> bool:
@@ -196,16 +201,16 @@ def _safe_relative(rel: str) -> bool:
     return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts)
 
 
-def write_marker(out: Path, files: Iterable[str]) -> None:
+def write_marker(out: Path, files: dict[str, str | None]) -> None:
     doc = {
         "format": MARKER_FORMAT,
         "written_by": "python3 -m grader export",
-        "files": sorted(files),
+        "files": dict(sorted(files.items())),
     }
     (out / MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
-def remove_export(out: Path, files: list[str]) -> list[str]:
+def remove_export(out: Path, files: Iterable[str]) -> list[str]:
     """Delete the regular files a previous export listed, then the folders it left empty.
 
     Works through folder descriptors opened with O_NOFOLLOW, so a symlink that
@@ -297,9 +302,39 @@ def _refuse_foreign_entries(out: Path, rels: Iterable[str]) -> None:
             )
 
 
-def prepare_out(out: Path, force: bool) -> list[str]:
-    """Make OUTDIR ready: new, empty, or (with --force) a marked previous export, which is
-    removed. Returns what was kept of that export. Proves OUTDIR is writable."""
+def _digest(path: Path) -> str | None:
+    """sha256 of a regular file; None when it is missing or not a regular file."""
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def _refuse_to_overwrite(out: Path, files: dict[str, str | None], targets: list[str]) -> None:
+    """Refuse, before touching anything, to delete or overwrite a file edited since the
+    previous export wrote it, or one it did not write that this export would write."""
+    changed = [
+        rel for rel, digest in files.items() if digest and _digest(out / rel) not in (None, digest)
+    ]
+    foreign = [rel for rel in targets if rel not in files and os.path.lexists(out / rel)]
+    for rels, why in (
+        (changed, "changed since export wrote it"),
+        (foreign, "not written by export"),
+    ):
+        if rels:
+            more = f" (and {len(rels) - 1} more)" if len(rels) > 1 else ""
+            raise GraderUsageError(
+                f"{out / rels[0]}{more} {why}: refusing to overwrite it, even with --force; "
+                "move it out of the export or export to a new folder"
+            )
+
+
+def prepare_out(out: Path, force: bool, targets: list[str]) -> list[str]:
+    """Make OUTDIR ready for `targets`: new, empty, or (with --force) a marked previous
+    export, which is removed unless a file was edited since or `targets` would overwrite
+    one it did not write. Returns what was kept of that export. Proves OUTDIR is writable."""
     kept: list[str] = []
     if out.exists() and not out.is_dir():
         raise GraderUsageError(f"{out} exists and is not a folder")
@@ -318,6 +353,7 @@ def prepare_out(out: Path, force: bool) -> list[str]:
                 "export wrote, nothing else)"
             )
         _refuse_foreign_entries(out, files)
+        _refuse_to_overwrite(out, files, targets)
         kept = remove_export(out, files)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -344,13 +380,16 @@ def export_tree(
     if not (repo / "skeletons").is_dir() or not (repo / "labs").is_dir():
         raise GraderUsageError(f"{repo} has no labs/ and skeletons/: not a cuda-labs repository")
     generated = _generated_files(repo, instructor_repo, ref)  # refuses a bad ref first
-    kept = prepare_out(out, force)
     plan = export_plan(repo)
+    targets = [*plan, *generated]
+    kept = prepare_out(out, force, targets)
     try:
-        # Marked before writing, so a --force after a failed export can clean it up.
-        _refuse_foreign_entries(out, [*plan, *generated])  # never write through a symlink
-        write_marker(out, [*plan, *generated])
+        # Marked before writing, so a --force after a failed export can clean it up;
+        # the digests once every file is written.
+        _refuse_foreign_entries(out, targets)  # never write through a symlink
+        write_marker(out, dict.fromkeys(targets))
         _write_files(repo, out, plan, generated)
+        write_marker(out, {rel: _digest(out / rel) for rel in targets})
     except OSError as exc:
         raise GraderUsageError(f"export to {out} failed: {exc}") from exc
     return ExportResult(out, len(plan), tuple(generated), tuple(kept))

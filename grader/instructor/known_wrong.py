@@ -9,7 +9,8 @@ compute-sanitizer tool) is judged on its lab's `labN.sanitize.<tool>` tests, fro
 a build configured with -DLAB_SANITIZE=ON; one with `sanitize_stage` is judged on a
 grading run with the sanitizer stage (sanitize_stage.py), whose verdicts the
 instructor's grade gives; `folder` lets several entries judge one submission
-(default: the entry's name).
+(default: the entry's name); `canary` names a file beside the trees that the entry
+#includes, whose line must show in no finding or file its check wrote.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Expectation:
     sanitizer: str = ""  # memcheck, racecheck or synccheck: judged in sanitizer mode
     sanitize_stage: bool = False  # judged on a grading run with the sanitizer stage
     folder: str = ""  # the submission's folder, when not the entry's name
+    canary: str = ""  # a file beside the trees it #includes: its line must show nowhere
 
     @property
     def expected(self) -> str:
@@ -97,8 +99,13 @@ def load_entries(repo: Path) -> list[Expectation]:
     return load_manifest(repo / MANIFEST) + load_manifest(repo / HOSTILE)
 
 
-def judge_static(entry: Expectation, findings: Sequence[Finding]) -> Judgement:
-    """A `static` entry: some finding must match its reason."""
+def judge_static(
+    entry: Expectation, findings: Sequence[Finding], leaks: Sequence[str] = ()
+) -> Judgement:
+    """A `static` entry: some finding must match its reason, and its canary's line
+    show in none of `leaks` (what the check wrote)."""
+    if leaks:
+        return Judgement(f"{entry.canary} leaked into {leaks[0]}", False)
     pattern = re.compile(entry.reason)
     hits = [f for f in findings if pattern.search(f"{f.rule_id}: {f.reason}")]
     if hits:

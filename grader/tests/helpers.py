@@ -85,7 +85,8 @@ def _cmake_quote(text: str) -> str:
 
 
 def make_build(root: Path, specs: Sequence[FakeSpec], probe: str | None = "present") -> Path:
-    """A build tree ctest can list: CTestTestfile.cmake plus bin/lab_gpu_info."""
+    """A build tree ctest can list: CTestTestfile.cmake, the project's CMakeCache.txt
+    and bin/lab_gpu_info."""
     build = root / "build"
     (build / "bin").mkdir(parents=True, exist_ok=True)
     lines = []
@@ -104,6 +105,7 @@ def make_build(root: Path, specs: Sequence[FakeSpec], probe: str | None = "prese
             props.append(f"FIXTURES_REQUIRED {spec.fixtures_required}")
         lines.append(f"set_tests_properties({spec.name} PROPERTIES {' '.join(props)})")
     (build / "CTestTestfile.cmake").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (build / "CMakeCache.txt").write_text("CMAKE_PROJECT_NAME:STATIC=cuda_labs\n", encoding="utf-8")
     if probe is not None:
         program = build / "bin" / "lab_gpu_info"
         program.write_text(

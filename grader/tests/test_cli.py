@@ -225,7 +225,7 @@ def test_impl_build_failure_is_a_failed_lab_with_the_compiler_errors(tmp_path: P
     student = tmp_path / "alice"
     (student / "lab1_histogram").mkdir(parents=True)
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
-project(fake NONE)
+project(cuda_labs NONE)
 message(STATUS "impl=${LAB_IMPL}")
 enable_testing()
 add_custom_target(lab1_tests ALL COMMAND sh ${CMAKE_SOURCE_DIR}/compile.sh)
@@ -263,7 +263,7 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
         (repo / "labs" / lab_dir / "CMakeLists.txt").write_text("# a lab\n")
         (repo / "skeletons" / lab_dir).mkdir(parents=True)
     (repo / "CMakeLists.txt").write_text(
-        "cmake_minimum_required(VERSION 3.20)\nproject(f NONE)\n"
+        "cmake_minimum_required(VERSION 3.20)\nproject(cuda_labs NONE)\n"
         'message(FATAL_ERROR "lab1: histogram.cu is missing")\n'
     )
     proc = _grader(
@@ -301,7 +301,7 @@ def test_impl_a_lab_the_static_check_rejects_scores_zero_and_is_not_run(tmp_path
         },
     )
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
-project(fake NONE)
+project(cuda_labs NONE)
 enable_testing()
 add_test(NAME lab1.Hist.Uniform COMMAND sh -c "echo ran > ${CMAKE_BINARY_DIR}/ran")
 set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")
@@ -368,7 +368,7 @@ def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
 def test_impl_builds_only_the_labs_asked_for(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, GRADING)
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
-project(fake NONE)
+project(cuda_labs NONE)
 message(STATUS "only=${LAB_ONLY}")
 enable_testing()
 add_test(NAME lab1.Hist.Uniform COMMAND sh -c "exit 0")

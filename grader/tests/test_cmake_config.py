@@ -111,6 +111,24 @@ def test_lab_only_refuses_what_it_cannot_build(tmp_path: Path, lab_only: str, me
     assert "chosen=" not in proc.stdout
 
 
+@needs_cmake
+@pytest.mark.parametrize("lab_impl", ["", " "])
+def test_an_empty_lab_impl_is_refused(tmp_path: Path, lab_impl: str) -> None:
+    """-DLAB_IMPL= once resolved to the repository root and built against it."""
+    script = tmp_path / "impl.cmake"
+    script.write_text(f'include("{REPO / "cmake" / "LabImpl.cmake"}")\n')
+    proc = subprocess.run(
+        ["cmake", f"-DLAB_IMPL={lab_impl}", "-P", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert "LAB_IMPL is empty: give skeletons, solutions, or your folder" in _errors(proc)
+    assert "labs build against" not in proc.stdout
+
+
 # --- the presets ---------------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -219,12 +220,38 @@ def sandbox(tmp_path: Path) -> Path:
 def test_a_non_empty_outdir_is_refused_unless_forced(tmp_path: Path) -> None:
     out = tmp_path / "out"
     export_tree(REPO, out)
-    (out / "README.md").write_text("edited")
+    (out / "README.md").unlink()
     with pytest.raises(GraderUsageError, match="not empty.*--force"):
         export_tree(REPO, out)
-    assert (out / "README.md").read_text() == "edited"
+    assert not (out / "README.md").exists()
     export_tree(REPO, out, force=True)
-    assert (out / "README.md").read_text() != "edited" and (out / "labs").is_dir()
+    assert (out / "README.md").is_file() and (out / "labs").is_dir()
+
+
+def test_force_refuses_to_overwrite_an_edited_file(tmp_path: Path) -> None:
+    """--force once replaced a README the user had edited, without a word."""
+    out = tmp_path / "out"
+    export_tree(REPO, out)
+    (out / "README.md").write_text("edited")
+    before = _snapshot(tmp_path)
+    _refused(
+        _export_cli(str(out), "--force", cwd=tmp_path),
+        f"{out / 'README.md'} changed since export wrote it: refusing to overwrite it, even "
+        "with --force; move it out of the export or export to a new folder",
+    )
+    assert _snapshot(tmp_path) == before
+
+
+def test_force_refuses_to_overwrite_a_file_it_did_not_write(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    export_tree(REPO, out)
+    marker = json.loads((out / MARKER).read_text())
+    del marker["files"]["CMakeLists.txt"]  # as if the user had put it there
+    (out / MARKER).write_text(json.dumps(marker))
+    before = _snapshot(tmp_path)
+    with pytest.raises(GraderUsageError, match="CMakeLists.txt not written by export: refusing"):
+        export_tree(REPO, out, force=True)
+    assert _snapshot(tmp_path) == before
 
 
 def test_force_refuses_a_folder_that_no_export_marked(tmp_path: Path) -> None:
@@ -275,7 +302,14 @@ def test_a_forged_marker_cannot_name_paths_outside(tmp_path: Path) -> None:
     (out / "x.txt").write_text("x")
     (out / MARKER).write_text(
         json.dumps(
-            {"format": 1, "files": ["../sibling.txt", str(tmp_path / "sibling.txt"), "x.txt"]}
+            {
+                "format": 2,
+                "files": {
+                    "../sibling.txt": None,
+                    str(tmp_path / "sibling.txt"): None,
+                    "x.txt": None,
+                },
+            }
         )
     )
     export_tree(REPO, out, force=True)
@@ -445,3 +479,39 @@ def test_the_export_says_it_has_no_solutions(exported: Path, tmp_path: Path) -> 
     result = _cmake(*_configure_args(exported, tmp_path / "b", impl="solutions"))
     assert result.returncode != 0
     assert "no reference solutions" in result.stderr.replace("\n  ", " ")
+
+
+@needs_cuda_cmake
+def test_the_printed_check_configures_the_export_from_anywhere(tmp_path: Path) -> None:
+    """The hint once built the presets of the current folder (`cmake --build --preset`
+    has no -S), the instructor's own tree, and printed the path unquoted."""
+    out = tmp_path / "it's here" / "student"
+    result = _export_cli(str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    hint = "grader: check it builds (the students' CI): "
+    (command,) = [line[len(hint) :] for line in result.stdout.splitlines() if line.startswith(hint)]
+    # Runs the workflow's configure step only, for lab1: `cmake --workflow --preset P`
+    # becomes `cmake --preset P` in the folder the printed command runs it in.
+    shim = tmp_path / "bin" / "cmake"
+    shim.parent.mkdir()
+    extra = [a for a in _configure_args(out, tmp_path / "unused") if a.startswith("-DLAB_GTEST")]
+    real = shlex.join([str(shutil.which("cmake")), "-DLAB_ONLY=lab1", *extra])
+    shim.write_text(
+        f'#!/bin/sh\n[ "$1 $2" = "--workflow --preset" ] || exit 64\nexec {real} --preset "$3"\n'
+    )
+    shim.chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = subprocess.run(
+        ["bash", "-c", command],
+        cwd=elsewhere,
+        env={**os.environ, "PATH": f"{shim.parent}:{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, command + "\n" + run.stdout[-2000:] + run.stderr[-2000:]
+    cache = (out / "build" / "ci-skeletons" / "CMakeCache.txt").read_text()
+    assert f"CMAKE_HOME_DIRECTORY:INTERNAL={out}\n" in cache
+    assert not any(elsewhere.iterdir())

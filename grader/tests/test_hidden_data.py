@@ -172,3 +172,24 @@ def test_grade_reads_the_secret_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
         read_secret(path)
     with pytest.raises(GraderUsageError):
         read_secret(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_secret_variable_is_refused_like_an_empty_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    # Empty once meant public data, silently, where an empty --secret-file is refused.
+    monkeypatch.setenv(SECRET_ENV, value)
+    with pytest.raises(GraderUsageError, match=rf"\${SECRET_ENV} is empty: unset it"):
+        read_secret(None)
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps(MANIFEST))
+    result = subprocess.run(
+        [sys.executable, "-m", "datasets.generate", "--manifest", str(manifest),
+         "--out", str(tmp_path / "out")],
+        cwd=REPO, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), SECRET_ENV: value},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2 and not (tmp_path / "out").exists()
+    message = f"${SECRET_ENV} is empty: unset it for public data, or give the secret"
+    assert result.stderr == f"datasets.generate: {message}\n"

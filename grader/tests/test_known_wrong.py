@@ -11,6 +11,7 @@ from grader.cli import main
 from grader.commands.known_wrong import exit_status
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import Outcome, Status
+from grader.core.sandbox import MODE_ENV, decide
 from grader.instructor.known_wrong import (
     HOSTILE,
     Expectation,
@@ -50,19 +51,23 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def static_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
     """`known-wrong --static-only` once over every entry: each tree's objects are
-    compiled (the slow part), so the tests share one run."""
+    compiled (the slow part), so the tests share one run. In the sandbox where it
+    starts, as graders compile: the canary entry is judged only there."""
     root = tmp_path_factory.mktemp("known-wrong")
+    root.chmod(0o755)  # entered by the sandbox's user
     report = root / "table.md"
-    status = main(
-        [
-            "known-wrong",
-            "--static-only",
-            "--build-root",
-            str(root / "build"),
-            "--report",
-            str(report),
-        ]
-    )
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(MODE_ENV, "auto")
+        status = main(
+            [
+                "known-wrong",
+                "--static-only",
+                "--build-root",
+                str(root / "build"),
+                "--report",
+                str(report),
+            ]
+        )
     return status, report.read_text(encoding="utf-8")
 
 
@@ -103,6 +108,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab1_read_environment",
         "lab3_other_stream",
         "lab1_macro_include",
+        "lab1_include_outside",
         "lab3_library_alias",
         "lab5_numeric_copy_kind",
         "lab1_allocation",
@@ -110,6 +116,9 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab6_strong_cub",
         "lab6_inline_cub",
         "lab6_thrust_elsewhere",
+        "lab3_one_file_broken",
+        "lab4_alias_moves_call",
+        "lab5_alias_hides_copy",
     } <= hostile
     for entry in entries:
         folder = trees / entry.folder_name
@@ -127,8 +136,11 @@ def test_static_entries_are_rejected_and_gpu_entries_pass_the_checks(
     status, text = static_run
     rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| lab")]
     assert len(rows) == len(load_entries(REPO))
+    unsandboxed = decide("auto").sandbox is None
     for name, expected, verdict, mark in rows:
-        if expected.startswith("static check"):
+        if name == "| lab1_include_outside" and unsandboxed:
+            assert verdict == "not judged: compiled without the sandbox", verdict
+        elif expected.startswith("static check"):
             assert mark == "yes |", (name, verdict)
         else:
             assert mark == "not judged |" and verdict == "not judged: needs a GPU", (name, verdict)
@@ -202,6 +214,11 @@ def test_without_a_gpu_nothing_is_passed() -> None:
 
 def test_static_judgement() -> None:
     assert judge_static(CUB, []).verdict == "static check passes it"
+    canary = Expectation("lab1_x", "lab1", "static", "does-not-compile", canary="c.txt")
+    missing = [Finding("lab1_histogram", 0, "does-not-compile", "c.txt: No such file")]
+    assert judge_static(canary, missing).as_expected is True
+    leaked = judge_static(canary, missing, ["build.log"])
+    assert leaked == Judgement("c.txt leaked into build.log", False)
     other = [Finding("f.cu", 2, "timer", "uses a timer")]
     assert judge_static(CUB, other).as_expected is False
     hit = [Finding("f.cu", 4, "library-call", "calls CUB")]

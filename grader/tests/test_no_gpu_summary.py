@@ -7,6 +7,7 @@ as the student workflow's test step would, with a fake GPU probe.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -18,7 +19,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "cmake" / "no_gpu_summary.py"
-TEST_NAME = "GPU present, else nothing was checked"
+TEST_NAME = (
+    "GPU check: without a GPU nothing was checked, run the tests on an NVIDIA GPU (output above)"
+)
 TODO = (
     "Run the tests on a machine with an NVIDIA GPU and driver (nvidia-smi must list the "
     "GPU); without one, `cmake --build --preset student` checks that your code compiles "
@@ -89,9 +92,9 @@ def test_without_a_gpu_it_counts_the_skipped_lab_tests_and_fails(tmp_path: Path)
     ]
 
 
-def test_ci_expects_no_gpu_and_passes_with_the_same_line(tmp_path: Path) -> None:
+def test_ci_expects_no_gpu_and_skips_with_the_same_line(tmp_path: Path) -> None:
     proc = _summary(tmp_path, 77, LOG, expect_no_gpu=True)
-    assert proc.returncode == 0
+    assert proc.returncode == 77  # its SKIP_RETURN_CODE: it checked nothing, never "passed"
     assert proc.stdout.splitlines()[0].startswith("no CUDA GPU: 2 GPU tests were skipped")
 
 
@@ -179,8 +182,10 @@ def test_ctest_without_a_gpu_fails_and_says_nothing_was_checked(tmp_path: Path) 
     assert "100% tests passed" not in proc.stdout
     lines = proc.stdout.splitlines()
     assert f"no CUDA GPU: 50 GPU tests were skipped, nothing was checked. {TODO}" in lines
-    # The run ends on the summary test, after ctest's list of skipped tests.
+    # The run ends on the summary test, after ctest's list of skipped tests: its name
+    # is the last line, so it says that nothing was checked and what to do.
     assert lines[-2:] == ["The following tests FAILED:", f"\t 52 - {TEST_NAME} (Failed)"]
+    assert "nothing was checked, run the tests on an NVIDIA GPU" in lines[-1]
     # It runs last: after every GPU test.
     started = [line for line in lines if line.lstrip().startswith("Start ")]
     assert started[-1].endswith(TEST_NAME)
@@ -197,10 +202,55 @@ def test_a_selection_brings_the_summary_and_counts_only_its_tests(tmp_path: Path
 
 
 @needs_cmake
-def test_ci_presets_expect_no_gpu_so_ctest_passes(tmp_path: Path) -> None:
+def test_the_student_workflow_ends_on_the_verdict(tmp_path: Path) -> None:
+    """`cmake --workflow --preset student` once ended on 1,100 "(Skipped)" lines, the one
+    line saying that nothing was checked buried in the middle."""
+    build = _project(tmp_path)
+    (build.parent / "src" / "CMakePresets.json").write_text(
+        json.dumps(
+            {
+                "version": 6,
+                "configurePresets": [{"name": "s", "binaryDir": str(build)}],
+                "buildPresets": [{"name": "s", "configurePreset": "s"}],
+                "testPresets": [
+                    {"name": "s", "configurePreset": "s", "output": {"outputOnFailure": True}}
+                ],
+                "workflowPresets": [
+                    {
+                        "name": "s",
+                        "steps": [
+                            {"type": "configure", "name": "s"},
+                            {"type": "build", "name": "s"},
+                            {"type": "test", "name": "s"},
+                        ],
+                    }
+                ],
+            }
+        )
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CUDA_LABS_EXPECT_NO_GPU"}
+    proc = subprocess.run(
+        ["cmake", "--workflow", "--preset", "s"],
+        cwd=build.parent / "src",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert proc.stdout.splitlines()[-1] == f"\t 52 - {TEST_NAME} (Failed)"
+
+
+@needs_cmake
+def test_ci_presets_expect_no_gpu_so_ctest_passes_and_the_check_reads_skipped(
+    tmp_path: Path,
+) -> None:
     build = _project(tmp_path)
     proc = _ctest(build, expect_no_gpu=True)
     assert proc.returncode == 0, proc.stdout[-2000:]
+    (line,) = [line for line in proc.stdout.splitlines() if f"Test #52: {TEST_NAME}" in line]
+    assert "***Skipped" in line and "Passed" not in line
     # scripts/check_skips.py leaves the summary out: it is no GPU test.
     left_out = _ctest(build, "-L", "^lab1$", "-FC", "^cuda_labs_gpu$")
     assert left_out.returncode == 0 and TEST_NAME not in left_out.stdout

@@ -3,6 +3,7 @@ for each rule, and both trees of the repository compiled with nvcc. No GPU."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,16 +18,19 @@ from grader.trust.object_check import (
     check_includes,
     check_lab_objects,
     contract_names,
+    impl_objects,
     load_object_policy,
     system_include_dirs,
 )
 from grader.trust.object_facts import parse_relocations, parse_sections, parse_symbols
+from grader.trust.submission_check import check_submission
 
 REPO = Path(__file__).resolve().parents[2]
 OBJECTS = DATA / "objects"
 LAB1 = REPO / "labs" / "lab1_histogram"
 LAB4 = REPO / "labs" / "lab4_power_array"
 CUB = "/usr/local/cuda/include/cccl/cub/cub.cuh"
+LAUNCHER = "float const*, float*, int, int, Launch"
 needs_binutils = pytest.mark.skipif(
     any(shutil.which(t) is None for t in ("g++", "readelf", "objdump", "c++filt")),
     reason="needs g++ and binutils",
@@ -78,9 +82,33 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
         "int); the contract allows it only in lab4::symbol_download"
     ) in text
     assert "symbol_download(float*, int) executes" not in text
+    assert "prefixed_getpid() executes `syscall`" in text  # `ds syscall`: a prefix hides nothing
+    assert "makes lab4::power_register() an indirect function" in text
     # Another lab's contract does not allow the copy at all.
     other = _found(build, ObjectPolicy("lab4", frozenset({"lab4::power_best"}), "x.cuh"))
     assert any("uses cudaMemcpyFromSymbol, which copies memory" in r for _, r in other)
+
+
+@needs_binutils
+def test_a_reference_counts_for_every_name_at_its_place(tmp_path: Path) -> None:
+    build = _build_object(tmp_path, "lab4", OBJECTS / "aliases.cpp")
+    found = _found(build, load_object_policy("lab4", LAB4))
+    restricted = {reason.split(";")[0] for rule, reason in found if rule == "restricted-use"}
+    # A copy in a helper is the helper's, whatever its second name says.
+    assert "refers to cudaMemcpyFromSymbol in fetch" in restricted
+    # symbol_download reached through its alias, a tail call the assembler resolved, a
+    # label from another section, and its address in data: no relocation names it.
+    for caller in ("power_global", "power_register", "power_best", "power_shared"):
+        assert f"refers to lab4::symbol_download in lab4::{caller}({LAUNCHER})" in restricted
+    assert "refers to lab4::symbol_download from section .data.rel.local" in restricted
+    assert sorted(reason.split(",")[0] for rule, reason in found if rule == "local-alias") == [
+        "gives one function the names download_alias and lab4::symbol_download",
+        "gives one function the names fetch and lab4::symbol_download",
+    ]
+    # Honest code: a constructor's two symbols at one address, a switch's jump table.
+    text = " | ".join(reason for _, reason in found)
+    assert "Guard" not in text and ".rodata" not in text and "power_symbol_global" not in text
+    assert {rule for rule, _ in found} == {"restricted-use", "local-alias"}
 
 
 @needs_binutils
@@ -187,6 +215,34 @@ def test_check_compiles_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "lab2_divergence:0: does-not-compile" in out and "divergence_kernels.cu(2): error" in out
     assert main(["check", "--impl", str(DATA / "static" / "cheater"), "--labs", "lab3"]) == 2
+
+
+@needs_nvcc
+def test_a_file_that_does_not_compile_is_a_finding_whatever_its_siblings_did(
+    tmp_path: Path,
+) -> None:
+    student = tmp_path / "student" / "lab3_reduction"
+    shutil.copytree(REPO / "skeletons" / "lab3_reduction", student)
+    (student / "reduce_kernels.cu").write_text('#include "reduction.cuh"\nint f() { return }\n')
+    build = tmp_path / "build"
+    found = check_impl(student.parent, REPO, ["lab3"], None, build)["lab3"]
+    assert [(f.path, f.rule_id) for f in found] == [
+        ("lab3_reduction/reduce_kernels.cu", "does-not-compile")
+    ]
+    assert found[0].reason.startswith("reduce_kernels.cu did not compile: ")
+    assert "reduce_kernels.cu(2): error" in found[0].reason  # that file's errors
+    # A failed compile leaves the file's last object in place: out of date, it is no
+    # object of the file as it is now, in a build checked as it stands too.
+    reduce, nested = sorted(
+        impl_objects(build, "lab3"), key=lambda p: p.name != "reduce_kernels.cu.o"
+    )
+    shutil.copyfile(nested, reduce)
+    os.utime(reduce, (0, 0))
+    found = check_submission(REPO, student.parent, ["lab3"], build=build)["lab3"]
+    assert [(f.path, f.rule_id) for f in found] == [
+        ("lab3_reduction/reduce_kernels.cu", "does-not-compile")
+    ]
+    assert "no object was built from it as it is now" in found[0].reason
 
 
 def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> None:

@@ -33,6 +33,20 @@ def _row(status: str = "graded", score: str = "100", failures: str = "") -> dict
         ),
         ("fails:shared__", _row(score="90", failures="lab1.Timing.X: speedup"), False),
         ("fails:shared__", _row(failures="lab1.Correctness/x/shared__u: flaky"), False),
+        (  # the flag scoring.py gives a variant right on public data only
+            f"fails:{sample_class.KNOWN_WRONG['lab1_hardcoded']}",
+            _row(
+                score="54.47",
+                failures="lab1.Correctness/.../best__uniform_2p25__seed_launch: answer not "
+                "computed: right on public data only (variant best: 4 case(s) ...)",
+            ),
+            True,
+        ),
+        (
+            f"fails:{sample_class.KNOWN_WRONG['lab1_hardcoded']}",
+            _row(score="98.42", failures="lab1.Correctness/.../best__uniform_2p25: bins differ"),
+            False,
+        ),
         ("not a submission", _row(status="not a submission", score=""), True),
         ("zero", _row(status="broken", score=""), False),
         ("full", None, False),

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.build import build_view, configure_and_build
 from grader.core.errors import GraderUsageError
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.provenance import NO_MARKER
@@ -406,3 +407,99 @@ def test_a_secret_in_a_system_folder_hides_only_itself(tmp_path: Path) -> None:
     assert hide_targets([secret]) == (str(secret.resolve()), str(tmp_path.resolve()))
     assert hide_targets(["/etc/hostname"]) == ("/etc/hostname",)
     assert hide_targets(["/"]) == ()
+
+
+# --- compiling in the sandbox (build.py) ---------------------------------------------
+
+needs_cmake = pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("cmake", "ninja", "c++")),
+    reason="cmake, ninja and a C++ compiler are needed to build",
+)
+
+
+def test_a_build_sees_its_inputs_and_writes_only_its_tree(shared: Path) -> None:
+    repo, student, build = shared / "repo", shared / "student", shared / "build"
+    for folder in (repo / "labs", repo / "solutions", repo / "submissions", student, build):
+        folder.mkdir(parents=True)
+    (repo / "CMakeLists.txt").write_text("")
+    (build / "datasets").mkdir()  # hidden data a grading left there
+    view = build_view(repo, str(student), [f"-DLAB_PREBUILT={shared / 'fixed'}", "-DX=1"])
+    assert str(student) in view and str(repo / "labs") in view
+    assert not any(p.startswith((str(repo / "solutions"), str(repo / "submissions"))) for p in view)
+    assert str(repo / "solutions") in build_view(repo, "solutions")
+    sandbox = Sandbox("bwrap", "prlimit", uid=NOBODY, hidden=(str(shared / "secret"),))
+    argv = sandbox.build_command(
+        ["cmake", "--build", str(build)], scratch=shared, build=build, read_only=view, env={}
+    )
+    binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--ro-bind"]
+    writable = [argv[i + 1] for i, a in enumerate(argv) if a == "--bind"]
+    tmpfs = [argv[i + 1] for i, a in enumerate(argv) if a == "--tmpfs"]
+    assert str(student) in binds and str(repo / "CMakeLists.txt") in binds
+    assert str(repo) not in binds and str(build) not in binds
+    assert writable[1:] == [str(build), str(shared)]  # after /tmp: the tree, the scratch
+    # No /opt, of /etc only what the tools read, no datasets in the tree.
+    assert {"/opt", "/etc", str(build / "datasets")} <= set(tmpfs)
+    assert "/etc/ld.so.cache" in binds and "/etc/hostname" not in binds
+    assert argv.index("/etc/ld.so.cache") > argv.index("/etc")  # bound back onto the cover
+    assert argv.index(str(build / "datasets")) > argv.index(str(build))
+    assert f"--as={4 << 30}" in argv and argv[-3:] == ["cmake", "--build", str(build)]
+
+
+def test_a_tree_lent_to_the_sandbox_comes_back_without_following_links(shared: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only a root grader lends the tree to uid 65534")
+    tree, outside = shared / "tree", shared / "outside"
+    (tree / "sub").mkdir(parents=True)
+    outside.write_text("root's\n")
+    (tree / "sub" / "link").symlink_to(outside)
+    with Sandbox("bwrap", "prlimit", uid=NOBODY).lent(tree):
+        assert (tree / "sub").stat().st_uid == NOBODY
+        assert (tree / "sub" / "link").lstat().st_uid == NOBODY
+    assert outside.stat().st_uid == 0 and (tree / "sub").stat().st_uid == 0
+
+
+@needs_cmake
+def test_a_student_file_cannot_read_an_outside_file_at_compile_time(
+    monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
+) -> None:
+    # The system's tools: uid 65534 may not reach a Python in /root (then setpriv's way).
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    sandbox = _sandbox(monkeypatch, variant=variant)
+    secret = "CANARY-" + os.urandom(8).hex()
+    canary = shared / "outside" / "canary.txt"
+    canary.parent.mkdir()
+    canary.write_text(f"{secret}\n")
+    repo, student = shared / "repo", shared / "student"
+    repo.mkdir()
+    student.mkdir()
+    (repo / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.25)\nproject(t LANGUAGES CXX)\n"
+        "file(GLOB files ${LAB_IMPL}/*.cpp)\nadd_library(k STATIC ${files})\n"
+    )
+    (student / "evil.h").symlink_to(canary)
+    attacks = {
+        "absolute": f'#include "{canary}"\n',
+        "climbing": '#include "../outside/canary.txt"\n',
+        "link": '#include "evil.h"\n',
+        "probe": f'#if __has_include("{canary}")\n#error VISIBLE\n#endif\nint probe;\n',
+        "incbin": f'asm(".incbin \\"{canary}\\"");\n',
+        "pragma": f'#pragma GCC dependency "{canary}"\nint pragma;\n',
+        "honest": "int honest() { return 1; }\n",
+    }
+    for name, text in attacks.items():
+        (student / f"{name}.cpp").write_text(text)
+    build = shared / "build"
+    decision = Decision("auto", sandbox)
+    log, failure = configure_and_build(repo, str(student), build, sandbox=decision)
+    assert failure is not None and failure.stage == "build", log
+    assert secret not in log and "VISIBLE" not in log
+    for name in ("absolute", "climbing", "link", "pragma"):
+        assert f"{name}.cpp" in log  # each failed, not reading it
+    assert log.count("No such file or directory") >= 4 and "file not found" in log
+    assert (build / "CMakeFiles" / "k.dir").is_dir()  # the tree was written
+    assert any(build.rglob("honest.cpp.o")) and any(build.rglob("probe.cpp.o"))
+    for path in build.rglob("*"):
+        assert path.is_symlink() or not path.is_file() or secret.encode() not in path.read_bytes()
+    assert build.stat().st_uid == os.geteuid()  # lent, and given back
+    plain, _ = configure_and_build(repo, str(student), shared / "plain", sandbox="off")
+    assert secret in plain  # what the sandbox stops: without it, the lines are printed

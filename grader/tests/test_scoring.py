@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
+from grader.core.gpu import GpuInfo
 from grader.core.model import LabTest, Outcome, Status
-from grader.core.scoring import LabPolicy, load_policy, number, score_lab
-from grader.tests.helpers import make_repo
+from grader.core.runner import Runner
+from grader.core.scoring import (
+    NOT_COMPUTED,
+    LabPolicy,
+    ScoredTest,
+    load_policy,
+    number,
+    score_lab,
+)
+from grader.core.session import GradingSession
+from grader.tests.helpers import FAKE_SETUP, fake_test, make_repo
 
 
 def _test(name: str, kind: str, lab: str = "lab1") -> LabTest:
@@ -113,6 +127,8 @@ def test_a_kind_lab_json_gives_no_group_is_worth_nothing(tmp_path: Path) -> None
         ('{"score": {"correctness": "many"}}', "score:"),
         ('{"score": {}}', "score must give each group"),
         ('{"score": {"correctness": -1}}', "score must give each group"),
+        ('{"score": {"correctness": 1}, "timing_needs": "Correctness/"}', "timing_needs"),
+        ('{"score": {"correctness": 1}, "timing_needs": {"tests": "("}}', "timing_needs"),
     ],
 )
 def test_an_invalid_lab_json_is_a_usage_error(tmp_path: Path, text: str, why: str) -> None:
@@ -120,3 +136,117 @@ def test_an_invalid_lab_json_is_a_usage_error(tmp_path: Path, text: str, why: st
     (repo / "labs" / "lab1_histogram" / "lab.json").write_text(text)
     with pytest.raises(GraderUsageError, match=why):
         load_policy("lab1", repo / "labs" / "lab1_histogram")
+
+
+REPO = Path(__file__).resolve().parents[2]
+HISTOGRAM = re.compile(r"Correctness/Histogram\.")
+WRONG = Outcome(Status.FAILED, "bin 3: expected 1, got 0")
+
+
+def _case(variant: str, case: str, outcome: Outcome = PASS) -> tuple[LabTest, Outcome]:
+    return _test(f"Correctness/Histogram.M/{variant}__{case}", "correctness"), outcome
+
+
+def _lost(tests: Sequence[ScoredTest]) -> dict[str, str]:
+    """Each test that earned nothing (its case, or its name): its reason's first line."""
+    return {
+        t.test.name.rsplit("/", 1)[-1]: t.outcome.reason.splitlines()[0]
+        for t in tests
+        if t.points == 0
+    }
+
+
+def test_a_timing_test_stands_only_while_the_variants_it_may_time_are_right() -> None:
+    policy = LabPolicy("lab1", "", {"correctness": 2, "timing": 2}, timing_needs=HISTOGRAM)
+    timing = (_test("Timing.Fastest", "timing"), PASS)
+    atomics = _test("Correctness/Atomics.M/n1", "correctness")
+    # A failed test timing_needs does not name (an untimed exercise) costs the timing nothing.
+    assert score_lab(policy, [_case("best", "prime"), (atomics, WRONG), timing]).score == 3
+    lab = score_lab(policy, [_case("best", "prime", WRONG), (atomics, PASS), timing])
+    assert lab.score == 1 and lab.count(Status.PASSED) == 1
+    assert _lost(lab.tests) == {
+        "best__prime": "bin 3: expected 1, got 0",
+        "lab1.Timing.Fastest": "not counted: lab1.Correctness/Histogram.M/best__prime failed, "
+        "one of the correctness tests this lab's timing tests need (lab.json timing_needs): "
+        "the time of a wrong answer measures nothing",
+    }
+
+
+def test_a_variant_right_on_public_data_only_scores_nothing_and_is_flagged() -> None:
+    policy = LabPolicy("lab1", "", {"correctness": 5, "timing": 2}, timing_needs=HISTOGRAM)
+    results = [
+        _case("best", "uniform", WRONG),
+        _case("best", "prime"),
+        _case("shared", "uniform", WRONG),
+        _case("shared", "prime"),
+        (_test("Correctness/Atomics.M/n1", "correctness"), PASS),
+        (_test("Timing.Fastest", "timing"), PASS),
+    ]
+    # The session ran the failed cases again on the public data: best's passed, shared's not.
+    public = {"lab1.Correctness/Histogram.M/best__uniform": PASS}
+    lab = score_lab(policy, results, public=public)
+    flag = (
+        f"{NOT_COMPUTED} (variant best: 1 case(s) failed on the hidden data and passed on "
+        "the public data of the same sizes, e.g. lab1.Correctness/Histogram.M/best__uniform)"
+    )
+    assert _lost(lab.tests) == {
+        "best__uniform": flag,
+        "best__prime": flag,
+        "shared__uniform": "bin 3: expected 1, got 0",
+        "lab1.Timing.Fastest": flag,
+    }
+    assert lab.score == 2  # shared__prime and the atomics
+    assert lab.tests[0].outcome.reason == f"{flag}\nbin 3: expected 1, got 0"
+    assert all(t.outcome.status is Status.FAILED for t in lab.tests if t.points == 0)
+    # On public data only (no rerun), nothing is flagged.
+    assert NOT_COMPUTED not in str(_lost(score_lab(policy, results).tests))
+
+
+def test_the_session_runs_a_failed_variant_again_on_the_public_data(tmp_path: Path) -> None:
+    setup = LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        command=(sys.executable, str(FAKE_SETUP), "ok", str(tmp_path / "ran"))
+        + ("datasets.generate", "--out", str(tmp_path / "data")),  # read by the runner only
+        fixtures_setup=("lab1_data",),
+    )
+
+    def case(mode: str, name: str) -> LabTest:
+        return fake_test(mode, f"Correctness/Histogram.M/{name}", fixtures_required=("lab1_data",))
+
+    tests = [
+        case("public_only", "best__uniform"),
+        case("pass", "best__prime"),
+        case("fail", "shared__uniform"),
+        case("pass", "shared__prime"),
+        fake_test("pass", "Timing.Fastest", kind="timing"),
+    ]
+    policy = LabPolicy("lab1", "", {"correctness": 4, "timing": 2}, timing_needs=HISTOGRAM)
+    session = GradingSession(
+        tests=tests,
+        policies={"lab1": policy},
+        gpu=GpuInfo("present", {"name": "H100"}),
+        runner=Runner(gpu_present=True, setups={"lab1_data": [setup]}, secret="s"),
+        hidden_data=True,
+    )
+    session.run_all()
+    assert set(session.public) == {"lab1.Correctness/Histogram.M/best__uniform"}
+    lab = session.grade().labs[0]
+    lost = _lost(lab.tests)
+    assert set(lost) == {"best__uniform", "best__prime", "shared__uniform", "lab1.Timing.Fastest"}
+    assert [n for n, why in lost.items() if why.startswith(NOT_COMPUTED)] == [
+        "best__uniform",
+        "best__prime",
+        "lab1.Timing.Fastest",
+    ]
+    assert lab.score == 1
+
+
+def test_every_lab_names_the_correctness_tests_its_timing_tests_need() -> None:
+    for lab, folder in lab_dirs(REPO).items():
+        assert load_policy(lab, folder).timing_needs is not None, lab
+    needs = load_policy("lab1", lab_dirs(REPO)["lab1"]).timing_needs
+    assert needs is not None
+    assert needs.search("lab1.Correctness/Histogram.MatchesTheCpuHistogramExactly/best__single")
+    assert not needs.search("lab1.Correctness/Atomics.CasBuiltMultiplyMatchesTheCpuExactly/n1")

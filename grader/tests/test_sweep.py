@@ -144,6 +144,8 @@ def test_plan_checks_parameters_and_data(tmp_path: Path) -> None:
         plan_sweep(helps, "shared", [("tile", ["1"])], data)
     with pytest.raises(GraderUsageError, match="set by the sweep itself"):
         plan_sweep(helps, "shared", [("variant", ["global"])], data)
+    with pytest.raises(GraderUsageError, match="--param blocks takes whole numbers, not 'abc'"):
+        plan_sweep(helps, "shared", [("blocks", ["64", "abc"])], data)  # once run, as a row
     with pytest.raises(GraderUsageError, match="needs a dataset"):
         plan_sweep(helps, "shared", [("blocks", ["1"])], tmp_path / "missing.bin")
     no_data = ProgramHelp(tmp_path / "lab5_matmul", {"n": (), "variant": ("naive", "all")})
@@ -309,6 +311,7 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
             "unknown variant 'fastest' of lab1: variants are global,",
         ),
         (("lab1", "shared", "--param", "tile=16"), "no option --tile"),
+        (("lab1", "shared", "--param", "blocks=abc"), "--param blocks takes whole numbers"),
         (("lab1", "shared"), "at least one --param"),
         (("lab2", "even_odd", "--param", "threads=1"), "has no lab2 program"),
         (("lab1", "shared", "--param", "blocks=1"), "needs a dataset"),

@@ -118,3 +118,48 @@ def test_calibrate_refuses_a_build_that_is_not_the_reference(tmp_path: Path) -> 
     (build / "CMakeCache.txt").write_text("LAB_IMPL:STRING=skeletons\n")
     line = _one_usage_line(_grader("repeat", "--build", str(build), "--calibrate", cwd=tmp_path))
     assert "--calibrate measures the reference" in line and "LAB_IMPL=solutions" in line
+
+
+def test_a_folder_that_is_no_build_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    """`grade --build <not a build>` once ran ctest there, which wrote Testing/ into it,
+    and left an empty ./grading-report/ behind; `--build FILE` said "does not exist"."""
+    notes, plain, cwd = tmp_path / "notes", tmp_path / "plain", tmp_path / "cwd"
+    notes.mkdir()
+    (notes / "a.txt").write_text("mine")
+    plain.write_text("x")
+    cwd.mkdir()
+    for command in (("grade",), ("probe",), ("sanitize",), ("check", "--impl", "skeletons")):
+        line = _one_usage_line(_grader(*command, "--build", str(notes), cwd=cwd))
+        assert line == (
+            f"grader: error: build directory {notes} is not a build of cuda-labs (no "
+            "CMakeCache.txt of project cuda_labs): give the folder CMake configured, "
+            "e.g. build/student"
+        )
+        line = _one_usage_line(_grader(*command, "--build", str(plain), cwd=cwd))
+        assert line == f"grader: error: build directory {plain} is not a folder"
+    assert [p.name for p in notes.iterdir()] == ["a.txt"] and not any(cwd.iterdir())
+
+
+def test_a_failed_grade_removes_only_the_empty_report_folder_it_made(tmp_path: Path) -> None:
+    (tmp_path / "kept").mkdir()
+    for report in ("a/b/report", "kept"):
+        _one_usage_line(
+            _grader("grade", "--build", str(tmp_path), "--report", report, cwd=tmp_path)
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
+
+
+def test_an_unknown_lab_folder_is_named_before_anything_builds(tmp_path: Path) -> None:
+    """It was CMake's LAB_ONLY error, after a configure."""
+    impl, cwd = tmp_path / "mine", tmp_path / "cwd"
+    (impl / "lab1_histogram").mkdir(parents=True)
+    (impl / "lab9_extra").mkdir()
+    cwd.mkdir()
+    for command in (("grade", "--build-dir", str(tmp_path / "b")), ("check",)):
+        line = _one_usage_line(_grader(*command, "--impl", str(impl), cwd=cwd))
+        assert line.startswith(
+            f"grader: error: --impl {impl} holds lab9_extra/, an unknown lab: known labs are "
+            "lab1, lab2, "
+        )
+        assert line.endswith(" (--labs picks some)")
+    assert not (tmp_path / "b").exists() and not any(cwd.iterdir())

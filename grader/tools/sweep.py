@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -30,14 +31,17 @@ _RESERVED = {"help", "data", "format", VARIANT_OPTION}
 _RUN_TIMEOUT_S = 300.0
 # The lab programs' status for no NVIDIA driver or GPU (labs/common/include/labs/program.hpp).
 EXIT_NO_DEVICE = 4
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
 class ProgramHelp:
-    """What a lab program accepts: its options, each with the values it lists (if any)."""
+    """What a lab program accepts: its options, each with the values it lists (if any),
+    and those that take a whole number (placeholder N)."""
 
     path: Path
     options: Mapping[str, tuple[str, ...]]
+    integers: frozenset[str] = frozenset()
 
     @property
     def variant_option(self) -> str | None:
@@ -57,12 +61,13 @@ def parse_help(path: Path, text: str) -> ProgramHelp:
             str(option["name"]): tuple(str(c) for c in option.get("choices") or ())
             for option in doc["options"]
         }
+        integers = frozenset(str(o["name"]) for o in doc["options"] if o.get("value") == "N")
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise GraderUsageError(
             f"{path.name} --help --format json printed no list of options ({exc})"
         ) from exc
     options.pop("help", None)
-    return ProgramHelp(path, options)
+    return ProgramHelp(path, options, integers)
 
 
 @dataclass(frozen=True)
@@ -246,7 +251,7 @@ def plan_sweep(
 ) -> SweepPlan:
     """Check the variant and parameters against the program's help; build the plan."""
     launch = sorted(o for o in program.options if o not in _RESERVED)
-    for name, _ in params:
+    for name, values in params:
         if name in _RESERVED:
             raise GraderUsageError(
                 f"--param {name}: set by the sweep itself; "
@@ -256,6 +261,10 @@ def plan_sweep(
             raise GraderUsageError(
                 f"{program.path.name} has no option --{name}; its parameters: {', '.join(launch)}"
             )
+        # As the programs read them (labs/common/src/cli.cpp): refused before any run.
+        wrong = [v for v in values if name in program.integers and not _INTEGER.fullmatch(v)]
+        if wrong:
+            raise GraderUsageError(f"--param {name} takes whole numbers, not {wrong[0]!r}")
     fixed: tuple[str, ...] = ()
     if data is not None and "data" not in program.options:
         raise GraderUsageError(

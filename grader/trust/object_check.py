@@ -30,6 +30,7 @@ from grader.trust import object_rules as rules
 from grader.trust.object_facts import (
     ElfSymbol,
     ObjectFacts,
+    Relocation,
     ToolError,
     read_object,
     section_bytes,
@@ -310,7 +311,7 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
     def refuse(rule: str, reason: str) -> None:
         findings.append((rule, reason))
 
-    allowed: ElfSymbol | None = None
+    allowed: tuple[ElfSymbol, ...] = ()
     for name in rules.CONSTRUCTOR_SECTIONS:
         if facts.section_named(name) is not None:
             refuse(
@@ -323,12 +324,18 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
         entries = [r for r in facts.relocations if r.section == ".init_array"]
         targets = []
         for entry in entries:
-            target = facts.function_at(entry.target, entry.addend)
-            if target and allowance and _startup_allowed(target, facts, allowance.startup):
-                if allowed is None:  # one such initialiser: a second one is the student's
-                    allowed = target
-                    continue
-            targets.append(qualified_name(target.demangled) if target else entry.target)
+            functions = facts.functions_at(entry.target, entry.addend)
+            if (
+                functions
+                and allowance
+                and all(_startup_allowed(f, facts, allowance.startup) for f in functions)
+                and not allowed  # one such initialiser: a second one is the student's
+            ):
+                allowed = functions
+                continue
+            # nvcc's only when every name at that address is nvcc's
+            names = sorted({qualified_name(f.demangled) for f in functions}) or [entry.target]
+            targets.append(" = ".join(names))
         # nvcc registers the kernels with exactly one entry; anything else is the student's.
         if rules.NVCC_REGISTRATION in targets:
             targets.remove(rules.NVCC_REGISTRATION)
@@ -348,16 +355,16 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
         for ref in facts.relocations:
             if ref.target != name:
                 continue
-            function = facts.function_at(ref.section, ref.offset)
-            if function is not None and function == allowed:
+            functions = facts.functions_at(ref.section, ref.offset)
+            others = [
+                f
+                for f in functions
+                if f not in allowed
+                and not (library_of(f) in use and _library_misuse(f, facts) is None)
+            ]
+            if functions and not others:
                 continue
-            if (
-                function is not None
-                and library_of(function) in use
-                and _library_misuse(function, facts) is None
-            ):
-                continue
-            place = function.demangled[:160] if function else f"section {ref.section}"
+            place = others[0].demangled[:160] if others else f"section {ref.section}"
             refuse(
                 "constructor",
                 f"{place} refers to {name}, which only the "
@@ -365,11 +372,42 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
                 "(<iostream>'s) may: code that runs before or after main",
             )
             break
+    for symbol in facts.symbols:
+        if symbol.kind == "IFUNC":
+            refuse(
+                "constructor",
+                f"makes {symbol.demangled[:160]} an indirect function (ifunc): its "
+                "resolver runs while the program loads, before main",
+            )
     for section in facts.sections:
         if "W" in section.flags and "X" in section.flags:
             refuse(
                 "writable-code",
                 f"section {section.name} is both writable and executable",
+            )
+    return findings
+
+
+def check_aliases(facts: ObjectFacts) -> list[Refusal]:
+    """No local second name for a function: a reference is charged to every name at
+    its place, and no name but the function's own should be there. (A constructor's
+    or destructor's complete and base symbols share one name: one function.)"""
+    places: dict[tuple[str, int], list[ElfSymbol]] = {}
+    for symbol in facts.symbols:
+        if symbol.kind == "FUNC" and symbol.defined:
+            places.setdefault((symbol.section, symbol.value), []).append(symbol)
+    findings = []
+    for symbols in places.values():
+        names = sorted({qualified_name(s.demangled)[:160] for s in symbols})
+        if len(names) > 1 and any(s.bind == "LOCAL" for s in symbols):
+            findings.append(
+                (
+                    "local-alias",
+                    f"gives one function the names {' and '.join(names)}, one of them "
+                    "local (an assembler .set or __attribute__((alias)), or two identical "
+                    "functions the compiler merged): write each function once, under its "
+                    "own name",
+                )
             )
     return findings
 
@@ -386,31 +424,81 @@ def check_instructions(facts: ObjectFacts) -> list[Refusal]:
     ]
 
 
+def _reached(
+    facts: ObjectFacts, relocation: Relocation, defined: dict[str, ElfSymbol]
+) -> tuple[str, int, bool]:
+    """The section and offset of the object's own code or data that a relocation points
+    at ("" for another object's symbol): a symbol's or a section's address plus the
+    addend; and whether the field is relative to its place (PC32, PLT32, ...), which
+    in code counts from the field's end, 4 bytes on."""
+    symbol = defined.get(relocation.target)
+    section = facts.section_by_index(symbol.section) if symbol else None
+    section = section or facts.section_named(relocation.target)
+    source = facts.section_named(relocation.section)
+    relative = re.search(r"PC|PLT", relocation.kind) is not None
+    if section is None or source is None:
+        return "", 0, relative
+    offset = (symbol.value if symbol else 0) + relocation.addend
+    return section.name, offset + 4 * (relative and "X" in source.flags), relative
+
+
 def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
     """Symbols the lab allows only inside named functions (lab4's copies to and
-    from its symbol): any other reference, call or address taken, is refused."""
-    findings = []
+    from its symbol): any other reference, call or address taken, is refused.
+
+    A reference counts for every function at its place, so an alias cannot take it
+    from the function it sits in. A restricted function of the object is also reached
+    through any other name or none: from code, anything into its body (an alias, an
+    assembler-local label, a jump the assembler resolved); from data, an address into
+    its body, or an offset relative to the data's place (a jump table's) to its start."""
     restricted = {}
     for symbol in facts.symbols:
         qualified = qualified_name(symbol.demangled)
         for key, owners in policy.only_in.items():
             if key in (symbol.name, qualified):
                 restricted[symbol.name] = (key, owners)
-    for relocation in facts.relocations:
-        if relocation.target not in restricted:
+    bodies = [
+        (section.name, s.value, s.value + max(s.size, 1), restricted[s.name])
+        for s in facts.symbols
+        if s.name in restricted and s.defined and s.kind == "FUNC"
+        for section in [facts.section_by_index(s.section)]
+        if section is not None
+    ]
+    defined = {s.name: s for s in facts.symbols if s.defined and s.kind != "SECTION"}
+    places = [
+        (r.section, r.offset, restricted.get(r.target), *_reached(facts, r, defined))
+        for r in facts.relocations
+    ]
+    places += [(b.section, b.address, None, b.section, b.target, True) for b in facts.branches]
+    findings: list[Refusal] = []
+    for where, offset, hit, section, target, relative in places:
+        source = facts.section_named(where)
+        if source is None or "A" not in source.flags or where == ".eh_frame":
+            continue  # what is never loaded, and the unwind tables, call nothing
+        anywhere = "X" in source.flags or not relative
+        hit = hit or next(
+            (
+                r
+                for name, a, b, r in bodies
+                if name == section and (a <= target < b if anywhere else a == target)
+            ),
+            None,
+        )
+        if hit is None:
             continue
-        key, owners = restricted[relocation.target]
-        function = facts.function_at(relocation.section, relocation.offset)
-        owner = qualified_name(function.demangled) if function else None
-        if owner not in owners:
-            place = f"in {function.demangled}" if function else f"from section {relocation.section}"
-            findings.append(
-                (
-                    "restricted-use",
-                    f"refers to {key} {place}; the contract allows it only in "
-                    f"{', '.join(owners) or 'no function'}",
-                )
-            )
+        key, owners = hit
+        functions = facts.functions_at(where, offset)
+        others = [f for f in functions if qualified_name(f.demangled) not in (*owners, key)]
+        if functions and not others:
+            continue
+        place = f"in {others[0].demangled}" if others else f"from section {where}"
+        refusal = (
+            "restricted-use",
+            f"refers to {key} {place}; the contract allows it only in "
+            f"{', '.join(owners) or 'no function'}",
+        )
+        if refusal not in findings:
+            findings.append(refusal)
     return findings
 
 
@@ -498,6 +586,7 @@ def check_facts(
         + check_imports(facts, policy, source)
         + check_startup(facts, allowance)
         + check_instructions(facts)
+        + check_aliases(facts)
         + check_only_in(facts, policy)
         + check_harness_symbols(facts, harness)
     )
@@ -506,18 +595,52 @@ def check_facts(
 
 def impl_objects(build: Path, lab: str) -> list[Path]:
     """The object files of targets `<lab>_impl` and `<lab>_impl_rdc` (the student's
-    files compiled with relocatable device code) under a CMake build tree that exist.
+    files compiled with relocatable device code) under a CMake build tree.
 
-    A Ninja build names them in build.ninja, so a build folder reused for
-    another submission never offers the last one's objects; other generators
-    are searched by folder."""
+    A Ninja build names them in build.ninja, built or not (see `unbuilt_objects`), so
+    a build folder reused for another submission never offers the last one's objects;
+    other generators' are searched by folder."""
     ninja_file = build / "build.ninja"
     if ninja_file.is_file():
         rule = re.compile(rf"^build (\S+\.o): \w+_COMPILER__{re.escape(lab)}_impl_", re.M)
         text = ninja_file.read_text(encoding="utf-8", errors="replace")
-        return sorted(p for p in (build / m for m in rule.findall(text)) if p.is_file())
+        return sorted(build / m for m in rule.findall(text))
     dirs = [d for name in (f"{lab}_impl", f"{lab}_impl_rdc") for d in build.rglob(f"{name}.dir")]
     return sorted(p for d in dirs if d.is_dir() for p in d.rglob("*.o"))
+
+
+def unbuilt_objects(build: Path, objects: Sequence[Path]) -> set[Path]:
+    """Those of `objects` not compiled from their sources as they are now: missing, or
+    out of date for Ninja (a compile that fails leaves the last object in place); all
+    of them when Ninja cannot tell."""
+    present = [p for p in objects if p.is_file()]
+    ninja = shutil.which("ninja")
+    if not present or ninja is None or not (build / "build.ninja").is_file():
+        return set(objects) - set(present)
+    names = {str(p.relative_to(build)): p for p in present}
+    try:
+        proc = run_captured([ninja, "-C", str(build), "-n", *names], 120)
+    except (OSError, subprocess.TimeoutExpired):
+        return set(objects)
+    if proc.returncode != 0:
+        return set(objects)
+    stale = {names[w] for line in proc.stdout.splitlines() for w in line.split() if w in names}
+    return set(objects) - set(present) | stale
+
+
+def _compile_errors(log: str, build: Path, obj: Path) -> str:
+    """The compiler's first lines on `obj` in a Ninja build's output: those after its
+    `FAILED:` line and the command line."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("FAILED:") and str(obj.relative_to(build)) in line.split():
+            errors = []
+            for text in lines[i + 2 :]:
+                if re.match(r"\[\d+/\d+\]|FAILED:|ninja:", text):
+                    break
+                errors += [text[:300]] if text.strip() else []
+            return "\n".join(errors[:8])
+    return ""
 
 
 def harness_objects(build: Path, lab: str, lab_dir: Path) -> list[Path]:
@@ -654,9 +777,11 @@ def _system(path: Path, system_dirs: Sequence[Path]) -> bool:
 
 
 def check_lab_objects(
-    build: Path, policy: ObjectPolicy, lab_dir: Path, student_dir: Path | None
+    build: Path, policy: ObjectPolicy, lab_dir: Path, student_dir: Path | None, log: str = ""
 ) -> list[Finding]:
-    """Findings for every object of `<lab>_impl` in `build`, or one saying none was built."""
+    """Findings for every object of `<lab>_impl` in `build` (a file whose object was not
+    built from it as it is now did not compile: the build's `log` has the compiler's
+    errors), or one saying none was built."""
     objects = impl_objects(build, policy.lab)
     if not objects:
         return [
@@ -675,10 +800,22 @@ def check_lab_objects(
             harness.append(read_object(path))
         except ToolError as exc:
             findings.append(Finding(path.name, 0, "unreadable-object", str(exc)))
+    unbuilt = unbuilt_objects(build, objects)
     for obj in objects:
-        where = obj.name.removesuffix(".o")
+        source = where = obj.name.removesuffix(".o")
         if student_dir is not None:
-            where = f"{student_dir.name}/{where} (object)"
+            source = f"{student_dir.name}/{source}"
+            where = f"{source} (object)"
+        if obj in unbuilt:
+            errors = _compile_errors(log, build, obj) or (
+                "no object was built from it as it is now (build the lab for the compiler's errors)"
+            )
+            findings.append(
+                Finding(
+                    source, 0, "does-not-compile", f"{Path(source).name} did not compile: {errors}"
+                )
+            )
+            continue
         try:
             facts = read_object(obj)
         except ToolError as exc:

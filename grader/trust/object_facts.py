@@ -16,13 +16,22 @@ from pathlib import Path
 from grader.core.captured import run_captured
 
 _TOOL_TIMEOUT_S = 120
+# An instruction's prefixes as objdump shows them (`ds`, `data16`, `rex.W`, `bnd`, ...).
+_PREFIXES = r"(?:[a-z][\w.]*\s+)*?"
 # Host instructions that enter the kernel directly, bypassing every import.
-_OS_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(syscall|sysenter|int\s+\$?0x80)\b", re.M)
+_OS_INSTRUCTION = re.compile(
+    rf"^\s*[0-9a-f]+:\s+{_PREFIXES}(syscall|sysenter|int\s+\$?0x80)\b", re.M
+)
 _FUNCTION_LABEL = re.compile(r"^[0-9a-f]+ <(.+)>:$")
 _SECTION_HEADER = re.compile(r"^Disassembly of section (\S+):$")
-# A call or jump to an address: where a relocation fills the target in, objdump shows
-# the placeholder (the next instruction's address).
-_BRANCH = re.compile(r"^\s*([0-9a-f]+):\s+(?:call|jmp|j[a-z]+)\w*\s+([0-9a-f]+)\s+<")
+# A call or jump to an address, or an address taken relative to the instruction
+# (objdump's `# 1a0 <f>`); `objdump -r` lists the relocation that patches one on the
+# next line, and then the address shown is only a placeholder.
+_BRANCH = re.compile(
+    rf"^\s*([0-9a-f]+):\s+(?:{_PREFIXES}(?:call|jmp|j[a-z]+|loop\w*|xbegin)\w*\s+"
+    r"([0-9a-f]+)\s+<|.*#\s+([0-9a-f]+)\s+<)"
+)
+_PATCHED = re.compile(r"^\s+[0-9a-f]+: R_")
 
 
 @dataclass(frozen=True)
@@ -58,11 +67,13 @@ class Relocation:
     offset: int
     target: str  # mangled symbol name, or a section name for section-relative ones
     addend: int
+    kind: str = ""  # R_X86_64_PLT32, R_X86_64_64, ...
 
 
 @dataclass(frozen=True)
 class Branch:
-    """A direct call or jump in host code: where it sits and where it goes (section offsets)."""
+    """A direct call or jump in host code, or an address it takes relative to itself,
+    that the assembler resolved: where it sits and where it goes (section offsets)."""
 
     section: str
     address: int
@@ -84,19 +95,16 @@ class ObjectFacts:
     def section_by_index(self, index: str) -> Section | None:
         return next((s for s in self.sections if s.index == index), None)
 
-    def function_at(self, section: str, offset: int) -> ElfSymbol | None:
-        """The function whose body holds `offset` in the section named `section`."""
+    def functions_at(self, section: str, offset: int) -> tuple[ElfSymbol, ...]:
+        """Every function whose body holds `offset` in the section named `section`, and
+        every other function symbol at the same address (an alias, whatever its size): a
+        reference there belongs to each of them."""
         target = self.section_named(section)
         if target is None:
-            return None
-        for symbol in self.symbols:
-            if (
-                symbol.kind == "FUNC"
-                and symbol.section == target.index
-                and symbol.value <= offset < symbol.value + max(symbol.size, 1)
-            ):
-                return symbol
-        return None
+            return ()
+        functions = [s for s in self.symbols if s.kind == "FUNC" and s.section == target.index]
+        starts = {s.value for s in functions if s.value <= offset < s.value + max(s.size, 1)}
+        return tuple(s for s in functions if s.value in starts)
 
 
 class ToolError(OSError):
@@ -169,9 +177,9 @@ def _under_headers(
 def parse_relocations(text: str) -> list[Relocation]:
     """`readelf -r -W` rows, each tagged with the section it patches."""
     header = re.compile(r"^Relocation section '\.rela?(\.[^']+)'")
-    row = re.compile(r"^([0-9a-f]+)\s+[0-9a-f]+\s+\S+\s+[0-9a-f]+\s+(\S+)\s*([+-])\s*([0-9a-f]+)")
+    row = re.compile(r"^([0-9a-f]+)\s+[0-9a-f]+\s+(\S+)\s+[0-9a-f]+\s+(\S+)\s*([+-])\s*([0-9a-f]+)")
     return [
-        Relocation(section, int(m[1], 16), m[2], int(m[4], 16) * (-1 if m[3] == "-" else 1))
+        Relocation(section, int(m[1], 16), m[3], int(m[5], 16) * (-1 if m[4] == "-" else 1), m[2])
         for section, m in _under_headers(text, header, row, "")
         if section
     ]
@@ -183,12 +191,22 @@ def parse_os_instructions(text: str) -> list[tuple[str, str]]:
 
 
 def parse_branches(text: str) -> list[Branch]:
-    """Every direct call and jump in `objdump -d` output, with its section."""
-    return [
-        Branch(section, int(m[1], 16), int(m[2], 16))
-        for section, m in _under_headers(text, _SECTION_HEADER, _BRANCH, "")
-        if section
-    ]
+    """Every resolved branch and address in `objdump -d -r` output, with its section:
+    one that a relocation patches is that relocation's, not the placeholder's."""
+    branches: list[Branch] = []
+    section, pending = "", None
+    for line in text.splitlines():
+        if _PATCHED.match(line):
+            pending = None
+            continue
+        if pending is not None:
+            branches.append(pending)
+        header, match = _SECTION_HEADER.match(line), _BRANCH.match(line)
+        section = header[1] if header else section
+        pending = None
+        if match and section:
+            pending = Branch(section, int(match[1], 16), int(match[2] or match[3], 16))
+    return branches + ([pending] if pending is not None else [])
 
 
 def parse_hex_dump(text: str) -> bytes:
@@ -216,7 +234,7 @@ def read_object(path: Path) -> ObjectFacts:
     )
     sections = tuple(parse_sections(_run("readelf", "-S", "-W", str(path))))
     relocations = tuple(parse_relocations(_run("readelf", "-r", "-W", str(path))))
-    disassembly = _run("objdump", "-d", "-C", "--no-show-raw-insn", str(path))
+    disassembly = _run("objdump", "-d", "-r", "-C", "--no-show-raw-insn", str(path))
     return ObjectFacts(
         path,
         symbols,

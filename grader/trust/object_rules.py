@@ -49,6 +49,15 @@ ALLOWED_IMPORTS: tuple[tuple[str, str], ...] = (
         r"|Memset2D|Memset2DAsync)",
         "device queries, kernel attributes and clearing memory",
     ),
+    # Read-only runtime queries: they move no data and compute nothing (the CUDA
+    # samples' histogram takes a __device__ array's address). Not allowed, although
+    # they too only "get": cudaGetDriverEntryPoint* and cudaGetExportTable (they hand
+    # out any driver function, copies included) and cudaIpc* (memory for another process).
+    (
+        r"cuda(GetSymbolAddress|GetSymbolSize|FuncGetName|DeviceGetLimit|DeviceGetCacheConfig"
+        r"|GetDeviceFlags|MemGetInfo|PointerGetAttributes)",
+        "read-only queries of symbols, kernels, limits and memory",
+    ),
 )
 
 # Why a refused import is refused, for the finding's message: (pattern, what it is, fix).
@@ -71,6 +80,12 @@ REFUSED_IMPORTS: tuple[tuple[str, str, str], ...] = (
         r"|SetDeviceFlags|Profiler)\w*|cu[A-Z]\w*",
         "creates streams, events or graphs, times, or changes the device for everyone",
         "launch on the default stream and let the harness time and manage the device",
+    ),
+    (
+        r"cudaGetDriverEntryPoint\w*|cudaGetExportTable|cudaIpc\w*",
+        "hands out the driver's functions (copies among them) or shares memory with "
+        "another process",
+        "use the runtime calls the lab allows by name",
     ),
     (
         r"(cublas|cublasLt|cudnn|cufft|cusparse|cusolver|curand|nvrtc|npp|nvjpeg|cutensor)\w*",

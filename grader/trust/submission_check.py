@@ -22,10 +22,15 @@ from grader.trust.static_check import (
 )
 
 
+def _built(build: Path, lab: str) -> bool:
+    return any(p.is_file() for p in impl_objects(build, lab))
+
+
 def object_findings(
-    repo: Path, impl: Path, build: Path, labs: Sequence[str] | None = None
+    repo: Path, impl: Path, build: Path, labs: Sequence[str] | None = None, log: str = ""
 ) -> dict[str, list[Finding]]:
-    """The object check of each lab folder of `impl` whose objects `build` holds.
+    """The object check of each lab folder of `impl` whose objects `build` holds
+    (`log`: the build's output, for the errors of a file that did not compile).
 
     A lab without objects did not compile: its build failure is its verdict, so
     it gets no object findings here.
@@ -33,10 +38,10 @@ def object_findings(
     dirs = lab_dirs(repo)
     found: dict[str, list[Finding]] = {}
     for lab, folder in lab_folders(impl, labs).items():
-        if lab not in dirs or not impl_objects(build, lab):
+        if lab not in dirs or not _built(build, lab):
             continue
         policy = load_object_policy(lab, dirs[lab], [p.name for p in source_files(folder)])
-        found[lab] = check_lab_objects(build, policy, dirs[lab], folder)
+        found[lab] = check_lab_objects(build, policy, dirs[lab], folder, log)
     return found
 
 
@@ -52,8 +57,8 @@ def check_submission(
     """Findings per lab folder of `impl` (every one, clean or not).
 
     With `build`, its objects are checked; else the student's objects alone are
-    compiled into `work` first (no GPU needed), and a lab that does not compile
-    is a finding with the compiler's first errors.
+    compiled into `work` first (no GPU needed). A lab that does not compile, or
+    any one file of it, is a finding with the compiler's first errors.
     """
     folders = lab_folders(impl, labs)
     results = {
@@ -61,20 +66,22 @@ def check_submission(
     }
     if not folders:
         return results
+    log = ""
     if build is None:
         if work is None:
             raise GraderUsageError("the object check needs a build folder")
         for lab in folders:  # a folder reused for another submission: no stale objects
             for stale in impl_objects(work, lab):
-                stale.unlink()
+                stale.unlink(missing_ok=True)
         _, failure = build_objects(repo, str(impl), work, list(folders), cmake_args)
         build = work
-        for lab in folders:
-            if failure is not None and not impl_objects(work, lab):
+        log = failure.log if failure is not None else ""
+        for lab in folders:  # nothing of it built; a file of a lab that did: object_findings
+            if failure is not None and not _built(work, lab):
                 results[lab].append(
                     Finding(folders[lab].name, 0, "does-not-compile", failure.errors_for(lab))
                 )
-    for lab, findings in object_findings(repo, impl, build, list(folders)).items():
+    for lab, findings in object_findings(repo, impl, build, list(folders), log).items():
         results[lab] += findings
     return results
 

@@ -11,6 +11,7 @@
 #include "labs/fresh.hpp"
 #include "labs/named.hpp"
 #include "labs/random.hpp"
+#include "labs/redraw.cuh"
 #include "labs/sync.hpp"
 
 namespace lab1 {
@@ -103,7 +104,9 @@ HistogramBench::HistogramBench(std::vector<int> samples)
     : samples_(std::move(samples)),
       expected_(histogram_cpu(samples_)),
       d_samples_(samples_),
+      d_base_(samples_),
       d_hist_(kBins),
+      d_truth_(kBins),
       d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(samples_.size()))) {}
 
 std::string HistogramBench::compare() {
@@ -126,31 +129,54 @@ std::string HistogramBench::check_cub() {
   return compare();
 }
 
-// Fresh samples of the same distribution: every value v becomes (v + s) mod kBins
-// for a random s, so every bin's count moves to another bin.
-void HistogramBench::shift_samples(int shift) {
-  for (int& v : samples_) v = (v + shift) % kBins;
-  std::vector<int> moved(kBins);
-  for (int b = 0; b < kBins; ++b) moved[(b + shift) % kBins] = expected_[b];
-  expected_ = std::move(moved);
-  d_samples_.upload(samples_);
-  shift_ = (shift_ + shift) % kBins;
+std::string HistogramBench::compare_with_cub() {
+  cub_histogram(d_samples_.get(), static_cast<int>(n()), d_truth_.get(), d_cub_temp_.get(),
+                d_cub_temp_.bytes());
+  harness::synchronize_or_die();
+  last_ = d_hist_.download();
+  return harness::describe_mismatches(d_truth_.download(), last_, "bin");
 }
 
-void HistogramBench::redraw() {
-  shift_samples(1 + static_cast<int>(harness::fresh_seed() % (kBins - 1)));
-}
+namespace {
 
-void HistogramBench::undo_redraws() {
-  if (shift_ != 0) shift_samples(kBins - shift_);
-}
+// Relabels every sample through a bijection of the bins drawn from the redraw's
+// seed, v -> (a v + b) mod kBins with a odd, so that each bin's count moves to
+// another bin and the distribution's shape (a contended bin too) stays.
+struct Relabel {
+  unsigned a, b;
+  explicit Relabel(std::uint64_t seed)
+      : a(static_cast<unsigned>(harness::splitmix64_at(seed, 2)) | 1u),
+        b(static_cast<unsigned>(harness::splitmix64_at(seed, 3))) {}
+  __device__ int operator()(int v, std::uint64_t) const {
+    return static_cast<int>((a * static_cast<unsigned>(v) + b) % kBins);
+  }
+};
+static_assert((kBins & (kBins - 1)) == 0, "an odd a is coprime with kBins");
+
+}  // namespace
 
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
                                           const harness::TimingOptions& options) {
-  return harness::time_fresh(
-      [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); },
-      harness::doing_at_least(options, bytes_moved()),
-      {{harness::output_of(d_hist_)}, [&] { return compare(); }, [&] { redraw(); }});
+  const auto back = [&] {  // the bench's own samples again, however timing ends
+    LAB_CUDA_CHECK(
+        cudaMemcpy(d_samples_.get(), d_base_.get(), d_base_.bytes(), cudaMemcpyDeviceToDevice));
+  };
+  try {
+    const harness::TimingStats stats = harness::time_fresh(
+        [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); },
+        harness::doing_at_least(options, bytes_moved()),
+        {{harness::output_of(d_hist_)},
+         [&] { return compare_with_cub(); },
+         [&](std::uint64_t seed) {
+           harness::shuffled(d_base_.get(), d_samples_.get(), samples_.size(), seed, Relabel(seed));
+         },
+         {harness::region_of(d_samples_), harness::region_of(d_base_)}});
+    back();
+    return stats;
+  } catch (...) {
+    back();
+    throw;
+  }
 }
 
 harness::TimingStats HistogramBench::time_course_global(const harness::TimingOptions& options) {

@@ -92,28 +92,26 @@ class HistogramBench {
   const std::vector<int>& last_result() const { return last_; }
 
   // Times a launcher (check it first: a wrong histogram has no meaningful time),
-  // then checks the last timed run's histogram and one more on fresh samples
-  // (harness::time_fresh); the samples stay the fresh ones. The yardsticks are
-  // timed without the freshness checks; all must read the samples in the window.
+  // every run on samples redrawn from the bench's own and checked against CUB's
+  // histogram of them (harness::time_fresh); the samples are the bench's own again
+  // after it. The yardsticks are timed without the freshness checks; all must
+  // read the samples in the window.
   harness::TimingStats time(Launcher run, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_course_global(const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
-  // Back to the samples the bench was made with, after time() redrew them: the
-  // program checks each variant of `--variant all` on the file's own data.
-  void undo_redraws();
 
  private:
   std::string compare();
-  void shift_samples(int shift);
-  void redraw();
+  std::string compare_with_cub();
   std::vector<int> samples_;
   std::vector<int> expected_;
   std::vector<int> last_;
   harness::DeviceBuffer<int> d_samples_;
+  harness::DeviceBuffer<int> d_base_;  // the samples, never handed to a launcher
   harness::DeviceBuffer<int> d_hist_;
+  harness::DeviceBuffer<int> d_truth_;  // CUB's histogram of a redraw, made after the run
   harness::DeviceBuffer<char> d_cub_temp_;
-  int shift_ = 0;  // what the redraws added to every sample, mod kBins
 };
 
 // ---- The atomic operations --------------------------------------------------

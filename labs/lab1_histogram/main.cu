@@ -60,7 +60,7 @@ bool run_variant(harness::ResultWriter& out, lab1::HistogramBench& bench, const 
                  lab1::Launch requested, int reps) {
   const lab1::Launch l = lab1::resolve_launch(v, bench.n(), requested);
   const std::string wrong = bench.check(v.run, l);
-  const std::string bins = first_bins(bench.last_result());  // before timing redraws the samples
+  const std::string bins = first_bins(bench.last_result());  // before timing, on the file's data
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
   const harness::TimingStats t =
@@ -69,7 +69,6 @@ bool run_variant(harness::ResultWriter& out, lab1::HistogramBench& bench, const 
            t.median_ms, harness::gbps(bench.bytes_moved(), t.median_ms),
            wrong.empty() ? "ok" : "WRONG", bins});
   if (!wrong.empty()) out.note("  " + std::string(v.name) + ": " + wrong);
-  bench.undo_redraws();
   return wrong.empty();
 }
 

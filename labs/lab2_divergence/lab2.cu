@@ -9,6 +9,7 @@
 #include "labs/named.hpp"
 #include "labs/parallel.hpp"
 #include "labs/random.hpp"
+#include "labs/redraw.cuh"
 #include "labs/sync.hpp"
 
 namespace lab2 {
@@ -51,10 +52,31 @@ Block2D check_block(long long x, long long y) {
 
 // ---- The CPU reference and the inputs ---------------------------------------
 
+namespace {
+
+// A float uniform in [lo, hi] from a random word, to the float's full precision
+// (53 random bits, then rounded): the inputs drawn on the host (random_floats) and on
+// the device (the timed runs'). Values on a coarse grid would let a kernel look its
+// outputs up in a table instead of computing them.
+struct Uniform {
+  float lo, hi;
+  __host__ __device__ float operator()(std::uint64_t r) const {
+    const double unit = static_cast<double>(r >> 11) * (1.0 / 9007199254740992.0);  // 2^-53
+    return static_cast<float>(lo + (static_cast<double>(hi) - lo) * unit);
+  }
+};
+
+// Element i of a kernel of `family`'s output for input x: the CPU's reference, the
+// GPU's and the checks of the timed runs.
+__host__ __device__ float expected_at(Family family, long long i, float x) {
+  if (family == Family::Parity) return i % 2 == 0 ? work_even(x) : work_odd(x);
+  return switch_work(static_cast<int>(i % kWarp), x);
+}
+
+}  // namespace
+
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi) {
-  return harness::random_values<float>(n, seed, [&](std::uint64_t r) {
-    return lo + (hi - lo) * (static_cast<float>(r >> 40) * (1.0f / 16777216.0f));
-  });
+  return harness::random_values<float>(n, seed, Uniform{lo, hi});
 }
 
 std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi) {
@@ -66,13 +88,7 @@ std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi) 
 
 std::vector<float> expected_cpu(Family family, const std::vector<float>& in) {
   std::vector<float> out(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (family == Family::Parity) {
-      out[i] = i % 2 == 0 ? work_even(in[i]) : work_odd(in[i]);
-    } else {
-      out[i] = switch_work(static_cast<int>(i % kWarp), in[i]);
-    }
-  }
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = expected_at(family, i, in[i]);
   return out;
 }
 
@@ -127,12 +143,7 @@ __global__ void pari_dispari_warp(int* c, int n) {
 
 __global__ void reference_kernel(Family family, const float* in, int n, float* out) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  if (family == Family::Parity) {
-    out[i] = i % 2 == 0 ? work_even(in[i]) : work_odd(in[i]);
-  } else {
-    out[i] = switch_work(static_cast<int>(i % kWarp), in[i]);
-  }
+  if (i < n) out[i] = expected_at(family, i, in[i]);
 }
 
 unsigned blocks(long long n, int threads) {
@@ -194,15 +205,6 @@ std::string ElementwiseBench::check(const Variant& v, Launch launch) {
   return compare(v.family);
 }
 
-// Fresh floats from another seed; the expected output of `family` is computed at
-// once, before the variant runs (on the GPU it goes through d_out_).
-void ElementwiseBench::redraw(Family family) {
-  input_ = random_floats(n_, harness::fresh_seed());
-  d_in_.upload(input_);
-  have_expected_[0] = have_expected_[1] = false;
-  expected(family);
-}
-
 std::string ElementwiseBench::check_gpu_reference(Family family) {
   const std::vector<float> want = expected_cpu(family, input_);
   d_out_.poison();
@@ -212,13 +214,43 @@ std::string ElementwiseBench::check_gpu_reference(Family family) {
   return harness::describe_mismatches(want, d_out_.download(), "element");
 }
 
+namespace {
+
+// Element i of `out` is not what `family` gives for in[i] (bit for bit, as the CPU's).
+struct WrongElement {
+  Family family;
+  const float* in;
+  const float* out;
+  __device__ bool operator()(std::size_t i) const {
+    return !(out[i] == expected_at(family, static_cast<long long>(i), in[i]));
+  }
+};
+
+}  // namespace
+
 harness::TimingStats ElementwiseBench::time(const Variant& v, Launch launch,
                                             const harness::TimingOptions& options) {
-  expected(v.family);  // not in the middle of the checks: on the GPU it uses d_out_
-  return harness::time_fresh(
-      [&] { v.run(d_in_.get(), n_, d_out_.get(), launch); },
-      harness::doing_at_least(options, bytes_moved()),
-      {{harness::output_of(d_out_)}, [&] { return compare(v.family); }, [&] { redraw(v.family); }});
+  // The timed runs' inputs, in a buffer of their own: the bench's stay as they are.
+  harness::DeviceBuffer<float> fresh(n_);
+  std::uint64_t seed = 0;
+  const auto draw = [&] { harness::drawn(fresh.get(), n_, seed, Uniform{-1.0f, 1.0f}); };
+  // After each run: its inputs drawn again (its launcher may have written over them),
+  // its output compared with them on the device, the GPU reference's when wrong.
+  const auto check = [&]() -> std::string {
+    harness::synchronize_or_die();
+    draw();
+    if (harness::count_where(n_, WrongElement{v.family, fresh.get(), d_out_.get()}) == 0) return "";
+    const std::vector<float> got = d_out_.download();
+    gpu_reference(v.family, fresh.get(), n_, d_out_.get());
+    LAB_CHECK_LAUNCH();
+    return harness::describe_mismatches(d_out_.download(), got, "element");
+  };
+  return harness::time_fresh([&] { v.run(fresh.get(), n_, d_out_.get(), launch); },
+                             harness::doing_at_least(options, bytes_moved()),
+                             {{harness::output_of(d_out_)}, check, [&](std::uint64_t drawn_from) {
+                                seed = drawn_from;
+                                draw();
+                              }});
 }
 
 harness::TimingStats ElementwiseBench::time_reference(Family family,
@@ -257,39 +289,60 @@ std::string check_simple_divergence(const std::vector<int>& data, Launch launch,
 MatrixBench::MatrixBench(int nx, int ny, std::uint64_t seed)
     : nx_(nx),
       ny_(ny),
+      seed_(seed),
+      d_base_(2 * static_cast<std::size_t>(nx) * ny),
       d_a_(static_cast<std::size_t>(nx) * ny),
       d_b_(d_a_.size()),
       d_c_(d_a_.size()) {
-  draw(seed);
+  harness::drawn(d_base_.get(), d_base_.size(), seed, Uniform{-100.0f, 100.0f});
 }
 
+// A and B: the elements of the bench's two base matrices, moved and sign-flipped by
+// `seed` (a kernel that knew it would still have to read them all).
 void MatrixBench::draw(std::uint64_t seed) {
-  const std::vector<float> a = random_floats(d_a_.size(), seed, -100.0f, 100.0f);
-  const std::vector<float> b = random_floats(d_a_.size(), seed + 1, -100.0f, 100.0f);
-  d_a_.upload(a);
-  d_b_.upload(b);
-  expected_ = sum_matrix_cpu(a, b);
+  const std::size_t n = d_a_.size();
+  harness::shuffled(d_base_.get(), d_a_.get(), n, seed, harness::RandomSign{});
+  harness::shuffled(d_base_.get() + n, d_b_.get(), n, harness::splitmix64_mix(seed),
+                    harness::RandomSign{});
 }
 
-std::string MatrixBench::compare() {
+namespace {
+
+struct WrongSum {
+  const float *a, *b, *c;
+  __device__ bool operator()(std::size_t i) const { return !(c[i] == a[i] + b[i]); }
+};
+
+}  // namespace
+
+// C against the matrices of `seed`, placed again (a launcher may have written over
+// its inputs), on the device; the first mismatches from the CPU's sum when wrong.
+std::string MatrixBench::compare(std::uint64_t seed) {
   harness::synchronize_or_die();
-  return harness::describe_mismatches(expected_, d_c_.download(), "element");
+  draw(seed);
+  if (harness::count_where(d_c_.size(), WrongSum{d_a_.get(), d_b_.get(), d_c_.get()}) == 0) {
+    return "";
+  }
+  return harness::describe_mismatches(sum_matrix_cpu(d_a_.download(), d_b_.download()),
+                                      d_c_.download(), "element");
 }
 
 std::string MatrixBench::check(Block2D block) {
+  draw(seed_);  // the bench's own matrices: a timed run leaves others
   d_c_.poison();
   sum_matrix_2d(d_a_.get(), d_b_.get(), d_c_.get(), nx_, ny_, block);
   LAB_CHECK_LAUNCH();
-  return compare();
+  return compare(seed_);
 }
 
 harness::TimingStats MatrixBench::time(Block2D block, const harness::TimingOptions& options) {
+  std::uint64_t seed = 0;
   return harness::time_fresh(
       [&] { sum_matrix_2d(d_a_.get(), d_b_.get(), d_c_.get(), nx_, ny_, block); },
       harness::doing_at_least(options, bytes_moved()),
       {{harness::output_of(d_c_)},
-       [&] { return compare(); },
-       [&] { draw(harness::fresh_seed()); }});
+       [&] { return compare(seed); },
+       [&](std::uint64_t drawn_from) { draw(seed = drawn_from); }});
 }
 
 }  // namespace lab2

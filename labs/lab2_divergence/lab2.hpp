@@ -47,7 +47,7 @@ Block2D check_block(long long x, long long y);
 
 // ---- The CPU reference and the inputs --------------------------------------
 
-// n floats uniform in [lo, hi), the same for the same seed on every machine.
+// n floats uniform in [lo, hi], the same for the same seed on every machine.
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo = -1.0f,
                                  float hi = 1.0f);
 // n ints uniform in [lo, hi], never all equal for n > 1 in practice.
@@ -87,7 +87,7 @@ void gpu_reference(Family family, const float* in, int n, float* out);
 // which the correctness tests check against the CPU.
 inline constexpr long long kCpuCheckLimit = 1 << 21;
 
-// n random floats in [-1, 1) and an output buffer, for the parity and switch kernels.
+// n random floats in [-1, 1] and an output buffer, for the parity and switch kernels.
 class ElementwiseBench {
  public:
   ElementwiseBench(int n, std::uint64_t seed);
@@ -104,10 +104,10 @@ class ElementwiseBench {
   // Bytes a pass must move: n floats read and n written.
   double bytes_moved() const { return 8.0 * n_; }
 
-  // Times a kernel (check it first: a wrong output has no meaningful time), then
-  // checks the last timed run's output and one more on fresh inputs
-  // (harness::time_fresh); the inputs stay the fresh ones. The harness's own
-  // kernels below are timed without the freshness checks.
+  // Times a kernel (check it first: a wrong output has no meaningful time), every
+  // run on floats drawn anew on the device, its output checked there against the
+  // GPU reference's (harness::time_fresh); the bench's own input stays as it is.
+  // The harness's own kernels below are timed without the freshness checks.
   harness::TimingStats time(const Variant& v, Launch launch,
                             const harness::TimingOptions& options = {});
   // The harness's divergent kernel for `family` (one thread per element, branch on
@@ -119,7 +119,6 @@ class ElementwiseBench {
 
  private:
   std::string compare(Family family);
-  void redraw(Family family);
   int n_;
   std::vector<float> input_;
   std::vector<float> expected_[2];
@@ -132,7 +131,8 @@ class ElementwiseBench {
 std::string check_simple_divergence(const std::vector<int>& data, Launch launch,
                                     std::vector<int>* result = nullptr);
 
-// sumMatrixOnGPU2D on two random nx x ny matrices.
+// sumMatrixOnGPU2D on two random nx x ny matrices, placed on the device from the
+// bench's seed before each check.
 class MatrixBench {
  public:
   MatrixBench(int nx, int ny, std::uint64_t seed);
@@ -140,14 +140,15 @@ class MatrixBench {
   int ny() const { return ny_; }
   double bytes_moved() const { return 12.0 * nx_ * ny_; }  // two reads, one write
   std::string check(Block2D block);
-  // Times, then checks the last timed run and one on fresh matrices (as above).
+  // Times, every run on matrices placed anew and checked (as above).
   harness::TimingStats time(Block2D block, const harness::TimingOptions& options = {});
 
  private:
   void draw(std::uint64_t seed);
-  std::string compare();
+  std::string compare(std::uint64_t seed);
   int nx_, ny_;
-  std::vector<float> expected_;
+  std::uint64_t seed_;
+  harness::DeviceBuffer<float> d_base_;  // A's and B's elements, never handed to a launcher
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
 };
 

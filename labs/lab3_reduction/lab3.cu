@@ -16,6 +16,7 @@
 #include "labs/named.hpp"
 #include "labs/parallel.hpp"
 #include "labs/random.hpp"
+#include "labs/redraw.cuh"
 #include "labs/sync.hpp"
 
 namespace lab3 {
@@ -164,8 +165,13 @@ ReductionBench::ReductionBench(std::vector<int> values)
       d_pristine_(padded_size(n())),
       d_data_(padded_size(n())),
       d_partial_(padded_size(n()) / 64),
+      d_truth_(padded_size(n()) / 64),
       d_cub_temp_(cub_sum_temp_bytes(static_cast<int>(n()))) {
   d_pristine_.poison();  // the padding past n stays garbage: kernels must not add it
+  if (!values_.empty()) {
+    const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+    mirror_ = static_cast<long long>(*lo) + *hi;
+  }
   LAB_CUDA_CHECK(cudaMemcpy(d_pristine_.get(), values_.data(), values_.size() * sizeof(int),
                             cudaMemcpyHostToDevice));
 }
@@ -235,56 +241,57 @@ std::string ReductionBench::check_cub() {
                                       "CUB sum");
 }
 
-// Fresh values of the same distribution: each value v in [lo, hi] (the input's
-// range) becomes lo + hi - v with probability 1/2, so the sum moves. Where that
-// could overflow an int (not for the harness's inputs), v becomes -v instead,
-// which keeps sum(|value|).
-void ReductionBench::redraw() {
-  struct Span {
-    int lo, hi;
-  };
-  const std::vector<Span> spans =
-      harness::map_ranges<Span>(values_.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
-        Span s{INT_MAX, INT_MIN};
-        for (std::size_t i = begin; i < end; ++i) {
-          s.lo = std::min(s.lo, values_[i]);
-          s.hi = std::max(s.hi, values_[i]);
-        }
-        return s;
-      });
-  Span all{INT_MAX, INT_MIN};
-  for (const Span& s : spans) all.lo = std::min(all.lo, s.lo), all.hi = std::max(all.hi, s.hi);
-  const long long mirror = static_cast<long long>(all.lo) + all.hi;  // unused when empty
-  const std::uint64_t seed = harness::fresh_seed();
-  std::vector<int> fresh(values_.size());
-  struct Totals {
-    long long magnitude, sum;
-  };
-  const std::vector<Totals> totals =
-      harness::map_ranges<Totals>(values_.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
-        Totals t{0, 0};
-        std::uint64_t bits = 0;
-        for (std::size_t i = begin; i < end; ++i) {
-          if (i == begin || i % 64 == 0) bits = harness::splitmix64_at(seed, i / 64);
-          fresh[i] = (bits >> (i % 64)) & 1 ? static_cast<int>(mirror - values_[i]) : values_[i];
-          t.magnitude += std::llabs(fresh[i]);
-          t.sum += fresh[i];
-        }
-        return t;
-      });
-  long long magnitude = 0, sum = 0;
-  for (const Totals& t : totals) magnitude += t.magnitude, sum += t.sum;
-  if (magnitude > INT_MAX) {
-    for (std::size_t i = 0; i < values_.size(); ++i) {
-      fresh[i] = fresh[i] == values_[i] ? values_[i] : -values_[i];
-    }
+namespace {
+
+// Each value v of the input's range [lo, hi] becomes lo + hi - v with probability
+// 1/2: the range stays, the sum moves.
+struct Mirror {
+  long long mirror;
+  __device__ int operator()(int v, std::uint64_t random) const {
+    return random & 1 ? static_cast<int>(mirror - v) : v;
   }
-  values_ = std::move(fresh);
-  // With sum(|value|) within an int, no partial sum overflows and every order of
-  // adding gives the course's recursiveReduce's answer; only the fallback needs it.
-  expected_sum_ = magnitude > INT_MAX ? reduce_cpu(values_) : static_cast<int>(sum);
-  LAB_CUDA_CHECK(cudaMemcpy(d_pristine_.get(), values_.data(), values_.size() * sizeof(int),
-                            cudaMemcpyHostToDevice));
+};
+
+// sums[i / chunk] += data[i] for i < n: the harness's own sums of a redraw. Int
+// additions wrap alike in any order, as the variants' own do.
+__global__ void chunk_sums(const int* data, long long n, long long chunk, int* sums) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  int v = i < n ? data[i] : 0;
+  const long long chunk_of_i = (i < n ? i : n - 1) / chunk;
+  if (__shfl_sync(~0u, chunk_of_i, 0) != __shfl_sync(~0u, chunk_of_i, 31)) {
+    if (i < n) atomicAdd(&sums[chunk_of_i], v);
+    return;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(~0u, v, offset);
+  if (threadIdx.x % 32 == 0) atomicAdd(&sums[chunk_of_i], v);
+}
+
+}  // namespace
+
+void ReductionBench::redraw(std::uint64_t seed) {
+  harness::shuffled(d_pristine_.get(), d_data_.get(), values_.size(), seed, Mirror{mirror_});
+}
+
+// The run's partial sums against the harness's own of the same redraw, drawn again
+// (an in-place variant overwrote it).
+std::string ReductionBench::compare_redraw(const Variant& v, Launch launch, std::uint64_t seed) {
+  harness::synchronize_or_die();
+  const bool per_block = v.per_block();
+  const int count = per_block ? launch.blocks : 1;
+  std::vector<int> got(count);
+  LAB_CUDA_CHECK(
+      cudaMemcpy(got.data(), d_partial_.get(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  redraw(seed);
+  LAB_CUDA_CHECK(cudaMemset(d_truth_.get(), 0, count * sizeof(int)));
+  const long long chunk = per_block ? chunk_of(v, launch) : n();
+  chunk_sums<<<static_cast<unsigned>((n() + 255) / 256), 256>>>(d_data_.get(), n(), chunk,
+                                                                d_truth_.get());
+  LAB_CHECK_LAUNCH();
+  std::vector<int> truth(count);
+  LAB_CUDA_CHECK(
+      cudaMemcpy(truth.data(), d_truth_.get(), truth.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  return harness::describe_mismatches(truth, got,
+                                      per_block ? "partial sum of block" : "sum (partial[0])");
 }
 
 harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
@@ -292,9 +299,13 @@ harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
   allow_child_launches(v, launch);
   harness::TimingOptions restoring = harness::doing_at_least(options, bytes_moved());
   restoring.prepare = [&] { restore(); };  // in-place kernels overwrite their input
+  std::uint64_t seed = 0;
   return harness::time_fresh(
       [&] { v.run(d_data_.get(), static_cast<int>(n()), d_partial_.get(), launch); }, restoring,
-      {{harness::output_of(d_partial_)}, [&] { return compare(v, launch); }, [&] { redraw(); }});
+      {{harness::output_of(d_partial_)},
+       [&] { return compare_redraw(v, launch, seed); },
+       [&](std::uint64_t fresh) { redraw(seed = fresh); },
+       {harness::region_of(d_pristine_)}});  // the input itself may be overwritten
 }
 
 harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& options) {

@@ -115,10 +115,9 @@ class ReductionBench {
   std::string check(const Variant& v, Launch launch);
   std::string check_cub();
 
-  // Times a launcher (check it first: a wrong sum has no meaningful time). The
-  // input is restored before every run, outside the timed region. Then checks the
-  // last timed run's sums and one more run's on fresh values (harness::time_fresh);
-  // the values stay the fresh ones. CUB is timed without the freshness checks.
+  // Times a launcher (check it first: a wrong sum has no meaningful time), every
+  // run on values redrawn from the bench's own and checked against the harness's
+  // sums of them (harness::time_fresh). CUB is timed without the freshness checks.
   harness::TimingStats time(const Variant& v, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
@@ -127,13 +126,16 @@ class ReductionBench {
   void restore();
   void allow_child_launches(const Variant& v, Launch launch);
   std::string compare(const Variant& v, Launch launch);
-  void redraw();
+  void redraw(std::uint64_t seed);
+  std::string compare_redraw(const Variant& v, Launch launch, std::uint64_t seed);
   std::vector<int> values_;
   int expected_sum_;
+  long long mirror_ = 0;  // lo + hi of the values' range
   long long last_sum_ = 0;
   harness::DeviceBuffer<int> d_pristine_;  // the input plus poisoned padding
   harness::DeviceBuffer<int> d_data_;      // what the kernels get (and may overwrite)
   harness::DeviceBuffer<int> d_partial_;
+  harness::DeviceBuffer<int> d_truth_;  // the harness's sums of a redraw, made after the run
   harness::DeviceBuffer<char> d_cub_temp_;
 };
 

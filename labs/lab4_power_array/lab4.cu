@@ -11,12 +11,15 @@
 #include <utility>
 
 #include "lab4.hpp"
+#include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/dataset.hpp"
 #include "labs/device_buffer.hpp"
 #include "labs/fresh.hpp"
 #include "labs/named.hpp"
 #include "labs/parallel.hpp"
+#include "labs/random.hpp"
+#include "labs/redraw.cuh"
 #include "labs/sync.hpp"
 #include "power_array.cuh"
 
@@ -151,15 +154,27 @@ std::string describe(std::size_t size, const char* tolerance_text, Bad bad, int 
 
 const char* never_written(double g) { return std::isnan(g) ? " (NaN: never written?)" : ""; }
 
+// The references and verdicts per element, the same for the CPU's checks and the
+// device's (after each timed run). NaN and inf never pass.
+__host__ __device__ double power_reference(float x, int k) {
+  double c = 1.0;
+  for (int j = 0; j < k; ++j) c *= x;
+  return c;
+}
+
+__host__ __device__ bool power_off(double got, double ref, double tolerance) {
+  return !(fabs(got - ref) <= tolerance * fabs(ref));
+}
+
+__host__ __device__ bool window_off(double got, double mean, double scale, double tolerance) {
+  return !(fabs(got - mean) <= tolerance * scale + 1e-12);  // + the reference's own drift
+}
+
 }  // namespace
 
 std::vector<double> power_cpu(const std::vector<float>& x, int k) {
   std::vector<double> out(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    double c = 1.0;
-    for (int j = 0; j < k; ++j) c *= x[i];
-    out[i] = c;
-  }
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = power_reference(x[i], k);
   return out;
 }
 
@@ -176,7 +191,7 @@ std::string describe_power_mismatches(const std::vector<float>& x, const std::ve
   std::snprintf(text, sizeof text, "%.3g relative (k = %d)", tol, k);
   return describe(ref.size(), text, [&](std::size_t i, std::ostringstream* o) {
     const double g = got[i];
-    const bool bad = !std::isfinite(g) || std::fabs(g - ref[i]) > tol * std::fabs(ref[i]);
+    const bool bad = power_off(g, ref[i], tol);
     if (bad && o) {
       *o << "\n  element " << i << ": " << x[i] << "^" << k << " expected " << ref[i] << ", got "
          << g << never_written(g);
@@ -221,8 +236,7 @@ std::string describe_window_mismatches(const WindowReference& ref, const std::ve
   std::snprintf(text, sizeof text, "%.3g x the mean |neighbour| (radius %d)", tol, radius);
   return describe(got.size(), text, [&](std::size_t i, std::ostringstream* o) {
     const double g = got[i];
-    const double allowed = tol * ref.scale[i] + 1e-12;  // + the reference's own drift
-    const bool bad = !std::isfinite(g) || std::fabs(g - ref.mean[i]) > allowed;
+    const bool bad = window_off(g, ref.mean[i], ref.scale[i], tol);
     if (bad && o) {
       *o << "\n  element " << i << ": expected " << ref.mean[i] << ", got " << g
          << never_written(g);
@@ -494,7 +508,8 @@ OccupancyRow occupancy_of(KernelId id, int threads, std::size_t dynamic_shared_b
 
 // ---- The bench --------------------------------------------------------------
 
-PowerBench::PowerBench(std::vector<float> x) : x_(std::move(x)), d_in_(x_), d_out_(x_.size()) {}
+PowerBench::PowerBench(std::vector<float> x)
+    : x_(std::move(x)), d_in_(x_), d_base_(x_), d_out_(x_.size()) {}
 
 harness::TimingOptions PowerBench::timing_options(harness::TimingOptions base) const {
   int device = 0, l2 = 0;
@@ -504,15 +519,26 @@ harness::TimingOptions PowerBench::timing_options(harness::TimingOptions base) c
   return base;
 }
 
-std::string PowerBench::finish_power(int k, bool from_symbol) {
+namespace {
+
+std::vector<float> download(const float* device, std::size_t n) {
+  std::vector<float> host(n);
+  LAB_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(float), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// dA's address, from the lab's own code in the student's file (symbol_array).
+float* symbol_address() {
+  float* const dA = symbol_array();
+  if (!dA) throw std::runtime_error("symbol_array() gave no device address for dA");
+  return dA;
+}
+
+}  // namespace
+
+std::string PowerBench::finish_power(int k, const float* result) {
   harness::synchronize_or_die();
-  if (from_symbol) {
-    last_.assign(x_.size(), std::numeric_limits<float>::quiet_NaN());
-    LAB_CUDA_CHECK(symbol_download(last_.data(), size()));
-    LAB_CUDA_CHECK(cudaGetLastError());
-  } else {
-    d_out_.download(last_);
-  }
+  last_ = download(result, x_.size());
   return describe_power_mismatches(x_, expected_power(k), last_, k);
 }
 
@@ -538,16 +564,48 @@ const WindowReference& PowerBench::expected_window(int radius) {
 
 std::string PowerBench::check(const PowerVariant& v, int k, Launch launch) {
   check_fits_symbol(v, n());
-  if (v.storage == Storage::Symbol) {
-    LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
-    LAB_CUDA_CHECK(cudaGetLastError());
-    v.symbol(size(), k, launch);
-  } else {
+  if (v.storage == Storage::Pointer) {
     d_out_.poison();
     v.pointer(d_in_.get(), d_out_.get(), size(), k, launch);
+    LAB_CHECK_LAUNCH();
+    return finish_power(k, d_out_.get());
   }
+  // The harness's own copies in and out of dA: a copy of the student's that computed
+  // the powers on the host would get them right with kernels that do nothing.
+  float* const dA = symbol_address();
+  LAB_CUDA_CHECK(cudaMemcpy(dA, x_.data(), x_.size() * sizeof(float), cudaMemcpyHostToDevice));
+  v.symbol(size(), k, launch);
   LAB_CHECK_LAUNCH();
-  return finish_power(k, v.storage == Storage::Symbol);
+  const std::string wrong = finish_power(k, dA);
+  if (!wrong.empty()) return "dA after the kernel, read back by the harness itself: " + wrong;
+  return check_symbol_copies(dA);
+}
+
+// symbol_upload and symbol_download must copy, and only copy: each gets values drawn
+// now, unrelated to any kernel's, and the harness reads or writes dA itself to see
+// what it did.
+std::string PowerBench::check_symbol_copies(float* dA) {
+  const std::size_t bytes = x_.size() * sizeof(float);
+  // Whole numbers below 2^24: exact floats, compared bit for bit.
+  const auto any_float = [](std::uint64_t random) { return static_cast<float>(random >> 40); };
+  const std::uint64_t seed = harness::fresh_seed();
+  const std::vector<float> up = harness::random_values<float>(x_.size(), seed, any_float);
+  LAB_CUDA_CHECK(symbol_upload(up.data(), size()));
+  LAB_CUDA_CHECK(cudaGetLastError());
+  std::string wrong = harness::describe_mismatches(up, download(dA, x_.size()));
+  if (!wrong.empty()) {
+    return "symbol_upload did not copy its values into dA, read back by the harness: " + wrong;
+  }
+  const std::vector<float> down = harness::random_values<float>(x_.size(), seed + 1, any_float);
+  LAB_CUDA_CHECK(cudaMemcpy(dA, down.data(), bytes, cudaMemcpyHostToDevice));
+  std::vector<float> got(x_.size(), std::numeric_limits<float>::quiet_NaN());
+  LAB_CUDA_CHECK(symbol_download(got.data(), size()));
+  LAB_CUDA_CHECK(cudaGetLastError());
+  wrong = harness::describe_mismatches(down, got);
+  if (!wrong.empty()) {
+    return "symbol_download did not give back what the harness wrote into dA: " + wrong;
+  }
+  return "";
 }
 
 std::string PowerBench::check(const WindowVariant& v, int radius, Launch launch) {
@@ -566,48 +624,100 @@ std::string PowerBench::check_window_yardstick(int radius) {
 std::string PowerBench::check_volatile(int k) {
   d_out_.poison();
   power_volatile_reads(d_in_.get(), d_out_.get(), size(), k);
-  return finish_power(k, false);
+  return finish_power(k, d_out_.get());
 }
 
-// Fresh values of the same distribution: the array rotated by a random offset, so
-// every output moves to another index.
-void PowerBench::redraw() {
-  if (x_.size() < 2) return;
-  const std::size_t offset = 1 + harness::fresh_seed() % (x_.size() - 1);
-  std::rotate(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(offset), x_.end());
-  for (auto& [k, expected] : power_by_k_) {  // x^k moves with x
-    std::rotate(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(offset),
-                expected.end());
+namespace {
+
+// Element i of `got` is not x[i]^k within the tolerance.
+struct PowerOff {
+  const float* x;
+  const float* got;
+  int k;
+  double tolerance;
+  __device__ bool operator()(std::size_t i) const {
+    return power_off(got[i], power_reference(x[i], k), tolerance);
   }
-  window_by_radius_.clear();  // a window across the seam is new
-  d_in_.upload(x_);
+};
+
+// Element i of `got` is not the mean of x's window around i within the tolerance.
+struct WindowOff {
+  const float* x;
+  const float* got;
+  long long n;
+  int radius;
+  double tolerance;
+  __device__ bool operator()(std::size_t at) const {
+    const long long i = static_cast<long long>(at);
+    double sum = 0, abs_sum = 0;
+    for (long long j = i - radius; j <= i + radius; ++j) {
+      if (j >= 0 && j < n) sum += x[j], abs_sum += fabs(x[j]);
+    }
+    const double m = 2.0 * radius + 1;
+    return window_off(got[i], sum / m, abs_sum / m, tolerance);
+  }
+};
+
+}  // namespace
+
+// Before each run the launcher's input, `fresh` or dA (`in_place`: a symbol
+// variant's output too), gets the bench's values moved and sign-flipped by the
+// run's seed, from d_base_: a kernel that knew the seed would still have to read
+// them. After it the same values are placed again into `fresh` (the launcher may
+// have written over them) and `compare` judges the output against them.
+harness::TimingStats PowerBench::time_on_fresh(
+    const std::function<void(const float* in)>& launch, float* in_place,
+    const harness::TimingOptions& options,
+    const std::function<std::string(const float* x)>& compare) {
+  harness::DeviceBuffer<float> fresh(x_.size());
+  float* const input = in_place ? in_place : fresh.get();
+  std::uint64_t seed = 0;
+  const auto draw = [&](float* into) {
+    harness::shuffled(d_base_.get(), into, x_.size(), seed, harness::RandomSign{});
+  };
+  return harness::time_fresh(
+      [&] { launch(input); }, harness::doing_at_least(options, bytes_moved()),
+      {in_place ? std::vector<harness::Output>{} : std::vector{harness::output_of(d_out_)},
+       [&] {
+         harness::synchronize_or_die();
+         draw(fresh.get());
+         return compare(fresh.get());
+       },
+       [&](std::uint64_t drawn_from) {
+         seed = drawn_from;
+         draw(input);
+       }});
 }
 
 harness::TimingStats PowerBench::time(const PowerVariant& v, int k, Launch launch,
                                       const harness::TimingOptions& options) {
   check_fits_symbol(v, n());
-  harness::TimingOptions least = harness::doing_at_least(options, bytes_moved());
   const bool symbol = v.storage == Storage::Symbol;
-  if (symbol) {  // in place: the upload is the poison
-    least.prepare = [&] {
-      LAB_CUDA_CHECK(symbol_upload(x_.data(), size()));
-      LAB_CUDA_CHECK(cudaGetLastError());
-    };
+  float* const result = symbol ? symbol_address() : d_out_.get();
+  // On the device; for a run it finds wrong, the CPU's account (which decides).
+  const auto compare = [&](const float* x) -> std::string {
+    if (harness::count_where(x_.size(), PowerOff{x, result, k, power_tolerance(k)}) == 0) return "";
+    const std::vector<float> xs = download(x, x_.size());
+    return describe_power_mismatches(xs, power_cpu(xs, k), download(result, x_.size()), k);
+  };
+  if (symbol) {
+    return time_on_fresh([&](const float*) { v.symbol(size(), k, launch); }, result, options,
+                         compare);
   }
-  const harness::FreshChecks fresh{
-      symbol ? std::vector<harness::Output>{} : std::vector{harness::output_of(d_out_)},
-      [&] { return finish_power(k, symbol); }, [&] { redraw(); }};
-  if (symbol) return harness::time_fresh([&] { v.symbol(size(), k, launch); }, least, fresh);
-  return harness::time_fresh([&] { v.pointer(d_in_.get(), d_out_.get(), size(), k, launch); },
-                             least, fresh);
+  return time_on_fresh([&](const float* in) { v.pointer(in, d_out_.get(), size(), k, launch); },
+                       nullptr, options, compare);
 }
 
 harness::TimingStats PowerBench::time(const WindowVariant& v, int radius, Launch launch,
                                       const harness::TimingOptions& options) {
-  return harness::time_fresh(
-      [&] { v.run(d_in_.get(), d_out_.get(), size(), radius, launch); },
-      harness::doing_at_least(options, bytes_moved()),
-      {{harness::output_of(d_out_)}, [&] { return finish_window(radius); }, [&] { redraw(); }});
+  const auto compare = [&](const float* x) -> std::string {  // as for the powers
+    const WindowOff off{x, d_out_.get(), n(), radius, window_tolerance(radius)};
+    if (harness::count_where(x_.size(), off) == 0) return "";
+    return describe_window_mismatches(window_cpu(download(x, x_.size()), radius),
+                                      download(d_out_.get(), x_.size()), radius);
+  };
+  return time_on_fresh([&](const float* in) { v.run(in, d_out_.get(), size(), radius, launch); },
+                       nullptr, options, compare);
 }
 
 harness::TimingStats PowerBench::time_window_yardstick(int radius,

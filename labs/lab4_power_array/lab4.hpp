@@ -6,6 +6,7 @@
 // for the timing tests); what they were set from is in calibration.json.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -186,17 +187,20 @@ class PowerBench {
   harness::TimingOptions timing_options(harness::TimingOptions base = {}) const;
 
   // Poisons the output (NaN), runs once, waits (with the deadline) and compares
-  // with the CPU reference. Returns "" when right, else the first mismatches.
+  // with the CPU reference. Returns "" when right, else the first mismatches. A
+  // symbol variant runs on dA filled and read back by the harness itself
+  // (symbol_array); then symbol_upload and symbol_download are checked on values
+  // drawn for them, which no kernel ever sees.
   std::string check(const PowerVariant& v, int k, Launch launch);
   std::string check(const WindowVariant& v, int radius, Launch launch);
   std::string check_window_yardstick(int radius);
   std::string check_volatile(int k);
 
-  // Times a variant (check it first: a wrong answer has no meaningful time). The
-  // symbol variants are timed in place on dA, kernel only, dA uploaded again
-  // before every run. Then checks the last timed run's output and one more on
-  // fresh values (harness::time_fresh); the values stay the fresh ones. The
-  // harness's own kernels are timed without the freshness checks.
+  // Times a variant (check it first: a wrong answer has no meaningful time), every
+  // run on the bench's values moved and sign-flipped anew on the device (into dA
+  // for the symbol variants, timed in place, kernel only), its output checked there
+  // (harness::time_fresh); the bench's own values stay as they are. The harness's
+  // own kernels are timed without the freshness checks.
   harness::TimingStats time(const PowerVariant& v, int k, Launch launch,
                             const harness::TimingOptions& options);
   harness::TimingStats time(const WindowVariant& v, int radius, Launch launch,
@@ -205,10 +209,13 @@ class PowerBench {
   harness::TimingStats time_volatile(int k, const harness::TimingOptions& options);
 
  private:
-  std::string finish_power(int k, bool from_symbol);
+  std::string finish_power(int k, const float* result);
   std::string finish_window(int radius);
-  void redraw();
-  // The CPU references of x_, computed at their first use after each draw.
+  std::string check_symbol_copies(float* dA);
+  harness::TimingStats time_on_fresh(const std::function<void(const float* in)>& launch,
+                                     float* in_place, const harness::TimingOptions& options,
+                                     const std::function<std::string(const float* x)>& compare);
+  // The CPU references of x_, computed at their first use.
   const std::vector<double>& expected_power(int k);
   const WindowReference& expected_window(int radius);
   int size() const { return static_cast<int>(x_.size()); }
@@ -217,6 +224,7 @@ class PowerBench {
   std::map<int, WindowReference> window_by_radius_;
   std::vector<float> last_;
   harness::DeviceBuffer<float> d_in_;
+  harness::DeviceBuffer<float> d_base_;  // the values again, never handed to a launcher
   harness::DeviceBuffer<float> d_out_;
 };
 

@@ -2,8 +2,8 @@
 // blocks of launch.threads threads, kBlockSize for the *_shared variants, as the
 // contract says. They are definitions, not declarations: the student's file
 // includes this once, at its end, after the kernels they launch (global_kernel ...
-// window_shared_kernel, best_kernel). symbol_upload, symbol_download, power_best and
-// occupancy_limits, which the student writes, stay in the student's file.
+// window_shared_kernel, best_kernel) and dA. symbol_upload, symbol_download,
+// power_best and occupancy_limits, which the student writes, stay in the student's file.
 #pragma once
 #include "power_array.cuh"
 
@@ -31,6 +31,14 @@ void power_symbol_register(int n, int k, Launch launch) {
 
 void power_symbol_shared(int n, int k, Launch launch) {
   symbol_shared_kernel<<<launch.blocks, kBlockSize>>>(n, k);
+}
+
+// The C runtime call, not cuda_runtime.h's template around it: nothing but
+// symbol_array may refer to it (lab.json).
+float* symbol_array() {
+  void* address = nullptr;
+  if (cudaGetSymbolAddress(&address, static_cast<const void*>(&dA)) != cudaSuccess) return nullptr;
+  return static_cast<float*>(address);
 }
 
 void window_global(const float* in, float* out, int n, int radius, Launch launch) {

@@ -12,6 +12,7 @@
 #include "labs/named.hpp"
 #include "labs/parallel.hpp"
 #include "labs/random.hpp"
+#include "labs/redraw.cuh"
 #include "labs/sync.hpp"
 
 namespace lab5 {
@@ -100,25 +101,6 @@ std::ostream& operator<<(std::ostream& o, const Launch& l) {
 
 // ---- The host side ----------------------------------------------------------
 
-namespace {
-
-// sum a[j] x[j] in float64 with four independent sums (the compiler may not
-// reorder one sum; four keep the FPU busy).
-double dot(const float* a, const double* x, int count) {
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int j = 0;
-  for (; j + 4 <= count; j += 4) {
-    s0 += a[j] * x[j];
-    s1 += a[j + 1] * x[j + 1];
-    s2 += a[j + 2] * x[j + 2];
-    s3 += a[j + 3] * x[j + 3];
-  }
-  for (; j < count; ++j) s0 += a[j] * x[j];
-  return (s0 + s1) + (s2 + s3);
-}
-
-}  // namespace
-
 std::vector<float> random_matrix(std::size_t count, std::uint64_t seed) {
   return harness::random_values<float>(count, seed, Rng::uniform_of);
 }
@@ -139,98 +121,6 @@ std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<fl
   return C;
 }
 
-FreivaldsProbe::FreivaldsProbe(const std::vector<float>& A, const std::vector<float>& B, int n,
-                               int k, int m, int vectors, std::uint64_t seed)
-    : n_(n),
-      m_(m),
-      vectors_(vectors),
-      x_(static_cast<std::size_t>(vectors) * m),
-      abx_(static_cast<std::size_t>(vectors) * n),
-      scale_(static_cast<std::size_t>(vectors) * n) {
-  Rng rng(seed);
-  for (double& e : x_) e = rng.uniform();
-  std::vector<double> bx(k);
-  for (int v = 0; v < vectors; ++v) {
-    const double* x = &x_[static_cast<std::size_t>(v) * m];
-    harness::for_ranges(k, 256, [&](std::size_t, std::size_t begin, std::size_t end) {
-      for (std::size_t l = begin; l < end; ++l) bx[l] = dot(&B[l * m], x, m);
-    });
-    harness::for_ranges(n, 256, [&](std::size_t, std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const float* a = &A[i * k];
-        double abx = 0, scale = 0;
-        for (int l = 0; l < k; ++l) {
-          const double t = a[l] * bx[l];
-          abx += t;
-          scale += t * t;
-        }
-        abx_[static_cast<std::size_t>(v) * n + i] = abx;
-        scale_[static_cast<std::size_t>(v) * n + i] = std::sqrt(scale);
-      }
-    });
-  }
-}
-
-namespace {
-
-// A row of C x that differs from A (B x).
-struct BadRow {
-  int vector;
-  std::size_t row;
-  double cx, abx, off, allowed;
-};
-
-// The failing rows of one range: how many, and the first `shown` of each vector.
-struct BadRows {
-  long long count = 0;
-  std::vector<BadRow> first;
-};
-
-}  // namespace
-
-std::string FreivaldsProbe::mismatches(const std::vector<float>& C, double tolerance) const {
-  constexpr int kShown = 5;
-  const std::vector<BadRows> ranges =
-      harness::map_ranges<BadRows>(n_, 256, [&](std::size_t begin, std::size_t end) {
-        BadRows bad;
-        std::vector<int> shown(vectors_, 0);
-        for (std::size_t i = begin; i < end; ++i) {
-          const float* c = &C[i * m_];
-          for (int v = 0; v < vectors_; ++v) {
-            const std::size_t at = static_cast<std::size_t>(v) * n_ + i;
-            const double cx = dot(c, &x_[static_cast<std::size_t>(v) * m_], m_);
-            const double allowed = tolerance * scale_[at];
-            const double off = std::fabs(cx - abx_[at]);
-            if (std::isfinite(cx) && off <= allowed) continue;
-            ++bad.count;
-            if (shown[v]++ < kShown) bad.first.push_back({v, i, cx, abx_[at], off, allowed});
-          }
-        }
-        return bad;
-      });
-  long long bad_rows = 0;
-  std::vector<BadRow> first;
-  for (const BadRows& r : ranges) {
-    bad_rows += r.count;
-    first.insert(first.end(), r.first.begin(), r.first.end());
-  }
-  if (bad_rows == 0) return "";
-  // Vector by vector, row by row, as a reader goes through C x.
-  std::stable_sort(first.begin(), first.end(),
-                   [](const BadRow& a, const BadRow& b) { return a.vector < b.vector; });
-  std::ostringstream o;
-  o << "Freivalds check: " << bad_rows << " of " << static_cast<long long>(n_) * vectors_
-    << " rows of C x (over " << vectors_ << " random vectors) differ from A (B x) by more than "
-    << tolerance << " relative; first:";
-  for (std::size_t j = 0; j < first.size() && j < kShown; ++j) {
-    const BadRow& b = first[j];
-    o << "\n  vector " << b.vector << ", row " << b.row << ": (C x)_i = " << b.cx
-      << ", (A (B x))_i = " << b.abx << ", off by " << b.off << " (allowed " << b.allowed << ")"
-      << (std::isnan(b.cx) ? ": NaN, an element of this row was never written?" : "");
-  }
-  return o.str();
-}
-
 std::vector<int> Mqdb::offsets() const {
   std::vector<int> off(block_size.size() + 1, 0);
   for (std::size_t b = 0; b < block_size.size(); ++b) off[b + 1] = off[b] + block_size[b];
@@ -241,6 +131,10 @@ int Mqdb::max_block() const {
   return block_size.empty() ? 0 : *std::max_element(block_size.begin(), block_size.end());
 }
 
+namespace {
+
+// q's diagonal blocks, block by block, row by row, uniform in [-1, 1) from rng, and
+// zeros elsewhere: step (2) or (3) of make_mqdb_pair.
 void fill_blocks(Mqdb& q, Rng& rng) {
   const std::vector<int> off = q.offsets();
   q.elem.assign(static_cast<std::size_t>(q.n) * q.n, 0.0f);
@@ -252,6 +146,8 @@ void fill_blocks(Mqdb& q, Rng& rng) {
     }
   }
 }
+
+}  // namespace
 
 MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed) {
   if (k < 1 || k > n) {
@@ -345,28 +241,180 @@ std::string mqdb_structure_mismatches(const Mqdb& shape, const std::vector<float
          " elements outside the diagonal blocks are not 0; first:" + first.str();
 }
 
+// ---- The device side of the checks and the redraws ---------------------------
+
+namespace {
+
+// Rng's uniform values, drawn on the device (harness::drawn): value i of the stream
+// from splitmix64_at(seed, i), on either side.
+struct Uniform {
+  __device__ float operator()(std::uint64_t r) const { return Rng::uniform_of(r); }
+};
+
+// out[r] = sum_c M[r][c] v[c] in float64, M rows x cols, row-major; with `squares`,
+// squares[r] = sum_c (M[r][c] v[c])^2 too. One warp per row.
+__global__ void row_dots_kernel(const float* M, int rows, int cols, const double* v, double* out,
+                                double* squares) {
+  const int lane = threadIdx.x % 32;
+  const long long warps = static_cast<long long>(gridDim.x) * blockDim.x / 32;
+  for (long long r = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32; r < rows;
+       r += warps) {
+    const float* row = M + r * cols;
+    double dot = 0, square = 0;
+    for (int c = lane; c < cols; c += 32) {
+      const double term = row[c] * v[c];
+      dot += term;
+      square += term * term;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+      dot += __shfl_down_sync(0xffffffffu, dot, offset);
+      square += __shfl_down_sync(0xffffffffu, square, offset);
+    }
+    if (lane == 0) {
+      out[r] = dot;
+      if (squares) squares[r] = square;
+    }
+  }
+}
+
+void row_dots(const float* M, int rows, int cols, const double* v, double* out,
+              double* squares = nullptr) {
+  const long long blocks = (rows + 7LL) / 8;  // 8 warps a block
+  row_dots_kernel<<<static_cast<int>(std::min(blocks, 1LL << 20)), 256>>>(M, rows, cols, v, out,
+                                                                          squares);
+  LAB_CHECK_LAUNCH();
+}
+
+// The diagonal block [lo, hi) that holds row i: offset[b] <= i < offset[b + 1].
+__device__ void block_of_row(const int* offset, int k, int i, int& lo, int& hi) {
+  int b = 0, e = k;  // offset[b] <= i < offset[e]
+  while (e - b > 1) {
+    const int mid = (b + e) / 2;
+    if (offset[mid] <= i) {
+      b = mid;
+    } else {
+      e = mid;
+    }
+  }
+  lo = offset[b];
+  hi = offset[b + 1];
+}
+
+// fill_blocks on the device: every element of the n x n matrix, uniform in [-1, 1)
+// from (seed, its index) inside the diagonal blocks, 0 outside. A thread block a row.
+__global__ void fill_blocks_kernel(float* elem, int n, const int* offset, int k,
+                                   std::uint64_t seed) {
+  for (int i = blockIdx.x; i < n; i += gridDim.x) {
+    int lo, hi;
+    block_of_row(offset, k, i, lo, hi);
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+      const std::size_t at = static_cast<std::size_t>(i) * n + j;
+      elem[at] = j >= lo && j < hi ? Rng::uniform_of(harness::splitmix64_at(seed, at)) : 0.0f;
+    }
+  }
+}
+
+// Adds to *count the elements outside the diagonal blocks that are not 0 (NaN included).
+__global__ void outside_nonzeros_kernel(const float* elem, int n, const int* offset, int k,
+                                        unsigned long long* count) {
+  unsigned long long mine = 0;
+  for (int i = blockIdx.x; i < n; i += gridDim.x) {
+    int lo, hi;
+    block_of_row(offset, k, i, lo, hi);
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+      mine += (j < lo || j >= hi) && elem[static_cast<std::size_t>(i) * n + j] != 0.0f;
+    }
+  }
+  if (mine) atomicAdd(count, mine);
+}
+
+// `timed()`, after which `restore()` makes the bench's inputs its own again, however it
+// ends; a restore that fails after a failure (a broken context) leaves the first error.
+harness::TimingStats restoring(const std::function<harness::TimingStats()>& timed,
+                               const std::function<void()>& restore) {
+  try {
+    const harness::TimingStats stats = timed();
+    restore();
+    return stats;
+  } catch (...) {
+    try {
+      restore();
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+constexpr std::uint64_t kSeedOfB = 1000003;  // B = random_matrix(k m, seed + kSeedOfB)
+
+}  // namespace
+
+std::string freivalds_mismatches(const float* A, const float* B, const float* C, int n, int k,
+                                 int m, std::uint64_t seed) {
+  constexpr int kShown = 5;
+  // x (m), B x (k), then for each row i: (A (B x))_i, its terms' squares, (C x)_i.
+  harness::DeviceBuffer<double> scratch(static_cast<std::size_t>(m) + k +
+                                        3 * static_cast<std::size_t>(n));
+  double* x = scratch.get();
+  double* bx = x + m;
+  double* abx = bx + k;
+  double* squares = abx + n;
+  double* cx = squares + n;
+  std::vector<double> rows(3 * static_cast<std::size_t>(n));  // abx, squares, cx
+  long long bad_rows = 0;
+  std::ostringstream first;
+  for (int v = 0; v < kFreivaldsVectors; ++v) {
+    harness::drawn(x, m, harness::splitmix64_at(seed, v), Uniform{});
+    row_dots(B, k, m, x, bx);
+    row_dots(A, n, k, bx, abx, squares);
+    row_dots(C, n, m, x, cx);
+    LAB_CUDA_CHECK(
+        cudaMemcpy(rows.data(), abx, rows.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; ++i) {
+      const double want = rows[i], allowed = kFreivaldsTolerance * std::sqrt(rows[n + i]),
+                   got = rows[2 * static_cast<std::size_t>(n) + i], off = std::fabs(got - want);
+      if (std::isfinite(got) && off <= allowed) continue;
+      if (bad_rows++ < kShown) {
+        first << "\n  vector " << v << ", row " << i << ": (C x)_i = " << got
+              << ", (A (B x))_i = " << want << ", off by " << off << " (allowed " << allowed << ")"
+              << (std::isnan(got) ? ": NaN, an element of this row was never written?" : "");
+      }
+    }
+  }
+  if (bad_rows == 0) return "";
+  std::ostringstream o;
+  o << "Freivalds check: " << bad_rows << " of " << static_cast<long long>(n) * kFreivaldsVectors
+    << " rows of C x (over " << kFreivaldsVectors
+    << " random vectors) differ from A (B x) by more than " << kFreivaldsTolerance
+    << " relative; first:" << first.str();
+  return o.str();
+}
+
 // ---- The benches ------------------------------------------------------------
 
 MatmulBench::MatmulBench(int n, int k, int m, std::uint64_t seed)
     : n_(n),
       k_(k),
       m_(m),
+      seed_(seed),
+      drawn_(seed),
       d_a_(static_cast<std::size_t>(n) * k),
       d_b_(static_cast<std::size_t>(k) * m),
-      d_c_(static_cast<std::size_t>(n) * m) {
+      d_c_(static_cast<std::size_t>(n) * m),
+      d_check_a_(d_a_.size()),
+      d_check_b_(d_b_.size()) {
   draw(seed);
 }
 
+// random_matrix's A and B for `seed`, made on the device.
+void MatmulBench::draw_into(float* a, float* b, std::uint64_t seed) {
+  harness::drawn(a, d_a_.size(), seed, Uniform{});
+  harness::drawn(b, d_b_.size(), seed + kSeedOfB, Uniform{});
+}
+
 void MatmulBench::draw(std::uint64_t seed) {
-  a_ = random_matrix(d_a_.size(), seed);
-  b_ = random_matrix(d_b_.size(), seed + 1000003);
-  d_a_.upload(a_);
-  d_b_.upload(b_);
-  if (exact_check()) {
-    expected_ = matmul_cpu(a_, b_, n_, k_, m_);
-  } else {
-    probe_ = FreivaldsProbe(a_, b_, n_, k_, m_, kFreivaldsVectors, kFreivaldsSeed);
-  }
+  draw_into(d_a_.get(), d_b_.get(), seed);
+  drawn_ = seed;
 }
 
 harness::TimingOptions MatmulBench::least(const harness::TimingOptions& options) const {
@@ -374,12 +422,21 @@ harness::TimingOptions MatmulBench::least(const harness::TimingOptions& options)
 }
 
 std::string MatmulBench::compare() {
+  if (!exact_check()) return compare_freivalds();
   harness::synchronize_or_die();
+  // The float64 product, made only now.
+  const std::vector<double> expected =
+      matmul_cpu(random_matrix(d_a_.size(), drawn_), random_matrix(d_b_.size(), drawn_ + kSeedOfB),
+                 n_, k_, m_);
   d_c_.download(got_);
-  if (exact_check()) {
-    return harness::describe_float_mismatches(expected_, got_, kElementTolerance, "element");
-  }
-  return probe_.mismatches(got_, kFreivaldsTolerance);
+  return harness::describe_float_mismatches(expected, got_, kElementTolerance, "element");
+}
+
+std::string MatmulBench::compare_freivalds() {
+  harness::synchronize_or_die();
+  draw_into(d_check_a_.get(), d_check_b_.get(), drawn_);
+  return freivalds_mismatches(d_check_a_.get(), d_check_b_.get(), d_c_.get(), n_, k_, m_,
+                              harness::fresh_seed());
 }
 
 std::string MatmulBench::check(Launcher run, Launch launch) {
@@ -410,11 +467,15 @@ std::string MatmulBench::check_course_naive() {
 
 harness::TimingStats MatmulBench::time(Launcher run, Launch launch,
                                        const harness::TimingOptions& options) {
-  return harness::time_fresh([&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); },
-                             least(options),
-                             {{harness::output_of(d_c_)},
-                              [&] { return compare(); },
-                              [&] { draw(harness::fresh_seed()); }});
+  return restoring(
+      [&] {
+        return harness::time_fresh(
+            [&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); }, least(options),
+            {{harness::output_of(d_c_)},
+             [&] { return compare_freivalds(); },
+             [&](std::uint64_t seed) { draw(seed); }});
+      },
+      [&] { draw(seed_); });
 }
 
 harness::TimingStats MatmulBench::time_cublas(const harness::TimingOptions& options) {
@@ -435,38 +496,73 @@ MqdbBench::MqdbBench(int n, int k, std::uint64_t seed)
       d_offsets_(offsets_),
       d_a_(pair_.a.elem),
       d_b_(pair_.b.elem),
-      d_c_(pair_.a.elem.size()) {
-  probe();
-}
+      d_c_(pair_.a.elem.size()),
+      d_shape_(offsets_.size()),
+      d_check_a_(pair_.a.elem.size()),
+      d_check_b_(pair_.a.elem.size()) {}
 
 bool MqdbBench::exact_check() const { return mqdb_flops(pair_.a.block_size) <= 2 * kExactLimit; }
 
-void MqdbBench::probe() {
-  if (!exact_check()) {
-    probe_ = FreivaldsProbe(pair_.a.elem, pair_.b.elem, n(), n(), n(), kFreivaldsVectors,
-                            kFreivaldsSeed);
-  }
+// From the pair's block sizes each time: a launcher may have written any device copy
+// (its own offsets only steer its own kernels).
+const int* MqdbBench::shape() {
+  d_shape_.upload(pair_.a.offsets());
+  return d_shape_.get();
+}
+
+void MqdbBench::fill(float* a, float* b, std::uint64_t seed) {
+  const int* offset = shape();
+  fill_blocks_kernel<<<n(), 256>>>(a, n(), offset, k(), harness::splitmix64_at(seed, 0));
+  fill_blocks_kernel<<<n(), 256>>>(b, n(), offset, k(), harness::splitmix64_at(seed, 1));
+  LAB_CHECK_LAUNCH();
+}
+
+void MqdbBench::redraw(std::uint64_t seed) {
+  fill(d_a_.get(), d_b_.get(), seed);
+  drawn_ = seed;
+}
+
+void MqdbBench::restore() {
+  d_a_.upload(pair_.a.elem);
+  d_b_.upload(pair_.b.elem);
+  drawn_.reset();
 }
 
 MqdbDevice MqdbBench::view(harness::DeviceBuffer<float>& elem) {
-  return MqdbDevice{n(),
-                    static_cast<int>(pair_.a.block_size.size()),
-                    d_offsets_.get(),
-                    offsets_.data(),
-                    pair_.a.max_block(),
-                    elem.get()};
+  return MqdbDevice{n(), k(), d_offsets_.get(), offsets_.data(), pair_.a.max_block(), elem.get()};
 }
 
 std::string MqdbBench::compare() {
+  return exact_check() && !drawn_ ? compare_with(pair_.a, pair_.b) : compare_on_device();
+}
+
+std::string MqdbBench::compare_with(const Mqdb& a, const Mqdb& b) {
   harness::synchronize_or_die();
   d_c_.download(got_);
-  std::string wrong = mqdb_structure_mismatches(pair_.a, got_);
+  std::string wrong = mqdb_structure_mismatches(a, got_);
   if (!wrong.empty()) return wrong;
-  if (exact_check()) {
-    return harness::describe_float_mismatches(mqdb_product_double(pair_.a, pair_.b), got_,
-                                              kElementTolerance, "element");
+  return harness::describe_float_mismatches(mqdb_product_double(a, b), got_, kElementTolerance,
+                                            "element");
+}
+
+std::string MqdbBench::compare_on_device() {
+  harness::synchronize_or_die();
+  harness::DeviceBuffer<unsigned long long> count(1);
+  count.fill_bytes(0);
+  outside_nonzeros_kernel<<<n(), 256>>>(d_c_.get(), n(), shape(), k(), count.get());
+  LAB_CHECK_LAUNCH();
+  if (count.download()[0] != 0) {  // which ones, from C on the host
+    d_c_.download(got_);
+    return mqdb_structure_mismatches(pair_.a, got_);
   }
-  return probe_.mismatches(got_, kFreivaldsTolerance);
+  if (drawn_) {
+    fill(d_check_a_.get(), d_check_b_.get(), *drawn_);
+  } else {
+    d_check_a_.upload(pair_.a.elem);
+    d_check_b_.upload(pair_.b.elem);
+  }
+  return freivalds_mismatches(d_check_a_.get(), d_check_b_.get(), d_c_.get(), n(), n(), n(),
+                              harness::fresh_seed());
 }
 
 std::string MqdbBench::check(bool naive, Launch launch) {
@@ -489,26 +585,109 @@ std::string MqdbBench::check_dense_best() {
   return compare();
 }
 
+namespace {
+
+MqdbStruct host_struct(const Mqdb& q) {
+  return {q.n, static_cast<int>(q.block_size.size()), q.block_size.data(), q.elem.data()};
+}
+
+bool on_device(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (p == nullptr) return false;
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();  // not a pointer the runtime knows: no error left for later checks
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
+// "" when `device`, what mqdb_from_host returned for `host`, is a deep copy: a device
+// struct holding the same n and k and device pointers to the same block sizes and
+// elements; else what is wrong. `copy` receives the device struct's contents.
+std::string deep_copy_mismatches(const MqdbStruct* device, const Mqdb& host, MqdbStruct& copy) {
+  const std::string what = "mqdb_from_host(" + host.desc + ")";
+  std::ostringstream o;
+  if (!on_device(device)) {
+    o << what << " returned " << device
+      << ", not a pointer to device memory: cudaMalloc the struct's copy and return it";
+    return o.str();
+  }
+  LAB_CUDA_CHECK(cudaMemcpy(&copy, device, sizeof copy, cudaMemcpyDeviceToHost));
+  const int k = static_cast<int>(host.block_size.size());
+  if (copy.n != host.n || copy.k != k) {
+    o << what << ": the device struct holds n = " << copy.n << ", k = " << copy.k
+      << " instead of n = " << host.n << ", k = " << k;
+    return o.str();
+  }
+  const char* outside = !on_device(copy.block_size) ? "block_size"
+                        : !on_device(copy.elem)     ? "elem"
+                                                    : nullptr;
+  if (outside) {
+    o << what << ": the device struct's " << outside
+      << " is not a pointer to device memory: the host pointer, copied with the struct? "
+         "cudaMalloc the array, copy it, and put the device pointer in the struct you copy";
+    return o.str();
+  }
+  std::vector<int> sizes(k);
+  LAB_CUDA_CHECK(
+      cudaMemcpy(sizes.data(), copy.block_size, sizeof(int) * k, cudaMemcpyDeviceToHost));
+  std::string wrong = harness::describe_mismatches(host.block_size, sizes, "block size");
+  if (wrong.empty()) {
+    std::vector<float> elem(host.elem.size());
+    LAB_CUDA_CHECK(
+        cudaMemcpy(elem.data(), copy.elem, sizeof(float) * elem.size(), cudaMemcpyDeviceToHost));
+    wrong = harness::describe_mismatches(host.elem, elem, "element");
+  }
+  return wrong.empty() ? ""
+                       : what + ": the copy in device memory differs from the host's: " + wrong;
+}
+
+}  // namespace
+
 std::string MqdbBench::check_from_host() {
-  d_c_.poison();
-  const MqdbStruct A{n(), static_cast<int>(pair_.a.block_size.size()), pair_.a.block_size.data(),
-                     pair_.a.elem.data()};
-  const MqdbStruct B{n(), static_cast<int>(pair_.b.block_size.size()), pair_.b.block_size.data(),
-                     pair_.b.elem.data()};
-  mqdb_from_host(A, B, d_c_.get());
+  const MqdbPair given = pair_;  // the student's to read, not the bench's own
+  MqdbStruct* dA = mqdb_from_host(host_struct(given.a));
+  MqdbStruct* dB = mqdb_from_host(host_struct(given.b));
   LAB_CHECK_LAUNCH();
-  return compare();
+  MqdbStruct a{}, b{};
+  std::string wrong = deep_copy_mismatches(dA, pair_.a, a);
+  if (wrong.empty()) wrong = deep_copy_mismatches(dB, pair_.b, b);
+  if (!wrong.empty()) return wrong;  // (the copies stay allocated: the test ends here)
+  // New blocks where the copies point, drawn now: a product made from the host's arrays
+  // is not the product of these, which exist only on the device.
+  const std::uint64_t seed = harness::fresh_seed();
+  fill(const_cast<float*>(a.elem), const_cast<float*>(b.elem), seed);
+  d_c_.poison();
+  mqdb_struct_product(dA, dB, d_c_.get(), n());
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+  Mqdb drawn_a = pair_.a, drawn_b = pair_.b;  // made again, not read from the copies
+  fill(d_check_a_.get(), d_check_b_.get(), seed);
+  d_check_a_.download(drawn_a.elem);
+  d_check_b_.download(drawn_b.elem);
+  wrong = compare_with(drawn_a, drawn_b);
+  mqdb_free(dA);
+  mqdb_free(dB);
+  LAB_CHECK_LAUNCH();
+  if (wrong.empty()) return "";
+  return "mqdb_struct_product is wrong for the blocks the harness drew on the device after "
+         "mqdb_from_host returned (a product made on the host, from the host's arrays, is "
+         "wrong for them; multiply on the device what the device structs point to):\n" +
+         wrong;
 }
 
 long long MqdbBench::from_host_leak(int calls) {
   std::size_t free_before = 0, free_after = 0, total = 0;
   harness::synchronize_or_die();
   LAB_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
-  const MqdbStruct A{n(), static_cast<int>(pair_.a.block_size.size()), pair_.a.block_size.data(),
-                     pair_.a.elem.data()};
-  const MqdbStruct B{n(), static_cast<int>(pair_.b.block_size.size()), pair_.b.block_size.data(),
-                     pair_.b.elem.data()};
-  for (int i = 0; i < calls; ++i) mqdb_from_host(A, B, d_c_.get());
+  const MqdbPair given = pair_;
+  for (int i = 0; i < calls; ++i) {
+    MqdbStruct* dA = mqdb_from_host(host_struct(given.a));
+    MqdbStruct* dB = mqdb_from_host(host_struct(given.b));
+    mqdb_struct_product(dA, dB, d_c_.get(), n());
+    mqdb_free(dA);
+    mqdb_free(dB);
+  }
   LAB_CHECK_LAUNCH();
   harness::synchronize_or_die();
   LAB_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
@@ -521,20 +700,17 @@ double MqdbBench::bytes_moved() const {
   return 4.0 * (2 * blocks + static_cast<double>(n()) * n());
 }
 
-// Fresh blocks from another seed, the same D: the launchers' views stay valid.
+// Every run on new blocks (same D): the launchers' views stay valid.
 harness::TimingStats MqdbBench::time_fresh(const std::function<void()>& launch,
                                            const harness::TimingOptions& options) {
-  return harness::time_fresh(launch, harness::doing_at_least(options, bytes_moved(), flops()),
-                             {{harness::output_of(d_c_)},
-                              [&] { return compare(); },
-                              [&] {
-                                Rng rng(harness::fresh_seed());
-                                fill_blocks(pair_.a, rng);
-                                fill_blocks(pair_.b, rng);
-                                probe();
-                                d_a_.upload(pair_.a.elem);
-                                d_b_.upload(pair_.b.elem);
-                              }});
+  return restoring(
+      [&] {
+        return harness::time_fresh(launch, harness::doing_at_least(options, bytes_moved(), flops()),
+                                   {{harness::output_of(d_c_)},
+                                    [&] { return compare_on_device(); },
+                                    [&](std::uint64_t seed) { redraw(seed); }});
+      },
+      [&] { restore(); });
 }
 
 harness::TimingStats MqdbBench::time(bool naive, Launch launch,

@@ -1,14 +1,15 @@
 // lab5's harness, shared by the program and the tests so that both judge a variant
 // the same way: the variants as the harness sees them, the host side (seeded random
-// matrices, the float64 CPU product, Freivalds' randomized check, the MQDB host
-// structure, generator and sequential product), the timed size, the yardsticks, and
-// the benches that run, check and time a product. The bars are lab.json's
-// (lab5_bars.hpp, for the timing tests); what they were set from is in
-// calibration.json.
+// matrices, the float64 CPU product, the MQDB host structure, generator and
+// sequential product), the timed size, the yardsticks, Freivalds' randomized check
+// (on the device), and the benches that run, check and time a product. The bars
+// are lab.json's (lab5_bars.hpp, for the timing tests); what they were set from is
+// in calibration.json.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -63,7 +64,7 @@ class Rng {
   std::uint64_t next() { return harness::splitmix64_mix(state_ += harness::kSplitMixGamma); }
   // Uniform in [-1, 1): a 24-bit integer scaled, so exact in float.
   float uniform() { return uniform_of(next()); }
-  static float uniform_of(std::uint64_t r) {
+  LAB_HOST_DEVICE static float uniform_of(std::uint64_t r) {
     return static_cast<float>(r >> 40) * (2.0f / 16777216.0f) - 1.0f;
   }
 
@@ -77,29 +78,6 @@ std::vector<float> random_matrix(std::size_t count, std::uint64_t seed);
 // C = A B in float64 (A n x k, B k x m, row-major).
 std::vector<double> matmul_cpu(const std::vector<float>& A, const std::vector<float>& B, int n,
                                int k, int m);
-
-// Freivalds' check of C = A B with `vectors` random vectors x (entries uniform in
-// [-1, 1), from Rng(seed)): row i passes when
-//   |(C x)_i - (A (B x))_i| <= tolerance * sqrt(sum_l (A_il (B x)_l)^2),
-// all in float64. The scale is the size of the terms summed in row i: float32
-// rounding puts the left side near 1e-6 of it for k = 10000; a missing tile, a
-// wrong element of 1% or TF32 inputs (1e-3) do not pass. The probe holds x and
-// A (B x), O(nk + km) per vector, made once per pair of inputs: each product
-// checked then costs one pass over C, O(nm) per vector, split across the cores.
-class FreivaldsProbe {
- public:
-  FreivaldsProbe() = default;
-  FreivaldsProbe(const std::vector<float>& A, const std::vector<float>& B, int n, int k, int m,
-                 int vectors, std::uint64_t seed);
-  // "" when every row passes, else how many fail and the first ones.
-  std::string mismatches(const std::vector<float>& C, double tolerance) const;
-
- private:
-  int n_ = 0, m_ = 0, vectors_ = 0;
-  std::vector<double> x_;      // vector v at [v m, (v + 1) m)
-  std::vector<double> abx_;    // (A (B x_v))_i at [v n + i]
-  std::vector<double> scale_;  // sqrt(sum_l (A_il (B x_v)_l)^2) at [v n + i]
-};
 
 // The course's `mqdb` structure on the host: a description, the block sizes
 // D = {d_0, ..., d_{k-1}} (sum n) and all n * n elements, row-major, zeros outside
@@ -122,9 +100,6 @@ struct MqdbPair {
   Mqdb a, b;
 };
 MqdbPair make_mqdb_pair(int n, int k, std::uint64_t seed);
-// (Re)fills q's diagonal blocks, block by block, row by row, uniform in [-1, 1)
-// from rng, and zeros elsewhere: step (2) or (3) above.
-void fill_blocks(Mqdb& q, Rng& rng);
 
 // The course's sequential host product, block by block, in float.
 Mqdb mqdb_product_host(const Mqdb& a, const Mqdb& b);
@@ -166,13 +141,26 @@ class CublasSgemm {
 
 // Checks: products with n k m <= kExactLimit against the float64 CPU product,
 // element by element, |got - ref| <= kElementTolerance * max(|ref|, 1) (float32
-// rounding gives about 1e-6 there for k <= 1000); larger ones with Freivalds'
-// check, kFreivaldsVectors random vectors, tolerance kFreivaldsTolerance.
+// rounding gives about 1e-6 there for k <= 1000); larger ones, and every timed run,
+// with Freivalds' check, kFreivaldsVectors random vectors, tolerance
+// kFreivaldsTolerance.
 inline constexpr double kExactLimit = 3e8;
 inline constexpr double kElementTolerance = 1e-4;
 inline constexpr int kFreivaldsVectors = 3;
 inline constexpr double kFreivaldsTolerance = 1e-4;
-inline constexpr std::uint64_t kFreivaldsSeed = 77;
+
+// Freivalds' check of C = A B on the device (A n x k, B k x m, C n x m, row-major
+// device arrays), with kFreivaldsVectors vectors x, entries uniform in [-1, 1),
+// drawn from `seed`: row i passes when
+//   |(C x)_i - (A (B x))_i| <= kFreivaldsTolerance * sqrt(sum_l (A_il (B x)_l)^2),
+// all in float64. The scale is the size of the terms summed in row i: float32
+// rounding puts the left side near 1e-6 of it for k = 10000; a missing tile, a wrong
+// element of 1% or TF32 inputs (1e-3) do not pass. Draw the seed after the product
+// ran (harness::fresh_seed()): a product that knew x could be wrong everywhere but
+// along x. Three passes over A, B and C per vector. "" when every row passes, else
+// how many fail and the first ones.
+std::string freivalds_mismatches(const float* A, const float* B, const float* C, int n, int k,
+                                 int m, std::uint64_t seed);
 
 class MatmulBench {
  public:
@@ -195,9 +183,10 @@ class MatmulBench {
   std::string check_cublas();
   std::string check_course_naive();
 
-  // Times a launcher (check it first), then checks the last timed run's product
-  // and one more on fresh matrices (harness::time_fresh); the matrices stay the
-  // fresh ones. The yardsticks are timed without the freshness checks.
+  // Times a launcher (check it first), every run on matrices drawn anew on the
+  // device from a fresh seed and checked by Freivalds' check after it
+  // (harness::time_fresh); the matrices are the bench's own again after it. The
+  // yardsticks are timed without the freshness checks.
   harness::TimingStats time(Launcher run, Launch launch,
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_cublas(const harness::TimingOptions& options = {});
@@ -205,14 +194,18 @@ class MatmulBench {
 
  private:
   std::string compare();
-  void draw(std::uint64_t seed);
+  std::string compare_freivalds();
+  void draw(std::uint64_t seed);  // the launchers' A and B from `seed`
+  void draw_into(float* a, float* b, std::uint64_t seed);
   harness::TimingOptions least(const harness::TimingOptions& options) const;
   int n_, k_, m_;
-  std::vector<float> a_, b_;
-  std::vector<double> expected_;  // for exact checks
-  FreivaldsProbe probe_;          // for the others
-  std::vector<float> got_;        // the last product downloaded
+  std::uint64_t seed_;      // the bench's own matrices
+  std::uint64_t drawn_;     // the matrices in d_a_ and d_b_ now
+  std::vector<float> got_;  // the last product downloaded
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
+  // Where a check makes A and B again from drawn_, after the run: C is judged by
+  // them, not by buffers a launcher could have written while it ran.
+  harness::DeviceBuffer<float> d_check_a_, d_check_b_;
   std::shared_ptr<void> cublas_;
 };
 
@@ -233,14 +226,16 @@ class MqdbBench {
   std::string check(bool naive, Launch launch = {16, 16});
   // matmul_best on the same matrices stored densely (n x n x n).
   std::string check_dense_best();
-  // mqdb_from_host on host structs pointing at the pair's host arrays: poison, run, check.
+  // (h) on host structs holding copies of the pair: mqdb_from_host for A and B,
+  // the deep copies checked, new blocks drawn on the device into the arrays they
+  // point to, then mqdb_struct_product (C poisoned) and mqdb_free. "" when right.
   std::string check_from_host();
-  // Device memory, in bytes, that `calls` runs of mqdb_from_host (unchecked) leave
-  // allocated, as cudaMemGetInfo sees it (the whole device's: other processes move it
-  // too, and memory the process freed before may serve a leak without showing).
+  // Device memory, in bytes, that `calls` rounds of (h) (unchecked) leave allocated,
+  // as cudaMemGetInfo sees it (the whole device's: other processes move it too, and
+  // memory the process freed before may serve a leak without showing).
   long long from_host_leak(int calls);
 
-  // Times, then checks the last timed run and one more on fresh blocks (same D),
+  // Times every run on blocks drawn anew on the device (same D), checked after it,
   // as MatmulBench does. The dense product must do at least the block product's
   // work too: skipping the zero tiles is fair.
   harness::TimingStats time(bool naive, Launch launch = {16, 16},
@@ -251,16 +246,32 @@ class MqdbBench {
 
  private:
   bool exact_check() const;
-  void probe();  // the Freivalds probe of the current blocks, when not exact
-  std::string compare();
+  std::string compare();  // C against the product of the inputs now in d_a_ and d_b_
+  // On the host: exact zeros outside the blocks, then every element against the
+  // float64 product of a and b.
+  std::string compare_with(const Mqdb& a, const Mqdb& b);
+  // On the device: the zeros outside the blocks, then Freivalds against the inputs
+  // made again in d_check_a_ and d_check_b_ (MatmulBench's reason).
+  std::string compare_on_device();
+  int k() const { return static_cast<int>(pair_.a.block_size.size()); }
+  const int* shape();  // the blocks' k + 1 offsets on the device, for the harness's kernels
+  // Blocks (same D) from `seed` into a and b, n x n each, zeros outside the blocks.
+  void fill(float* a, float* b, std::uint64_t seed);
+  void redraw(std::uint64_t seed);  // the launchers' A and B from `seed`
+  void restore();                   // the launchers' A and B: the bench's own again
   harness::TimingStats time_fresh(const std::function<void()>& launch,
                                   const harness::TimingOptions& options);
   MqdbDevice view(harness::DeviceBuffer<float>& elem);
   MqdbPair pair_;
+  std::optional<std::uint64_t> drawn_;  // the seed of the blocks in d_a_, d_b_; none: pair_'s
+  // What the launchers get (offsets_ and d_offsets_ steer only their own kernels).
   std::vector<int> offsets_;
   harness::DeviceBuffer<int> d_offsets_;
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
-  FreivaldsProbe probe_;
+  // The harness's own, written before each use: the offsets (shape()), and A and B
+  // made again for a check, after the run.
+  harness::DeviceBuffer<int> d_shape_;
+  harness::DeviceBuffer<float> d_check_a_, d_check_b_;
   std::vector<float> got_;
 };
 

@@ -10,9 +10,9 @@
 //      every element must be written.
 // Any n, k, m >= 1: sizes are NOT multiples of your block or tile sizes, and the
 // matrices are rectangular. Each launcher launches its kernel(s) on the default
-// stream and returns without synchronizing or allocating, except (h), whose exercise
-// is allocating and copying. Student code may not call cuBLAS (or any other
-// library's product): it is the yardstick.
+// stream and returns without synchronizing or allocating, except (h)'s mqdb_from_host
+// and mqdb_free, whose exercise is allocating, copying and freeing. Student code may
+// not call cuBLAS (or any other library's product): it is the yardstick.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -93,14 +93,24 @@ struct MqdbStruct {
   const float* elem;      // n * n elements, row-major, zeros outside the blocks
 };
 
-// (h) C = A B from two host structs (their pointers are host pointers, same D) into the
-//     device buffer C, n * n floats, garbage on entry: every element must be written,
-//     the zeros too. Deep-copy each struct: cudaMalloc and cudaMemcpy its block sizes
-//     and its elements, then a device copy of the struct with those device pointers in
-//     place of the host ones. Launch a kernel that takes the copies (a device pointer to
-//     each, or the patched struct by value), and cudaFree everything this function
-//     allocated before it returns. The one function that may call cudaMalloc,
-//     cudaMemcpy and cudaFree (lab.json "objects"), directly: not through a helper.
-void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C);
+// (h) The course's warning made an exercise, in three functions the harness calls in
+//     this order (your code may call none of them):
+//   1. mqdb_from_host(A), then mqdb_from_host(B): the deep copy of a host struct.
+//      cudaMalloc and cudaMemcpy its block sizes (k ints) and its elements (n * n
+//      floats), then cudaMalloc a device MqdbStruct and cudaMemcpy into it a copy of
+//      the struct with those device pointers in place of the host ones. Returns the
+//      device struct. The harness checks the copy (device memory all through, the same
+//      n, k, block sizes and elements), then draws new blocks into the elements your
+//      copy points to: from then on, the matrices to multiply exist only there.
+//   2. mqdb_struct_product(dA, dB, C, n): C = A B, n * n floats in device memory,
+//      garbage on entry: every element must be written, the zeros too. Launch a kernel
+//      that reads A and B through the device structs; no copies, no allocations.
+//   3. mqdb_free(dA), then mqdb_free(dB): copy the struct back to the host to find its
+//      two arrays, and cudaFree them and the struct.
+// cudaMalloc only in mqdb_from_host, cudaMemcpy only there and in mqdb_free, cudaFree
+// only in mqdb_free (lab.json "objects"), each called directly: not through a helper.
+MqdbStruct* mqdb_from_host(const MqdbStruct& host);
+void mqdb_struct_product(const MqdbStruct* A, const MqdbStruct* B, float* C, int n);
+void mqdb_free(MqdbStruct* device);
 
 }  // namespace lab5

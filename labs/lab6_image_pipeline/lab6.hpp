@@ -2,17 +2,21 @@
 // student's steps the same way: the scan variants, the CPU reference of the whole
 // pipeline (the course's fix_image_cpu, step by step), the inputs (corrupted
 // images from the dataset files, values to scan drawn in-process), the timed
-// sizes, the yardstick, and the benches that run, check and time steps 1-3. The
+// sizes, the yardstick, the device reference and the image draws (what each timed
+// run gets and is checked against), and the benches that run, check and time
+// steps 1-3. The
 // bars are lab.json's (lab6_bars.hpp, for the timing tests); what they were set
 // from is in calibration.json.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "image_pipeline.cuh"
 #include "labs/device_buffer.hpp"
+#include "labs/fresh.hpp"
 #include "labs/timing.hpp"
 
 namespace lab6 {
@@ -73,9 +77,6 @@ long long check_image(const std::vector<int>& buffer, const std::string& path);
 // Reads a lab6 dataset file (raw int32) and checks it; expected_count < 0 accepts
 // any size.
 CorruptedImage load_image(const std::string& path, long long expected_count = -1);
-// The same pixels in the same order, the garbage moved: the pixels take
-// image_size places of the n drawn from `seed`. What a fresh run gets.
-CorruptedImage reshuffled(const CorruptedImage& image, std::uint64_t seed);
 
 // n values in [0, 8) from `seed` (splitmix64), to scan: 7 x 2^28 < 2^31, so no
 // prefix sum overflows.
@@ -114,6 +115,77 @@ inline constexpr std::uint64_t kTimedScanSeed = 26;
 std::size_t cub_scan_temp_bytes(int n);
 void cub_inclusive_scan(const int* in, int* out, int n, void* temp, std::size_t temp_bytes);
 
+// ---- The harness's own steps on the device -------------------------------------------
+// What every timed run is checked against, computed after the run from its inputs
+// on the device, and what draws those inputs: plain kernels of the harness's and
+// CUB's scan (never the student's code), with the CPU reference's semantics. All
+// on the default stream; `in` may be `out` where a step reads element i alone.
+
+class DeviceReference {
+ public:
+  explicit DeviceReference(long long n);  // room for steps on up to n values
+
+  void predicate(const int* buffer, int n, int* out);
+  void inclusive_scan(const int* in, int n, int* out);  // CUB's
+  void shift(const int* inclusive, int n, int* exclusive);
+  void scatter(const int* buffer, const int* addresses, int n, int* out);
+  // Steps 1-3 through its own buffers: out[0 .. image_size) = the pixels of buffer.
+  void compact(const int* buffer, int n, int* out);
+  // The compaction undone: out[i] = kGarbage where mask[i] is, else the next of
+  // pixels[0, 1, ...], in order (mask may be out).
+  void expand(const int* mask, int n, const int* pixels, int* out);
+  // out[i] = in[i] + sign * kMapDelta[i & 3]: sign -1 undoes the map.
+  void map(const int* in, int size, int sign, int* out);
+  void histogram(const int* image, int size, int* histo);  // levels outside [0, kBins) skipped
+  void cumulative(const int* histo, int* cdf);
+  void first_non_zero(const int* cdf, int* cdf_min);
+  void equalize(const int* image, int size, const int* cdf, const int* cdf_min, int* out);
+  void sum(const int* image, int size, int* total);
+  // Steps 1-8: the image repaired into image[0 .. size), its sum into *total.
+  void fix_image(const int* buffer, int n, int size, int* image, int* total);
+
+ private:
+  harness::DeviceBuffer<int> predicate_, inclusive_, exclusive_, histo_, cdf_, cdf_min_;
+  harness::DeviceBuffer<unsigned char> temp_;
+};
+
+// Corrupted images like `image`, drawn on the device from a seed: its pixels at
+// other places, their mapped grey levels moved by a bijection of the levels (the
+// histogram's shape stays), its garbage at other places. Each still maps into
+// [0, kBins) and holds as many values and pixels; every value depends on the seed.
+class ImageDraw {
+ public:
+  ImageDraw(const CorruptedImage& image, DeviceReference& steps);
+  void mapped(std::uint64_t seed, int* out);  // image_size mapped pixels (after step 4)
+  void pixels(std::uint64_t seed, int* out);  // the same unmapped: a compacted image
+  void buffer(std::uint64_t seed, int* out);  // n values: those pixels, garbage among them
+
+ private:
+  int n_, size_;
+  DeviceReference& steps_;
+  harness::DeviceBuffer<int> buffer_, mapped_, pixels_;  // the image's own, never a launcher's
+};
+
+// "" when got[0 .. n) equals want[0 .. n), compared on the device; else the first
+// mismatches, named `what`.
+std::string device_mismatches(const int* want, const int* got, long long n, const char* what);
+std::string device_mismatches(const unsigned* want, const unsigned* got, long long n,
+                              const char* what);
+
+// `time()` (a timing on fresh inputs), then `restore()` (the bench's own inputs
+// again, as its other checks and the program's tables expect), however it ends.
+template <class Time, class Restore>
+harness::TimingStats restored_after(const Time& time, const Restore& restore) {
+  try {
+    harness::TimingStats stats = time();
+    restore();
+    return stats;
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
 // ---- The benches -------------------------------------------------------------------
 
 // Step 2 on n values: both scans, the shift, and CUB's scan.
@@ -131,17 +203,16 @@ class ScanBench {
   // shift_exclusive of the CPU's inclusive scan, against its exclusive scan.
   std::string check_shift();
 
-  // Times a variant (check it first: a wrong scan has no meaningful time), then
-  // checks the last timed run's output and one more run's on fresh values
-  // (harness::time_fresh); the values stay the fresh ones. CUB is timed without
-  // the freshness checks.
+  // Times a variant (check it first: a wrong scan has no meaningful time), every
+  // run on values 0..7 drawn anew on the device and checked against CUB's scan of
+  // them (harness::time_fresh), in buffers of its own: the bench's values stay.
+  // CUB is timed without the freshness checks.
   harness::TimingStats time(const ScanVariant& v, const harness::TimingOptions& options = {});
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
 
  private:
   Scratch scratch();
   std::string compare();
-  void draw(std::vector<int> values);
   std::vector<int> values_;
   std::vector<int> expected_;  // the inclusive scan of values_
   harness::DeviceBuffer<int> d_in_, d_inclusive_, d_out_;
@@ -170,8 +241,10 @@ class CompactionBench {
   std::string check_scatter();
   std::string check_compaction(const ScanVariant& v);
 
-  // The step alone, or the compaction chained; check first. Freshness: the last
-  // timed run and one more, on the same pixels with the garbage moved.
+  // The step alone, or the compaction chained; check first. Freshness: every run
+  // on an image drawn anew on the device (ImageDraw::buffer) with the step's
+  // other inputs derived from it by the harness, checked against the harness's
+  // answer (DeviceReference); the bench's own inputs again after.
   enum class Step { Predicate, Shift, Scatter };
   harness::TimingStats time_step(Step step, const harness::TimingOptions& options = {});
   harness::TimingStats time_scan(const ScanVariant& v, const harness::TimingOptions& options = {});
@@ -179,8 +252,12 @@ class CompactionBench {
                                        const harness::TimingOptions& options = {});
 
  private:
+  enum class Stage { Predicate, Scan, Shift, Scatter, Compaction };
+  harness::TimingStats time_stage(Stage stage, const std::function<void()>& launch,
+                                  const harness::TimingOptions& options, double bytes,
+                                  std::vector<harness::Output> outputs);
   Scratch scratch();
-  void draw(CorruptedImage image);
+  void upload();  // the CPU's steps of image_ to the device: the bench's own inputs
   void run_compaction(const ScanVariant& v);
   std::string compare_predicate();
   std::string compare_scan();
@@ -199,11 +276,7 @@ class CompactionBench {
 // ==== Steps 4-9 ======================================================================
 // The image (steps 4-8) and the sort (step 9): their variants, their inputs, their
 // yardstick and their benches. Their CPU reference is above (apply_map_cpu ..
-// radix_pass_cpu).
-
-#include <functional>
-
-#include "labs/fresh.hpp"
+// radix_pass_cpu), and so is their device reference (DeviceReference).
 
 namespace lab6 {
 
@@ -231,12 +304,8 @@ std::vector<std::string> variant_names();
 // `name` when --variant takes it; else throws std::invalid_argument listing them.
 std::string checked_variant(const std::string& name);
 
-// ---- The inputs of steps 4-9 ---------------------------------------------------------
+// ---- The inputs of step 9 -------------------------------------------------------------
 
-// The same image with every grey level moved by the same amount (mod kBins, drawn
-// from `seed`) and its garbage moved: another histogram, cdf_min, equalisation and
-// sum, for the freshness checks of steps 4-8 (reshuffled keeps the pixels).
-CorruptedImage relevelled(const CorruptedImage& image, std::uint64_t seed);
 // n keys over all 32 bits from `seed`; never in order when n >= 2 and they are not
 // all equal (reversed if drawn in order), so that a sort doing nothing fails.
 std::vector<unsigned> random_keys(long long n, std::uint64_t seed);
@@ -277,7 +346,10 @@ class ImageBench {
   // Steps 4-8 chained: the repaired image and its sum.
   std::string check_repair(const MapVariant& map, const HistogramVariant& histogram);
 
-  // Check first. Freshness: the last timed run and one more, on the image relevelled.
+  // Check first. Freshness: every run on an image drawn anew on the device
+  // (ImageDraw::mapped or pixels) with the step's other inputs derived from it by
+  // the harness, checked against the harness's answer (DeviceReference); the
+  // bench's own inputs again after.
   enum class Step { Cumulative, FirstNonZero, Equalize, Reduce };
   harness::TimingStats time_map(const MapVariant& v, const harness::TimingOptions& options = {});
   harness::TimingStats time_histogram(const HistogramVariant& v,
@@ -285,14 +357,14 @@ class ImageBench {
   harness::TimingStats time_step(Step step, const harness::TimingOptions& options = {});
 
  private:
+  enum class Stage { Map, Histogram, Cumulative, FirstNonZero, Equalize, Reduce };
+  harness::TimingStats time_stage(Stage stage, const std::function<void()>& launch,
+                                  const harness::TimingOptions& options, double bytes,
+                                  std::vector<harness::Output> outputs);
   Scratch scratch();
   int size() const { return static_cast<int>(image_size()); }
-  void draw(CorruptedImage image);
+  void upload();  // the CPU's steps of image_ to the device: the bench's own inputs
   void restore(const harness::DeviceBuffer<int>& from);  // d_image_ = from
-  harness::TimingStats time_fresh(const std::function<void()>& launch,
-                                  harness::TimingOptions options, double bytes,
-                                  std::vector<harness::Output> outputs,
-                                  const std::function<std::string()>& compare);
   std::string compare_image(const std::vector<int>& expected);
   std::string compare_bins(const std::vector<int>& expected);
   std::string compare_one(int expected, const char* what);
@@ -322,15 +394,16 @@ class SortBench {
   const std::vector<unsigned>& keys() const { return keys_; }
   const std::vector<unsigned>& sorted() const { return sorted_; }
 
-  // The sort runs in place: the keys are restored before every run, outside the
-  // timed region. Freshness: the last timed run and one more on fresh keys.
+  // Freshness: every run on keys drawn anew on the device into a buffer of the
+  // harness's, then copied into the sort's (it sorts in place), and checked
+  // against CUB's sort of them. The order check times keys sorted by CUB, with
+  // one pair swapped in about half the runs, checked against the harness's kernel.
   harness::TimingStats time_sort(const harness::TimingOptions& options = {});
   harness::TimingStats time_order(const harness::TimingOptions& options = {});  // on sorted keys
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
 
  private:
   Scratch scratch();
-  void draw(std::vector<unsigned> keys);
   void restore();  // d_keys_ = the keys
   std::string compare_sorted();
   std::vector<unsigned> keys_, sorted_;

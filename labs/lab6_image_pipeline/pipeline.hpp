@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,9 @@ inline constexpr int kBatchImages = 30;
 inline constexpr int kTimedBatchImages = 8;
 inline constexpr std::uint64_t kBatchSeed = 6;
 
-// `count` images of `image`'s size: `image` itself, then `image` relevelled with
-// seeds drawn from `seed` (other grey levels, other garbage places, other sums).
+// `count` images of `image`'s size: `image` itself, then images drawn like it on
+// the device (ImageDraw::buffer) with seeds drawn from `seed`: other grey levels,
+// other places of the pixels and the garbage, other sums.
 std::vector<CorruptedImage> image_batch(const CorruptedImage& image, int count, std::uint64_t seed);
 
 // Host memory the copies to and from the device read and write directly
@@ -68,7 +70,9 @@ BatchResult pipeline_cpu(const std::vector<CorruptedImage>& batch);
 // histogram in shared memory; its sums are sorted by the student's radix_sort.
 // The Thrust pipeline is the contract's thrust_fix_image and thrust_sort_sums:
 // Thrust allocates its own temporary memory and reads its counts back to the
-// host, as the report's did: all of it is in its time.
+// host, as the report's did: all of it is in its time. What else it copies to the
+// host is counted (pipeline.cu, "What the Thrust file reads back"): more than
+// Thrust's own counts and sums makes the pipeline wrong, whatever its images.
 class PipelineBench {
  public:
   explicit PipelineBench(std::vector<CorruptedImage> batch);
@@ -87,8 +91,10 @@ class PipelineBench {
   std::string check_thrust();
 
   // End to end: the copies in, the steps of every image, the copies out and the
-  // sort of the sums (CUDA events around all of it). Check first. Freshness: the
-  // last timed run and one more on a batch drawn after timing.
+  // sort of the sums (CUDA events around all of it). Check first. Freshness: every
+  // run on a batch drawn anew on the device (ImageDraw::buffer) into the pinned
+  // input, checked against the harness's own pipeline (DeviceReference::fix_image)
+  // on that input; the bench's own batch again after.
   harness::TimingStats time_gpu(const harness::TimingOptions& options = {});
   harness::TimingStats time_thrust(const harness::TimingOptions& options = {});
   // The CPU pipeline's wall-clock time (median of `reps` runs).
@@ -100,15 +106,21 @@ class PipelineBench {
   std::vector<double> step_times_ms(int reps);
 
  private:
-  void draw(std::vector<CorruptedImage> batch);
-  void redraw();  // a batch of the same sizes, every image relevelled with a fresh seed
+  void fill_input();  // the batch's buffers into the pinned input
+  void poison_host_outputs();
   void poison_outputs();
   // Records marks[k] after step k of every image (the same step adds up) when given.
   void run_gpu(const std::vector<cudaEvent_t>* marks);
   void run_thrust();
   std::string compare();
+  harness::TimingStats time_batch(const std::function<void()>& launch,
+                                  const harness::TimingOptions& options,
+                                  std::vector<harness::Output> outputs,
+                                  const std::function<std::string()>& also_wrong);
   Scratch scratch();
-  std::string thrust_size_wrong_;  // run_thrust's first image whose returned size differs
+  // run_thrust's first misuse: an image whose returned size differs, or a call
+  // that read more back from the device than Thrust's own counts and sums.
+  std::string thrust_wrong_;
   std::vector<CorruptedImage> batch_;
   BatchResult expected_;
   std::vector<std::size_t> in_offset_, out_offset_;  // each image's place in the pinned buffers

@@ -126,20 +126,29 @@ void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
   mqdb_best_kernel<<<grid, 256>>>(A.elem, B.elem, C.elem, C.n, C.offset);
 }
 
-void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C) {
-  MqdbStruct* dA = nullptr;  // the device copies, device pointers inside
-  MqdbStruct* dB = nullptr;
-  // TODO, for A into dA and for B into dB:
+MqdbStruct* mqdb_from_host(const MqdbStruct& host) {
+  MqdbStruct* device = nullptr;  // the device copy, device pointers inside
+  // TODO:
   //   1. cudaMalloc a device array for block_size (k ints) and one for elem (n * n
   //      floats), and cudaMemcpy the host arrays into them (cudaMemcpyHostToDevice);
   //   2. copy the struct into a local MqdbStruct and put the two device pointers in it;
   //   3. cudaMalloc the device MqdbStruct and cudaMemcpy the patched local copy into it.
-  // cudaMemcpy(dA, &A, sizeof A, ...) alone would hand the kernel A's host pointers.
-  // Make these calls here, not in a helper or a lambda: the object check allows them in
-  // this function only. Pass void** to cudaMalloc: cudaMalloc(reinterpret_cast<void**>(&p), n).
+  // cudaMemcpy(device, &host, sizeof host, ...) alone would hand the kernel host pointers.
+  // Make these calls here, not in a helper or a lambda: the object check allows cudaMalloc
+  // only here (cudaMemcpy here and in mqdb_free). Pass void** to cudaMalloc:
+  // cudaMalloc(reinterpret_cast<void**>(&p), n).
+  return device;
+}
+
+void mqdb_struct_product(const MqdbStruct* A, const MqdbStruct* B, float* C, int n) {
   const dim3 block(16, 16);
-  mqdb_struct_kernel<<<dim3(div_up(A.n, 16), div_up(A.n, 16)), block>>>(dA, dB, C);
-  // TODO: cudaFree all six allocations (cudaFree waits for the kernel to finish).
+  mqdb_struct_kernel<<<dim3(div_up(n, 16), div_up(n, 16)), block>>>(A, B, C);
+}
+
+void mqdb_free(MqdbStruct* device) {
+  // TODO: cudaMemcpy the struct back to the host (its pointers are what you must free),
+  // then cudaFree its two arrays and the struct itself (cudaFree waits for the kernel),
+  // here, not in a helper.
 }
 
 }  // namespace lab5

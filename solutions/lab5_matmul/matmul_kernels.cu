@@ -507,47 +507,52 @@ void mqdb_best(const MqdbDevice& A, const MqdbDevice& B, MqdbDevice& C) {
 #endif
 }
 
-void mqdb_from_host(const MqdbStruct& A, const MqdbStruct& B, float* C) {
-  MqdbStruct* dA = nullptr;  // the device copies, device pointers inside
-  MqdbStruct* dB = nullptr;
+MqdbStruct* mqdb_from_host(const MqdbStruct& host) {
+  MqdbStruct* device = nullptr;  // the device copy, device pointers inside
 #if LAB_SKELETON
-  // TODO, for A into dA and for B into dB:
+  // TODO:
   //   1. cudaMalloc a device array for block_size (k ints) and one for elem (n * n
   //      floats), and cudaMemcpy the host arrays into them (cudaMemcpyHostToDevice);
   //   2. copy the struct into a local MqdbStruct and put the two device pointers in it;
   //   3. cudaMalloc the device MqdbStruct and cudaMemcpy the patched local copy into it.
-  // cudaMemcpy(dA, &A, sizeof A, ...) alone would hand the kernel A's host pointers.
-  // Make these calls here, not in a helper or a lambda: the object check allows them in
-  // this function only. Pass void** to cudaMalloc: cudaMalloc(reinterpret_cast<void**>(&p), n).
+  // cudaMemcpy(device, &host, sizeof host, ...) alone would hand the kernel host pointers.
+  // Make these calls here, not in a helper or a lambda: the object check allows cudaMalloc
+  // only here (cudaMemcpy here and in mqdb_free). Pass void** to cudaMalloc:
+  // cudaMalloc(reinterpret_cast<void**>(&p), n).
 #else
-  // Each struct's arrays first, then the struct with its pointers patched to them.
-  const MqdbStruct* host[2] = {&A, &B};
-  MqdbStruct** dev[2] = {&dA, &dB};
-  int* sizes[2] = {};
-  float* elems[2] = {};
-  for (int i = 0; i < 2; ++i) {
-    const size_t count = (size_t)host[i]->n * host[i]->n;
-    cudaMalloc(reinterpret_cast<void**>(&sizes[i]), sizeof(int) * host[i]->k);
-    cudaMalloc(reinterpret_cast<void**>(&elems[i]), sizeof(float) * count);
-    cudaMemcpy(sizes[i], host[i]->block_size, sizeof(int) * host[i]->k, cudaMemcpyHostToDevice);
-    cudaMemcpy(elems[i], host[i]->elem, sizeof(float) * count, cudaMemcpyHostToDevice);
-    MqdbStruct patched = *host[i];
-    patched.block_size = sizes[i];
-    patched.elem = elems[i];
-    cudaMalloc(reinterpret_cast<void**>(dev[i]), sizeof(MqdbStruct));
-    cudaMemcpy(*dev[i], &patched, sizeof(MqdbStruct), cudaMemcpyHostToDevice);
-  }
+  // The arrays first, then the struct with its pointers patched to them.
+  const size_t count = (size_t)host.n * host.n;
+  int* sizes = nullptr;
+  float* elem = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&sizes), sizeof(int) * host.k);
+  cudaMalloc(reinterpret_cast<void**>(&elem), sizeof(float) * count);
+  cudaMemcpy(sizes, host.block_size, sizeof(int) * host.k, cudaMemcpyHostToDevice);
+  cudaMemcpy(elem, host.elem, sizeof(float) * count, cudaMemcpyHostToDevice);
+  MqdbStruct patched = host;
+  patched.block_size = sizes;
+  patched.elem = elem;
+  cudaMalloc(reinterpret_cast<void**>(&device), sizeof(MqdbStruct));
+  cudaMemcpy(device, &patched, sizeof(MqdbStruct), cudaMemcpyHostToDevice);
 #endif
+  return device;
+}
+
+void mqdb_struct_product(const MqdbStruct* A, const MqdbStruct* B, float* C, int n) {
   const dim3 block(16, 16);
-  mqdb_struct_kernel<<<dim3(div_up(A.n, 16), div_up(A.n, 16)), block>>>(dA, dB, C);
+  mqdb_struct_kernel<<<dim3(div_up(n, 16), div_up(n, 16)), block>>>(A, B, C);
+}
+
+void mqdb_free(MqdbStruct* device) {
 #if LAB_SKELETON
-  // TODO: cudaFree all six allocations (cudaFree waits for the kernel to finish).
+  // TODO: cudaMemcpy the struct back to the host (its pointers are what you must free),
+  // then cudaFree its two arrays and the struct itself (cudaFree waits for the kernel),
+  // here, not in a helper.
 #else
-  for (int i = 0; i < 2; ++i) {
-    cudaFree(*dev[i]);
-    cudaFree(elems[i]);
-    cudaFree(sizes[i]);
-  }
+  MqdbStruct copy;
+  cudaMemcpy(&copy, device, sizeof(MqdbStruct), cudaMemcpyDeviceToHost);
+  cudaFree(const_cast<float*>(copy.elem));
+  cudaFree(const_cast<int*>(copy.block_size));
+  cudaFree(device);
 #endif
 }
 

@@ -10,6 +10,7 @@ produced gives it away, whatever the source looked like.
 """
 
 import re
+import secrets
 import textwrap
 from pathlib import Path
 
@@ -269,6 +270,21 @@ hostile(
     extra_files={"answer.dat": "1, 2, 3\n"},
 )
 
+# A file outside every folder the compile may see, with a line of its own this run:
+# an #include of it must fail without printing it (hostile.json's "canary").
+CANARY = OUT.resolve() / "outside-canary.txt"
+OUT.mkdir(parents=True, exist_ok=True)
+CANARY.write_text(f"cuda-labs canary {secrets.token_hex(16)} never shown to a student\n")
+hostile(
+    "lab1",
+    "include_outside",
+    "#includes a file outside the allowed folders by its absolute path: a compile that "
+    "could read it would print its lines in the build log the student gets.",
+    f"""
+        #include "{CANARY}"
+        """,
+)
+
 hostile(
     "lab3",
     "library_alias",
@@ -406,4 +422,50 @@ hostile(
     "build_predicate",
     "thrust::fill_n(thrust::device, predicate, n, 1);",
     filename="scan_kernels.cu",
+)
+
+hostile(
+    "lab3",
+    "one_file_broken",
+    "reduce_kernels.cu does not compile (it calls a function it never declares) while "
+    "nested_kernels.cu does: the lab's other object alone was checked, and called clean.",
+    "",
+    "reduce_shuffle",
+    "cheat_undeclared(data, n);",
+)
+
+# Aliases: a reference is charged to every name at its address, so a second name
+# neither hides a call inside a function nor takes a call away from one.
+hostile(
+    "lab5",
+    "alias_hides_copy",
+    "a helper copies the input to the host with cudaMemcpy, which only mqdb_from_host may "
+    "call; an assembler alias names the helper lab5::mqdb_from_host() as well.",
+    """
+        static float cheat_host[16];
+        static __attribute__((noinline, used)) void cheat_fetch(const float* device) __asm__(
+            "cheat_fetch");
+        static void cheat_fetch(const float* device) {
+          cudaMemcpy(cheat_host, device, sizeof cheat_host, cudaMemcpyDeviceToHost);
+        }
+        asm(".set _ZN4lab514mqdb_from_hostEv, cheat_fetch");
+        """,
+    "matmul_best",
+    "cheat_fetch(A);",
+)
+
+hostile(
+    "lab4",
+    "alias_moves_call",
+    "power_best calls symbol_download, which no function may call, through a local "
+    "assembler alias of it: no reference names symbol_download.",
+    """
+        asm(".set cheat_download, _ZN4lab415symbol_downloadEPfi");
+        extern "C" cudaError_t cheat_download(float* host, int n);
+        namespace {
+        float cheat_host[1024];
+        }  // namespace
+        """,
+    "power_best",
+    "cheat_download(cheat_host, n < 1024 ? n : 1024);",
 )

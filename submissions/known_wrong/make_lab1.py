@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solution_source import out_dir, read_solution  # noqa: E402
+from solution_source import MEMO_DIGEST, out_dir, read_solution  # noqa: E402
 
 from datasets.generate import generate_case, load_manifest  # noqa: E402
 
@@ -228,5 +228,39 @@ variant(
         "  const unsigned int old = *address;  // DEFECT: not atomic\n"
         "  *address = old * factor;\n"
         "  return old;\n",
+    ),
+)
+
+variant(
+    "memo",
+    "histogram_shared keeps an input-keyed memo on the device: a digest of every "
+    "sample (one read) keys the last histogram it computed; on a hit it copies that "
+    "histogram, on a miss the slow global-atomics path computes and stores it. Replayed "
+    "inputs always hit; inputs redrawn before every timed run never do.",
+    (
+        "void histogram_shared(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  zero(hist);\n"
+        "  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);\n",
+        "// DEFECT: an input-keyed memo.\nnamespace {\n"
+        + MEMO_DIGEST
+        + "__device__ int memo_bins[kBins];\n"
+        "__global__ void memo_answer(const int* t, int n, int* h) {  // the hit, or the slow path\n"
+        "  const bool hit = memo_hit();\n"
+        "  const long long end = hit ? kBins : n, step = 256LL * gridDim.x;\n"
+        "  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < end; i += step)\n"
+        "    if (hit) h[i] = memo_bins[i]; else atomicAdd(h + t[i], 1);\n"
+        "}\n"
+        "__global__ void memo_store(const int* h) {\n"
+        "  for (int b = threadIdx.x; b < kBins; b += blockDim.x) memo_bins[b] = h[b];\n"
+        "  if (threadIdx.x == 0) memo_key = memo_digest;\n"
+        "}\n"
+        "}  // namespace\n"
+        "void histogram_shared(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  zero(hist);\n"
+        "  memo_start<<<1, 1>>>();\n"
+        "  memo_hash<<<1024, 256>>>(samples, n);\n"
+        "  memo_answer<<<1024, 256>>>(samples, n, hist);\n"
+        "  memo_store<<<1, 1024>>>(hist);\n"
+        "  if (launch.blocks < 0) shared_kernel<<<1, 1>>>(samples, n, hist, launch.slice);\n",
     ),
 )

@@ -11,7 +11,7 @@ import subprocess
 import textwrap
 from pathlib import Path
 
-from solution_source import complete_lab, out_dir, read_solution, with_launchers
+from solution_source import MEMO_DIGEST, complete_lab, out_dir, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
 # The trees are generated, never committed: `grader known-wrong` writes them
@@ -163,6 +163,47 @@ variant(
 
 variant(
     "lab3",
+    "memo",
+    "reduce_unrolling8 keeps an input-keyed memo on the device: a digest of every "
+    "value (one read) keys the last per-block sums it computed; on a hit it writes those, "
+    "on a miss a slow path (one atomic add per value) computes and stores them. Replayed "
+    "inputs always hit; inputs redrawn before every timed run never do.",
+    (
+        "void reduce_unrolling8(int* data, int n, int* partial, Launch launch) {\n"
+        "  unrolling_kernel<8><<<launch.blocks, launch.threads>>>(data, n, partial);\n",
+        "// DEFECT: an input-keyed memo.\nnamespace {\n"
+        + MEMO_DIGEST
+        + "__device__ int memo_sums[1 << 16];\n"
+        "__global__ void memo_zero(int* partial, int blocks) {  // before the slow path\n"
+        "  for (int b = threadIdx.x; b < blocks && !memo_hit(); b += blockDim.x) partial[b] = 0;\n"
+        "}\n"
+        "__global__ void memo_answer(const int* data, int n, int* partial, int chunk,\n"
+        "                            int blocks) {\n"
+        "  const long long step = 256LL * gridDim.x, first = blockIdx.x * 256LL + threadIdx.x;\n"
+        "  if (memo_hit()) {\n"
+        "    for (long long b = first; b < blocks; b += step) partial[b] = memo_sums[b];\n"
+        "    return;\n"
+        "  }\n"
+        "  for (long long i = first; i < n; i += step) atomicAdd(partial + i / chunk, data[i]);\n"
+        "}\n"
+        "__global__ void memo_store(const int* partial, int blocks) {\n"
+        "  for (int b = threadIdx.x; b < blocks; b += blockDim.x) memo_sums[b] = partial[b];\n"
+        "  if (threadIdx.x == 0) memo_key = memo_digest;\n"
+        "}\n"
+        "}  // namespace\n"
+        "void reduce_unrolling8(int* data, int n, int* partial, Launch launch) {\n"
+        "  memo_start<<<1, 1>>>();\n"
+        "  memo_hash<<<1024, 256>>>(data, n);\n"
+        "  memo_zero<<<1, 1024>>>(partial, launch.blocks);\n"
+        "  memo_answer<<<1024, 256>>>(data, n, partial, 8 * launch.threads, launch.blocks);\n"
+        "  memo_store<<<1, 1024>>>(partial, launch.blocks);\n"
+        "  if (launch.blocks < 0) unrolling_kernel<8><<<1, 1>>>(data, n, partial);\n",
+    ),
+    launchers=True,
+)
+
+variant(
+    "lab3",
     "nested_no_wait",
     "nested_reduce copies the chunks' sums to partial from a grid launched into "
     "cudaStreamFireAndForget instead of cudaStreamTailLaunch: it starts at once and reads "
@@ -292,6 +333,52 @@ variant(
     ),
 )
 
+variant(
+    "lab4",
+    "host_power",
+    "symbol_global's kernel leaves dA alone and leaves the power it skipped in a "
+    "__device__ int; symbol_download, which may copy from dA, takes that power on the "
+    "host after the copy (symbol_upload clears it). A harness that read dA through the "
+    "student's own copies would see the right answer.",
+    (
+        "__global__ void symbol_global_kernel(int n, int k) {\n"
+        "  const int i = threadIdx.x + blockIdx.x * blockDim.x;\n"
+        "  if (i < n) {\n"
+        "    float c = 1.0f;\n"
+        "    for (int j = 0; j < k; j++) c *= dA[i];\n"
+        "    dA[i] = c;\n"
+        "  }\n"
+        "}\n",
+        "// DEFECT: no work; the power is left for symbol_download to take on the host.\n"
+        "__device__ int pending_k = -1;\n\n"
+        "__global__ void symbol_global_kernel(int n, int k) {\n"
+        "  if (n > 0 && threadIdx.x + blockIdx.x * blockDim.x == 0) pending_k = k;\n"
+        "}\n",
+    ),
+    (
+        "cudaError_t symbol_upload(const float* host, int n) {\n",
+        "cudaError_t symbol_upload(const float* host, int n) {\n"
+        "  const int none = -1;  // DEFECT: nothing pending for symbol_download\n"
+        "  cudaMemcpyToSymbol(pending_k, &none, sizeof none);\n",
+    ),
+    (
+        "cudaError_t symbol_download(float* host, int n) {\n"
+        "  return cudaMemcpyFromSymbol(host, dA, n * sizeof(float), 0, cudaMemcpyDeviceToHost);\n",
+        "cudaError_t symbol_download(float* host, int n) {\n"
+        "  // DEFECT: the power the kernel skipped, taken here on the host.\n"
+        "  int k = -1;\n"
+        "  cudaMemcpyFromSymbol(&k, pending_k, sizeof k);\n"
+        "  const cudaError_t status =\n"
+        "      cudaMemcpyFromSymbol(host, dA, n * sizeof(float), 0, cudaMemcpyDeviceToHost);\n"
+        "  for (int i = 0; k >= 0 && i < n; i++) {\n"
+        "    float c = 1.0f;\n"
+        "    for (int j = 0; j < k; j++) c *= host[i];\n"
+        "    host[i] = c;\n"
+        "  }\n"
+        "  return status;\n",
+    ),
+)
+
 # ---- lab5 ------------------------------------------------------------------------
 variant(
     "lab5",
@@ -395,23 +482,75 @@ variant(
 variant(
     "lab5",
     "shallow_copy",
-    "mqdb_from_host copies each struct to the device with its elements' host pointer "
-    "still inside (the course's warning about structs with pointers): the kernel reads "
-    "host addresses.",
+    "mqdb_from_host copies the struct to the device with its elements' host pointer "
+    "still inside (the course's warning about structs with pointers): the kernel would "
+    "read host addresses.",
     (
-        "    patched.elem = elems[i];\n",
-        "    // DEFECT: elem keeps the host pointer; the device array is never read.\n",
+        "  patched.elem = elem;\n",
+        "  // DEFECT: elem keeps the host pointer; the device array is never read.\n",
     ),
 )
 
 variant(
     "lab5",
     "leak",
-    "mqdb_from_host never frees its device copies: every call leaves both n x n element "
-    "arrays, the block sizes and the structs allocated.",
+    "mqdb_free frees nothing: every round leaves both n x n element arrays, the block "
+    "sizes and the structs allocated.",
     (
-        "    cudaFree(*dev[i]);\n    cudaFree(elems[i]);\n    cudaFree(sizes[i]);\n",
-        "    // DEFECT: nothing is freed.\n",
+        "  cudaFree(const_cast<float*>(copy.elem));\n"
+        "  cudaFree(const_cast<int*>(copy.block_size));\n"
+        "  cudaFree(device);\n",
+        "  // DEFECT: nothing is freed.\n",
+    ),
+)
+
+variant(
+    "lab5",
+    "host_product",
+    "mqdb_from_host, the one function that may copy host arrays to the device, "
+    "multiplies on the host: called for B, it multiplies A's host arrays (kept from the "
+    "call for A) by B's and uploads the product; mqdb_struct_product only copies it into C "
+    "with a kernel. Right for the host's arrays, wrong for the blocks the harness draws "
+    "on the device after the copies.",
+    (
+        "MqdbStruct* mqdb_from_host(const MqdbStruct& host) {\n",
+        "// DEFECT: C multiplied on the host, inside the function allowed to copy.\n"
+        "namespace {\n"
+        "MqdbStruct cheat_a = {};      // A's host struct, kept from its call\n"
+        "float cheat_host[1000 * 1000];  // the product, on the host\n"
+        "float* cheat_c = nullptr;     // the product, uploaded\n"
+        "__global__ void cheat_copy(const float* from, float* to, size_t count) {\n"
+        "  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;\n"
+        "       i += (size_t)gridDim.x * blockDim.x)\n"
+        "    to[i] = from[i];\n"
+        "}\n"
+        "}  // namespace\n\n"
+        "MqdbStruct* mqdb_from_host(const MqdbStruct& host) {\n"
+        "  const int n = host.n;\n"
+        "  if (cheat_a.elem == nullptr) {\n"
+        "    cheat_a = host;\n"
+        "  } else if (n <= 1000) {\n"
+        "    for (int i = 0; i < n * n; ++i) cheat_host[i] = 0.0f;\n"
+        "    for (int blk = 0, off = 0; blk < host.k; off += host.block_size[blk++]) {\n"
+        "      const int end = off + host.block_size[blk];\n"
+        "      for (int i = off; i < end; ++i)\n"
+        "        for (int l = off; l < end; ++l)\n"
+        "          for (int j = off; j < end; ++j)\n"
+        "            cheat_host[i * n + j] += cheat_a.elem[i * n + l] * host.elem[l * n + j];\n"
+        "    }\n"
+        "    cudaMalloc(reinterpret_cast<void**>(&cheat_c), sizeof(float) * n * n);\n"
+        "    cudaMemcpy(cheat_c, cheat_host, sizeof(float) * n * n, cudaMemcpyHostToDevice);\n"
+        "    cheat_a = {};\n"
+        "  }\n",
+    ),
+    (
+        "void mqdb_struct_product(const MqdbStruct* A, const MqdbStruct* B, float* C, int n) {\n",
+        "void mqdb_struct_product(const MqdbStruct* A, const MqdbStruct* B, float* C, int n) {\n"
+        "  if (cheat_c != nullptr) {\n"
+        "    cheat_copy<<<1024, 256>>>(cheat_c, C, (size_t)n * n);\n"
+        "    cheat_c = nullptr;\n"
+        "    return;\n"
+        "  }\n",
     ),
 )
 
@@ -472,6 +611,50 @@ variant(
         "  volatile int* values = reinterpret_cast<volatile int*>(s.states + gridDim.x);\n"
         "  *value = values[(*flag == kPrefix) * gridDim.x + tile];\n",
     ),
+)
+
+variant(
+    "lab6",
+    "thrust_host",
+    "thrust_fix_image copies the corrupted buffer to the host with cudaMemcpyAsync (which the "
+    "Thrust file may import, for Thrust's own read-backs), repairs the image there with the "
+    "course's CPU loops, and copies the image and its sum back: right images, computed on the "
+    "host.",
+    (
+        "  const auto device = thrust::device;\n"
+        "  const int size =\n"
+        "      static_cast<int>(thrust::copy_if(device, buffer, buffer + n, image, NotGarbage()) - image);\n",  # noqa: E501
+        "  // DEFECT: the buffer copied to the host and repaired there, then copied back.\n"
+        "  static int host[1 << 25];\n"
+        "  cudaMemcpyAsync(host, buffer, sizeof(int) * n, cudaMemcpyDeviceToHost, 0);\n"
+        "  cudaStreamSynchronize(0);\n"
+        "  const int delta[4] = {kMapDelta[0], kMapDelta[1], kMapDelta[2], kMapDelta[3]};\n"
+        "  int pixels = 0, histo[kBins] = {}, cdf[kBins], low = 0, running = 0, sum = 0;\n"
+        "  for (int i = 0; i < n; ++i) {\n"
+        "    if (host[i] != kGarbage) host[pixels++] = host[i];\n"
+        "  }\n"
+        "  for (int i = 0; i < pixels; ++i) ++histo[host[i] += delta[i & 3]];\n"
+        "  for (int v = 0; v < kBins; ++v) {\n"
+        "    cdf[v] = running += histo[v];\n"
+        "    if (low == 0) low = cdf[v];\n"
+        "  }\n"
+        "  for (int i = 0; i < pixels; ++i) {\n"
+        "    host[i] = pixels == low ? 0\n"
+        "              : static_cast<int>(roundf(((cdf[host[i]] - low) /\n"
+        "                                         static_cast<float>(pixels - low)) * 255.0f));\n"
+        "    sum += host[i];\n"
+        "  }\n"
+        "  cudaMemcpyAsync(image, host, sizeof(int) * pixels, cudaMemcpyHostToDevice, 0);\n"
+        "  cudaMemcpyAsync(total, &sum, sizeof(int), cudaMemcpyHostToDevice, 0);\n"
+        "  cudaStreamSynchronize(0);\n"
+        "  (void)sorted;\n"
+        "  (void)bins;\n"
+        "  return pixels;\n"
+        "  const auto device = thrust::device;\n"
+        "  const int size =\n"
+        "      static_cast<int>(thrust::copy_if(device, buffer, buffer + n, image, NotGarbage()) - image);\n",  # noqa: E501
+    ),
+    filename="thrust_pipeline.cu",
 )
 
 # The repository's style (.clang-format), as CI checks it.

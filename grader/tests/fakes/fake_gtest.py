@@ -284,6 +284,10 @@ def run(mode: str, name: str, xml: str | None) -> int:
     if mode == "wrong_test_xml":
         write_xml(xml, "Other.Test")
         return 0
+    if mode == "public_only":  # a baked answer: right on the public data, wrong on hidden
+        hidden = os.environ.get("LAB_DATA_DIR", "").endswith("-hidden")
+        write_xml(xml, name, failure="bin 3: expected 1, got 0" if hidden else None)
+        return 1 if hidden else 0
     if mode == "control_chars":
         write_xml(xml, name, failure="bin 3: expected 1, got 0")
         sys.stdout.write("ansi \x1b[31mred\x1b[0m nul \x00 bell \x07\n")

@@ -1,5 +1,7 @@
-#include <chrono>
+#include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
@@ -30,6 +32,37 @@ void poison_sparse(const Output& out, std::uint64_t phase) {
       cudaMemset2DAsync(static_cast<char*>(out.ptr) + offset, stride, out.poison, 4, rows));
 }
 
+// sum over the region's 8-byte words w_i of mix(w_i ^ mix(key + i)), into *out:
+// a keyed hash that changes with any word, wherever it is.
+__global__ void digest_kernel(const unsigned char* bytes, std::size_t size, std::uint64_t key,
+                              unsigned long long* out) {
+  std::uint64_t sum = 0;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < size / 8;
+       i += stride) {
+    std::uint64_t word;
+    memcpy(&word, bytes + 8 * i, 8);
+    sum += splitmix64_mix(word ^ splitmix64_at(key, i));
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    for (std::size_t i = size / 8 * 8; i < size; ++i) sum += splitmix64_at(key ^ bytes[i], i);
+  }
+  atomicAdd(out, static_cast<unsigned long long>(sum));
+}
+
+std::vector<std::uint64_t> digests(const std::vector<Region>& regions, std::uint64_t key,
+                                   DeviceBuffer<unsigned long long>& scratch) {
+  std::vector<std::uint64_t> sums;
+  for (const Region& r : regions) {
+    LAB_CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    digest_kernel<<<1024, 256>>>(static_cast<const unsigned char*>(r.ptr), r.bytes, key,
+                                 scratch.get());
+    LAB_CHECK_LAUNCH();
+    sums.push_back(scratch.download()[0]);
+  }
+  return sums;
+}
+
 std::string checked(const FreshChecks& fresh) {
   const PhaseTimer checking(Phase::Check);
   return fresh.check();
@@ -38,9 +71,8 @@ std::string checked(const FreshChecks& fresh) {
 }  // namespace
 
 std::uint64_t fresh_seed() {
-  static std::uint64_t state =
-      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  return splitmix64_mix(state += kSplitMixGamma);
+  std::random_device device;  // getrandom(2): no state in this process to read
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
 }
 
 TimingStats time_fresh(const std::function<void()>& launch, TimingOptions options,
@@ -48,8 +80,18 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
   const std::function<void()> restore = options.prepare;
   const bool flushed = options.flush_l2;  // a flush evicts the poison's dirty lines
   std::mt19937_64 phases(fresh_seed());
+  DeviceBuffer<unsigned long long> scratch(1);
+  std::uint64_t key = 0;
+  std::vector<std::uint64_t> before;
   options.prepare = [&] {
     if (restore) restore();
+    {
+      const PhaseTimer redrawing(Phase::Redraw);
+      fresh.redraw(fresh_seed());
+      LAB_CHECK_LAUNCH();
+      key = fresh_seed();
+      before = digests(fresh.unchanged, key, scratch);
+    }
     for (const Output& out : fresh.outputs) {
       if (flushed) {
         poison_all(out);
@@ -58,32 +100,24 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
       }
     }
   };
-  const TimingStats stats = time_gpu(launch, options);
-  synchronize_or_die();
-  std::string wrong = checked(fresh);
-  if (!wrong.empty()) {
-    throw UntrustedTiming(
-        "the output of the last timed run is wrong: the timed runs did not write the answer "
-        "(the output is poisoned before each):\n  " +
-        wrong);
-  }
-  {
-    const PhaseTimer redrawing(Phase::Redraw);
-    fresh.redraw();
-  }
-  if (restore) restore();
-  for (const Output& out : fresh.outputs) poison_all(out);
-  launch();
-  LAB_CHECK_LAUNCH();
-  synchronize_or_die();
-  wrong = checked(fresh);
-  if (!wrong.empty()) {
-    throw UntrustedTiming(
-        "the output after timing is wrong: results cached between repetitions? (inputs drawn "
-        "anew after timing, one more run):\n  " +
-        wrong);
-  }
-  return stats;
+  int run = 0;
+  options.after = [&] {
+    ++run;
+    if (digests(fresh.unchanged, key, scratch) != before) {
+      throw UntrustedTiming("timed run " + std::to_string(run) +
+                            " (warm-ups counted) wrote to memory it may only read: its input, "
+                            "or the harness's copy that inputs are drawn from");
+    }
+    const std::string wrong = checked(fresh);
+    if (!wrong.empty()) {
+      throw UntrustedTiming("the output of timed run " + std::to_string(run) +
+                            " (warm-ups counted) is wrong for the inputs drawn just before it: "
+                            "the inputs are new and the output poisoned before every run, so "
+                            "that run did not compute it:\n  " +
+                            wrong);
+    }
+  };
+  return time_gpu(launch, options);
 }
 
 }  // namespace harness

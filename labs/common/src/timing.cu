@@ -95,6 +95,7 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
     if (options.prepare) options.prepare();
     launch();
     synchronize_or_die();
+    if (options.after) options.after();
   }
   const Event start, stop;
   std::vector<double> samples;
@@ -113,6 +114,7 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
     LAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     samples.push_back(ms);
     total += ms;
+    if (options.after) options.after();
   }
 
   return stats_of(std::move(samples));

@@ -2,7 +2,8 @@
 // tile), small ones against the float64 CPU product element by element, large
 // ones (4096, 10000) with Freivalds' check; and the MQDB products on the course's
 // three instances plus edge cases, structure (exact zeros off the blocks) first,
-// also from host structs through the student's deep copies (h).
+// also from host structs through the student's deep copies (h), on blocks the
+// harness draws on the device after the copies.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -134,16 +135,16 @@ std::string mqdb_test_name(const testing::TestParamInfo<MqdbParam>& info) {
 INSTANTIATE_TEST_SUITE_P(Correctness, MqdbProduct, testing::ValuesIn(mqdb_params()),
                          mqdb_test_name);
 
-// (h) The same product from host structs, through the student's deep copies: the
-// course's first instance and the edge cases (n = 5000 and 10000 would add only the
-// time of copying 0.2 and 0.8 GB).
+// (h) The same product from host structs, through the student's deep copies (checked,
+// then given new blocks on the device): the course's first instance and the edge
+// cases (n = 5000 and 10000 would add only the time of copying 0.2 and 0.8 GB).
 class MqdbFromHost : public testing::TestWithParam<MqdbCase> {};
 
 TEST_P(MqdbFromHost, MatchesTheBlockProductAndKeepsTheZeros) {
   const MqdbCase& c = GetParam();
   MqdbBench bench(c.n, c.k, c.seed);
   const std::string wrong = bench.check_from_host();
-  EXPECT_TRUE(wrong.empty()) << "mqdb_from_host on the MQDB instance seed " << c.seed
+  EXPECT_TRUE(wrong.empty()) << "(h) from host structs, MQDB instance seed " << c.seed
                              << ", n = " << c.n << ", k = " << c.k << ":\n"
                              << wrong;
 }

@@ -1,9 +1,10 @@
 // The end-to-end pipelines, exact against the CPU on every public image: a batch of
-// three images of its size (the image, then two relevelled), copied in from pinned
+// three images of its size (the image, then two drawn like it), copied in from pinned
 // memory, repaired by the student's steps chained (or by the student's Thrust
 // variant, thrust_pipeline.cu), copied out, their sums sorted by the student's
 // radix_sort (or thrust_sort_sums). Every output, the device's and the pinned
-// host's, is poisoned before the run.
+// host's, is poisoned before the run. The Thrust variant also fails when a call
+// copies more to the host than Thrust's own read-backs (pipeline.cu).
 #include <gtest/gtest.h>
 
 #include <string>

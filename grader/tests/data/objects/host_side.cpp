@@ -14,7 +14,19 @@ long raw_getpid() {
   asm volatile("syscall" : "=a"(r) : "a"(39L) : "rcx", "r11", "memory");
   return r;
 }
+__attribute__((used)) long prefixed_getpid() {
+  long r;
+  asm volatile(".byte 0x3e, 0x0f, 0x05"
+               : "=a"(r)
+               : "a"(39L)
+               : "rcx", "r11", "memory");  // ds syscall
+  return r;
+}
 }  // namespace
+// An indirect function: the loader runs its resolver before main.
+static void* pick() __asm__("pick");
+static void* pick() { return reinterpret_cast<void*>(&raw_getpid); }
+long power_register() __attribute__((ifunc("pick")));
 cudaError_t symbol_download(float* host, int n) {
   return cudaMemcpyFromSymbol(host, d_symbol, n * sizeof(float), 0, 2);
 }

@@ -1,7 +1,10 @@
-// Freshness: what is judged is the output the timed runs wrote, and the variant
-// runs once more on inputs drawn after timing. A launcher that does its work on
-// an earlier call and skips it later, or replays a result cached between
-// repetitions, fails with UntrustedTiming naming the first mismatches.
+// Freshness: every timed run works on inputs it has never seen, and its output is
+// checked. Before each run (warm-ups too), outside the timed window, the variant's
+// inputs are redrawn from a seed nobody can predict and its outputs poisoned;
+// after each run the output is compared with the harness's own answer for those
+// inputs, computed only then. A launcher that replays an answer it cached (keyed
+// by the input's content or not), does its work on an earlier call, or writes
+// nothing fails with UntrustedTiming naming the first mismatches.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,25 +31,46 @@ Output output_of(DeviceBuffer<T>& buffer) {
           std::is_floating_point<T>::value ? kPoisonFloatByte : kPoisonIntByte};
 }
 
-struct FreshChecks {
-  // Poisoned before every repetition, outside the timed region (an in-place
-  // variant restores its input in TimingOptions::prepare instead).
-  std::vector<Output> outputs;
-  // Waits for the device and compares the output with the reference: "" when right.
-  std::function<std::string()> check;
-  // Draws new inputs of the same size and distribution, with another seed, and
-  // the reference output for them.
-  std::function<void()> redraw;
+// Device memory a run may only read.
+struct Region {
+  const void* ptr;
+  std::size_t bytes;
 };
 
-// Times `launch` with time_gpu, the outputs poisoned before every repetition;
-// then checks the last repetition's output, redraws the inputs, runs once more
-// and checks again. Either check failing throws UntrustedTiming.
+template <class T>
+Region region_of(const DeviceBuffer<T>& buffer) {
+  return {buffer.get(), buffer.bytes()};
+}
+
+struct FreshChecks {
+  // Poisoned before every run, outside the timed region (an in-place variant
+  // restores its input in TimingOptions::prepare, which runs before the redraw).
+  std::vector<Output> outputs;
+  // Waits for the device and compares the output with the right answer for the
+  // inputs of the run just made: "" when right. The answer is computed here, after
+  // the run, from the inputs on the device (a trusted implementation: CUB, cuBLAS,
+  // the harness's own kernel or the CPU), so no expected output exists anywhere
+  // while student code runs.
+  std::function<std::string()> check;
+  // Replaces the inputs on the device with new ones of the same size and
+  // distribution, drawn from `seed`: every element may change, so no digest of a
+  // part of them decides the answer. Runs before every run: keep it on the device
+  // (redraw.cuh), a few passes over the inputs at most.
+  std::function<void(std::uint64_t seed)> redraw;
+  // What each run must leave as it found it: the inputs it only reads, and the
+  // copies that redraws and checks draw from. Hashed with a new key before and
+  // after every run; a run that wrote to them fails (it could have replaced its
+  // input with one whose answer it knows, for the check to agree with).
+  std::vector<Region> unchanged = {};
+};
+
+// Times `launch` with time_gpu, each run on freshly drawn inputs with poisoned
+// outputs, and checks each run's output. A wrong one throws UntrustedTiming.
 TimingStats time_fresh(const std::function<void()>& launch, TimingOptions options,
                        const FreshChecks& fresh);
 
-// A seed for redrawn inputs that no earlier call returned and that no launcher
-// can know in advance.
+// A seed that no launcher can know in advance, even from this process's memory:
+// drawn from the operating system at each call.
 std::uint64_t fresh_seed();
 
 }  // namespace harness

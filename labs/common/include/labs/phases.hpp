@@ -1,5 +1,5 @@
-// Where a timing test's seconds go: the timed repetitions, the checks of the
-// timed output, and the inputs drawn anew after timing (time_fresh). The rest is
+// Where a timing test's seconds go: the timed repetitions, the checks of each
+// timed output, and the inputs drawn anew before each run (time_fresh). The rest is
 // the test's own setup and its checks before timing. For people tuning what a
 // grading costs: report_timing prints one line of it per timing test.
 #pragma once

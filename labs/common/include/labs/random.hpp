@@ -8,12 +8,19 @@
 
 #include "labs/parallel.hpp"
 
+// The same functions on the device, where nvcc compiles them (redraw.cuh).
+#ifdef __CUDACC__
+#define LAB_HOST_DEVICE __host__ __device__
+#else
+#define LAB_HOST_DEVICE
+#endif
+
 namespace harness {
 
 inline constexpr std::uint64_t kSplitMixGamma = 0x9E3779B97F4A7C15ull;
 
 // The SplitMix64 output for the state `state` (already advanced by the gamma).
-inline std::uint64_t splitmix64_mix(std::uint64_t state) {
+LAB_HOST_DEVICE inline std::uint64_t splitmix64_mix(std::uint64_t state) {
   std::uint64_t z = state;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -21,7 +28,7 @@ inline std::uint64_t splitmix64_mix(std::uint64_t state) {
 }
 
 // Value i of the stream that a SplitMix64 generator seeded with `seed` draws.
-inline std::uint64_t splitmix64_at(std::uint64_t seed, std::uint64_t i) {
+LAB_HOST_DEVICE inline std::uint64_t splitmix64_at(std::uint64_t seed, std::uint64_t i) {
   return splitmix64_mix(seed + (i + 1) * kSplitMixGamma);
 }
 

@@ -39,6 +39,9 @@ struct TimingOptions {
   // Runs before every repetition (warm-ups too), outside the timed region and
   // before the L2 flush: e.g. restoring an input an in-place kernel overwrote.
   std::function<void()> prepare;
+  // Runs after every repetition (warm-ups too), outside the timed region, once the
+  // device is idle: e.g. checking the output of that run.
+  std::function<void()> after;
 };
 
 // The legitimate best kernels reach 1.00-1.01x of the copy ceiling (a kernel that
@@ -47,7 +50,7 @@ struct TimingOptions {
 inline constexpr double kCeilingMargin = 1.3;
 
 // A time that cannot be trusted as the variant's: impossible for its least work,
-// or its output wrong after timing. Tests fail with it; programs print it and
+// or its output wrong for the inputs it was given. Tests fail with it; programs print it and
 // exit 1.
 class UntrustedTiming : public std::runtime_error {
  public:

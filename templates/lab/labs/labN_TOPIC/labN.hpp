@@ -52,18 +52,21 @@ class SaxpyBench {
   // Poisons the output (NaN), runs once, waits (with the deadline) and compares
   // exactly. Returns "" when right, else the first mismatches.
   std::string check(Launch launch);
-  // Times saxpy (check it first: a wrong output has no meaningful time), then
-  // checks the last timed run's output and one more on fresh inputs
-  // (harness::time_fresh); the inputs stay the fresh ones.
+  // Times saxpy (check it first: a wrong output has no meaningful time), every run
+  // on inputs drawn anew on the device and checked against the harness's own saxpy
+  // of them (harness::time_fresh); the inputs are the bench's own again after it.
   harness::TimingStats time(Launch launch, const harness::TimingOptions& options = {});
 
  private:
   void draw(std::uint64_t seed);
   std::string compare();
+  std::string compare_with_reference();
   int n_;
+  std::uint64_t seed_ = 0;  // the bench's own inputs' seed
   float a_;
   std::vector<float> expected_;
   harness::DeviceBuffer<float> d_x_, d_y_, d_out_;
+  harness::DeviceBuffer<float> d_truth_;  // the harness's answer to a redraw, made after the run
 };
 
 }  // namespace labN
