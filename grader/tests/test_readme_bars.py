@@ -47,7 +47,7 @@ def test_the_table_says_each_bar_and_what_set_it(tmp_path: Path) -> None:
     lab = _lab(tmp_path)
     text = readme_bars.updated(lab / "README.md", lab)
     assert text is not None
-    assert "| `kSpeedup` | your code | a / b \\| c | 1.5 | 2.1 | 0.2 ms vs 0.42 ms |" in text
+    assert "| `kSpeedup` | your code | a / b \\| c | 1.5 | 2.1 | 0.2 ms vs 0.42 ms |  |" in text
     assert "measured on NVIDIA H100 80GB HBM3" in text
     assert text.startswith("# demo\n\nBars:\n\n") and text.endswith("\n\nAfter.\n")
     assert "old" not in text
@@ -68,3 +68,20 @@ def test_check_names_a_stale_readme_and_changes_nothing(
 
 def test_the_repositorys_readmes_are_current() -> None:
     assert readme_bars.main(["--check"]) == 0
+
+
+def test_every_student_bar_passes_the_typical_solution_with_room() -> None:
+    """The typical solution (submissions/typical) measured on the calibration GPU
+    passes each student bar by TYPICAL_MARGIN: a bar only a tuned design passes
+    measures whether a student rewrote the reference, not the course."""
+    short = []
+    for lab in sorted((readme_bars.ROOT / "labs").glob("lab*_*")):
+        bars = json.loads((lab / "lab.json").read_text(encoding="utf-8"))["bars"]
+        seen = json.loads((lab / "calibration.json").read_text(encoding="utf-8"))["bars"]
+        for name, bar in bars.items():
+            if bar["for"] != "students":
+                continue
+            typical = seen.get(name, {}).get("typical")
+            if typical is None or typical < readme_bars.TYPICAL_MARGIN * bar["value"]:
+                short.append(f"{lab.name} {name}: {bar['value']} against typical {typical}")
+    assert not short, short

@@ -66,13 +66,19 @@ def write(
     lab_dir: Path, device: str, measured: Mapping[str, Mapping[str, Any]], order: Sequence[str]
 ) -> list[str]:
     """Rewrite lab_dir's calibration.json with `measured` (bars in lab.json's `order`);
-    a bar not measured keeps its earlier entry. Returns the bars kept unmeasured."""
+    a bar not measured keeps its earlier entry, a measured one the typical solution's
+    figure (`typical`, set by hand). Returns the bars kept unmeasured."""
     path = lab_dir / CALIBRATION_FILE
     try:
         earlier = json.loads(path.read_text(encoding="utf-8")).get("bars", {})
     except (OSError, ValueError, AttributeError):
         earlier = {}
-    bars = {name: measured.get(name) or earlier.get(name) for name in order}
+    bars = {
+        name: {**(earlier.get(name) or {}), **measured[name]}
+        if name in measured
+        else earlier.get(name)
+        for name in order
+    }
     doc = {"about": ABOUT, "device": device, "bars": {k: v for k, v in bars.items() if v}}
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     return [name for name in order if name not in measured]
