@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.command import Command
+from grader.core.build import check_built_from, checked_build_target
 from grader.core.discovery import check_build_dir, checked_repo, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.options import (
@@ -87,6 +88,10 @@ def _run(args: argparse.Namespace) -> int:
             "--build checks an existing build; --build-dir makes one: give one of them"
         )
     impl = resolve_impl(args.impl, repo)
+    if args.build is not None:
+        check_built_from(args.build, impl, repo)
+    if args.build_dir is not None:
+        checked_build_target(args.build_dir, impl, repo)
     print(f"grader: checking {impl} (compiling the student's objects)", flush=True)
     results = check_impl(impl, repo, args.labs, args.build, args.build_dir, args.cmake_arg)
     total = 0

@@ -26,6 +26,7 @@ from grader.command import Command
 from grader.core.build import (
     IMPL_WORDS,
     BuildFailure,
+    checked_build_target,
     configure_and_build,
     configured_impl,
     decide_build,
@@ -137,7 +138,10 @@ def _grade(args: argparse.Namespace) -> int:
     if args.impl is not None:
         repo = repo_for_building(repo, labs)
         labs = impl_labs(resolve_impl(args.impl, repo), args.impl, labs, repo)
-        build = writable_dir(args.build_dir or default_build_dir(args.impl), "build")
+        build = checked_build_target(
+            args.build_dir or default_build_dir(args.impl), resolve_impl(args.impl, repo), repo
+        )
+        build = writable_dir(build, "build")
         # One decision for the compile and the tests (and one warning).
         sandbox = decide_build(args.sandbox, repo, args.impl, build, args.cmake_arg, hidden)
         warn(sandbox)

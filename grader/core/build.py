@@ -321,3 +321,40 @@ def configured_impl(build: Path, repo: Path) -> Path | None:
         return None
     value = match.group(1).strip()
     return repo / value if value in IMPL_WORDS else (repo / value).resolve()
+
+
+def checked_build_target(build: Path, impl: Path, repo: Path) -> Path:
+    """Refuse a --build-dir that is not a folder for this build before anything is
+    written: a file, the repository or the student's folder (the build would fill
+    them), a folder of other files, or another student folder's build (it would be
+    reconfigured silently)."""
+    where = build.resolve()
+    if build.exists() and not build.is_dir():
+        raise GraderUsageError(f"--build-dir {build} is a file, not a folder for a build")
+    if where == repo.resolve():
+        raise GraderUsageError(
+            f"--build-dir {build} is the repository itself: the build would fill it; "
+            "give a folder of its own, e.g. build/grading"
+        )
+    if where == impl.resolve() or impl.resolve() in where.parents:
+        raise GraderUsageError(
+            f"--build-dir {build} is inside the student's folder {impl}: the build would "
+            "fill it; give a folder of its own, e.g. build/grading"
+        )
+    if build.is_dir() and any(build.iterdir()):
+        if configured_impl(build, repo) is None:
+            raise GraderUsageError(
+                f"--build-dir {build} holds files and is not a build: give an empty or new folder"
+            )
+        check_built_from(build, impl, repo)
+    return build
+
+
+def check_built_from(build: Path, impl: Path, repo: Path) -> None:
+    """Refuse a build configured with another student folder than `impl`."""
+    built_from = configured_impl(build, repo)
+    if built_from is not None and built_from.resolve() != impl.resolve():
+        raise GraderUsageError(
+            f"{build} is a build of {built_from}, not of {impl}: give that folder's own "
+            "build, or a new folder"
+        )

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.build import check_built_from, checked_build_target
 from grader.core.discovery import checked_repo, parse_lab_list
 from grader.core.errors import GraderUsageError
 from grader.tests.helpers import run_grader
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -163,3 +166,43 @@ def test_an_unknown_lab_folder_is_named_before_anything_builds(tmp_path: Path) -
         )
         assert line.endswith(" (--labs picks some)")
     assert not (tmp_path / "b").exists() and not any(cwd.iterdir())
+
+
+def test_a_build_dir_that_is_no_place_for_a_build_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    repo = REPO
+    student = tmp_path / "student"
+    (student / "lab1_histogram").mkdir(parents=True)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine", encoding="utf-8")
+    cases = {
+        tmp_path / "afile": "is a file",
+        repo: "is the repository itself",
+        student: "inside the student's folder",
+        student / "build": "inside the student's folder",
+        tmp_path / "other": "holds files and is not a build",
+    }
+    for build_dir, why in cases.items():
+        with pytest.raises(GraderUsageError, match=why):
+            checked_build_target(build_dir, student, repo)
+    assert not (student / "build").exists()
+    assert checked_build_target(tmp_path / "new", student, repo) == tmp_path / "new"
+
+
+def test_a_build_of_another_student_folder_is_refused(tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "CMakeCache.txt").write_text(
+        f"CMAKE_PROJECT_NAME:STATIC=cuda_labs\nLAB_IMPL:PATH={tmp_path / 'alice'}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "bob").mkdir()
+    with pytest.raises(GraderUsageError, match="is a build of .*alice, not of .*bob"):
+        check_built_from(build, tmp_path / "bob", REPO)
+    with pytest.raises(GraderUsageError, match="is a build of"):
+        checked_build_target(build, tmp_path / "bob", REPO)
+    check_built_from(build, tmp_path / "alice", REPO)  # its own build is fine
+    assert checked_build_target(build, tmp_path / "alice", REPO) == build
