@@ -354,7 +354,10 @@ def test_impl_arguments_are_checked_before_building(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     bad_dir = grade("--impl", str(student), "--repo", str(repo), "--build-dir", str(blocker))
-    assert bad_dir.returncode == 2 and f"cannot write build to {blocker}" in bad_dir.stderr
+    assert (
+        bad_dir.returncode == 2
+        and f"--build-dir {blocker} is a file, not a folder for a build" in bad_dir.stderr
+    )
     empty = grade("--impl", str(student), "--repo", str(repo), "--labs", "")
     assert empty.returncode == 2 and "names no lab" in empty.stderr
     for proc in (unknown, missing, no_repo, no_cmake, bad_dir, empty):
