@@ -82,8 +82,11 @@ function(lab_add_gtest target)
   endif()
   # Only our own marker or exit code 77 mean "skipped" (no GPU); gtest's default
   # "[  SKIPPED ]" pattern could be printed by student code.
+  # PRE_TEST: the program lists its cases when ctest reads the tests, never while
+  # building, so nothing compiled from the student's files runs in a writable build
+  # tree (the grader lists in its sandbox, the tree read-only: discovery.py).
   gtest_discover_tests(${target} TEST_PREFIX "${T_LAB}." NO_PRETTY_VALUES
-    DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS
+    DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS
     PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${T_LAB}_data RUN_SERIAL ${serial})
   # Set once the tests exist: PROPERTIES cannot carry a list (two labels, two
   # fixtures), and there it would add to gtest's skip pattern instead of replacing

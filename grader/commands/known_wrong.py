@@ -24,7 +24,7 @@ from pathlib import Path
 
 from grader.command import Command
 from grader.core.build import configure_and_build
-from grader.core.discovery import lab_folders, read_ctest_json, repo_root
+from grader.core.discovery import lab_folders, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.model import LabTest, Outcome
 from grader.core.reports import verdict_line
@@ -176,9 +176,7 @@ def grade_entry(
 
     if entry.sanitizer:
         defect = [
-            t
-            for t in sanitize_tests(read_ctest_json(build), [entry.lab])
-            if tool_of(t) == entry.sanitizer
+            t for t in sanitize_tests(session.listing, [entry.lab]) if tool_of(t) == entry.sanitizer
         ]
         if not defect:
             return None, (

@@ -14,7 +14,6 @@ import argparse
 from collections.abc import Sequence
 
 from grader.command import Command
-from grader.core.discovery import read_ctest_json
 from grader.core.errors import GraderUsageError, exit_status
 from grader.core.model import LabTest, Outcome, lab_number
 from grader.core.reports import markdown_table, one_line
@@ -48,8 +47,12 @@ def _run(args: argparse.Namespace) -> int:
     check_timeout_scale(args.timeout_scale)
     labs = args.labs
     check_jobs(args.jobs)
-    doc = read_ctest_json(args.build)
-    tests = sanitize_tests(doc, labs)
+    # The grading session's runner and scheduler (its sandbox: $LAB_SANDBOX, else auto),
+    # given the sanitize tests alone: the labs' graded tests do not run.
+    session = GradingSession.open(
+        args.build, labs=labs, timeout_scale=args.timeout_scale, jobs=args.jobs
+    )
+    tests = sanitize_tests(session.listing, labs)
     if not tests:
         which = f" of {','.join(labs)}" if labs else ""
         raise GraderUsageError(
@@ -58,11 +61,6 @@ def _run(args: argparse.Namespace) -> int:
             "found in the CUDA toolkit) and build it"
         )
     tests.sort(key=lambda t: (lab_number(t.lab), t.name))
-    # The grading session's runner and scheduler (its sandbox: $LAB_SANDBOX, else auto),
-    # given the sanitize tests alone: the labs' graded tests do not run.
-    session = GradingSession.open(
-        args.build, labs=labs, timeout_scale=args.timeout_scale, jobs=args.jobs
-    )
     outcomes = session.scheduler.run_all(tests)
     rows = [(test, outcomes[test.name]) for test in tests]
     for test, outcome in rows:

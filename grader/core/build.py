@@ -28,7 +28,7 @@ from typing import Any
 from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
 from grader.core.lab_file import library_files
-from grader.core.sandbox import Decision, Sandbox, decide, start_failure, warn
+from grader.core.sandbox import Decision, Sandbox, decide, installation, start_failure, warn
 
 IMPL_WORDS = ("skeletons", "solutions")
 # What a build reads of the repository: its CMake code, the labs' contract headers and
@@ -97,7 +97,7 @@ def build_view(repo: Path, impl: str, cmake_args: Sequence[str] = ()) -> list[st
     tools += [str(repo / ".venv" / "bin" / "python3")]
     named = [m.group(1) for a in cmake_args if (m := re.match(r"-D[^=]+=(/.*)", a))]
     places = [
-        _installation(path)
+        installation(path)
         for given in (*tools, *named)
         if given and os.path.exists(given)
         for path in (os.path.abspath(given), os.path.realpath(given))  # a link and its target
@@ -117,14 +117,6 @@ def decide_build(
     root grader's uid 65534 may not reach a Python in /root: then setpriv's way)."""
     view = build_view(repo, impl, cmake_args)
     return decide(mode, hidden=hidden, probe_paths=[*view, build_dir])
-
-
-def _installation(path: str) -> str:
-    """A folder itself; a program's installation (the folder above its bin/); a file's folder."""
-    if os.path.isdir(path):
-        return path
-    folder = os.path.dirname(path)
-    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
 
 
 def _run_step(

@@ -7,17 +7,22 @@ CMake registered. Labs are matched by exact label (`lab1` never matches
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from grader.core.captured import run_captured
 from grader.core.errors import GraderUsageError
 from grader.core.model import BUILD_KIND, KINDS, OTHER_KIND, LabTest, is_lab_id, lab_number
+from grader.core.sandbox import Sandbox, installation, start_failure
 
 # gtest_discover_tests registers `<target>_NOT_BUILT` when the program is missing.
 _NOT_BUILT = re.compile(r"(lab\d+)(?![0-9]).*_NOT_BUILT")
@@ -29,6 +34,8 @@ _KIND_ORDER = {
     )
 }
 _CTEST_TIMEOUT_S = 300
+# Where a PRE_TEST discovery script writes its test list (CMake's GoogleTest module).
+_CTEST_FILE = re.compile(r"CTEST_FILE\s*\[(=*)\[(.+?)\]\1\]")
 _PROJECT = "cuda_labs"  # project() in CMakeLists.txt, named in every build's cache
 # compute-sanitizer's runs (sanitize.py), labelled `sanitize` and `labN.sanitize` (never
 # `labN`): a kind of their own, never graded.
@@ -58,28 +65,103 @@ def check_build_dir(build: Path) -> None:
         )
 
 
-def read_ctest_json(build: Path) -> dict[str, Any]:
-    """Ask ctest for the build's test list; every failure is a usage error."""
+def read_ctest_json(build: Path, sandbox: Sandbox | None = None) -> dict[str, Any]:
+    """Ask ctest for the build's test list; every failure is a usage error.
+
+    Listing runs the test programs (gtest_discover_tests, PRE_TEST mode: nothing
+    runs while building) and the scripts their output became. With `sandbox`, all
+    of it runs there with the build read-only: first each folder of programs alone,
+    only its own lists writable (one lab's program cannot rewrite another's list),
+    then the whole tree with nothing writable."""
     check_build_dir(build)
     ctest = shutil.which("ctest")
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
+    if sandbox is not None:
+        for folder, lists in _test_lists(build):
+            _show(ctest, folder, build, sandbox, lists)
+    return _show(ctest, build, build, sandbox, [])
+
+
+def _test_lists(build: Path) -> list[tuple[Path, list[Path]]]:
+    """Each folder's test-list files (the CTEST_FILE its discovery writes), deepest
+    folder first, created empty and dated 1970 so that listing rewrites them."""
+    folders: dict[Path, list[Path]] = {}
+    for include in build.rglob("*_include*.cmake"):
+        if "CMakeFiles" in include.relative_to(build).parts:
+            continue
+        text = include.read_text(encoding="utf-8", errors="replace")
+        for match in _CTEST_FILE.finditer(text):
+            path = Path(match.group(2))
+            if path.parent.resolve() != include.parent.resolve():
+                raise GraderUsageError(f"{include} lists tests into {path}, outside its folder")
+            path.touch()
+            os.utime(path, (0, 0))
+            folders.setdefault(include.parent, []).append(path)
+    return sorted(folders.items(), key=lambda item: -len(item[0].parts))
+
+
+def _show(
+    ctest: str, folder: Path, build: Path, sandbox: Sandbox | None, lists: Sequence[Path]
+) -> dict[str, Any]:
+    argv = [ctest, "--test-dir", str(folder), "--show-only=json-v1"]
     try:
-        proc = run_captured(
-            [ctest, "--test-dir", str(build), "--show-only=json-v1"], _CTEST_TIMEOUT_S
-        )
+        if sandbox is None:
+            proc = run_captured(argv, _CTEST_TIMEOUT_S)
+        else:
+            with tempfile.TemporaryDirectory(prefix="grader-list-") as tmp, ExitStack() as lent:
+                scratch = Path(tmp)
+                # ctest logs into an existing Testing/Temporary: an empty tmpfs instead.
+                sandbox = dataclasses.replace(
+                    sandbox, hidden=(*sandbox.hidden, str(folder / "Testing"))
+                )
+                sandbox.prepare(scratch)
+                for path in lists:
+                    lent.enter_context(sandbox.lent(path))
+                wrapped = sandbox.command(
+                    argv,
+                    scratch=scratch,
+                    cwd=str(folder),
+                    read_only=listing_view(build),
+                    env=os.environ,
+                    writable=[str(p) for p in lists],
+                )
+                proc = run_captured(
+                    wrapped,
+                    _CTEST_TIMEOUT_S,
+                    stdin=subprocess.DEVNULL,
+                    env=sandbox.environment(os.environ, scratch),
+                    cwd=scratch,
+                    **sandbox.process_user(),
+                )
+                if not sandbox.started(scratch):
+                    said = proc.stderr + proc.stdout
+                    raise GraderUsageError(f"ctest could not list {folder}: {start_failure(said)}")
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc
+        raise GraderUsageError(f"ctest could not list the tests of {folder}: {exc}") from exc
     if proc.returncode != 0:
         first = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[0]
-        raise GraderUsageError(f"ctest could not list the tests of {build}: {first}")
+        raise GraderUsageError(f"ctest could not list the tests of {folder}: {first}")
     try:
         doc = json.loads(proc.stdout)
     except json.JSONDecodeError as exc:
-        raise GraderUsageError(f"ctest printed an unreadable test list for {build}: {exc}") from exc
+        raise GraderUsageError(f"ctest printed an unreadable list for {folder}: {exc}") from exc
     if not isinstance(doc, dict):
-        raise GraderUsageError(f"ctest printed an unreadable test list for {build}")
+        raise GraderUsageError(f"ctest printed an unreadable list for {folder}")
     return doc
+
+
+def listing_view(build: Path) -> list[str]:
+    """What listing is shown read-only: the build, ctest's installation and the
+    Python the build found (ctest lists a command only if its program exists; the
+    dataset and no-GPU summary tests run Python)."""
+    ctest = shutil.which("ctest")
+    try:
+        cache = (build / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        cache = ""  # not a build: read_ctest_json says so
+    python = re.findall(r"^_?Python3_EXECUTABLE:\w+=(/.+)$", cache, re.M)
+    return [str(build), *([installation(ctest)] if ctest else []), *python]
 
 
 def parse_tests(doc: Mapping[str, Any]) -> list[LabTest]:

@@ -499,6 +499,14 @@ def _parents(paths: Iterable[str], hidden: Sequence[str]) -> list[str]:
     return options
 
 
+def installation(path: str) -> str:
+    """A folder itself; a program's installation (the folder above its bin/); a file's folder."""
+    if os.path.isdir(path):
+        return path
+    folder = os.path.dirname(path)
+    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+
 def _own(folder: Path, uid: int, gid: int) -> None:
     """chown -R that never follows a link (the sandbox may have left some)."""
     os.lchown(folder, uid, gid)

@@ -13,12 +13,14 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from grader.core.build import BuildFailure, configured_impl
 from grader.core.commits import Checkout, checkout_of
 from grader.core.discovery import (
     SANITIZE_KIND,
     lab_dirs,
+    listing_view,
     parse_tests,
     read_ctest_json,
     repo_root,
@@ -77,6 +79,7 @@ class GradingSession:
         self.commits = dict(commits or {})
         self.rejected = dict(rejected or {})
         self.sandbox = sandbox
+        self.listing: Mapping[str, Any] = {}  # ctest's json-v1 test list (open)
         # A rejected lab scores 0 of its full mark whatever its tests would say: one
         # stand-in per lab carries the findings (and, as a failed build does, the
         # lab's maximum), and none of its tests takes GPU time.
@@ -140,8 +143,14 @@ class GradingSession:
         check_process_mode(process_mode)
         check_timeout_scale(timeout_scale)
         repo = repo or repo_root()
+        # Decided first: listing the tests runs the student's programs.
+        warn_later = False
+        if not isinstance(sandbox, Decision):
+            view = [str(build / "bin"), *listing_view(build)]
+            sandbox = decide(sandbox, hidden=hidden, probe_paths=view)
+            warn_later = True
         try:
-            doc = read_ctest_json(build)
+            doc = read_ctest_json(build, sandbox.sandbox)
         except GraderUsageError:
             if build_failure is None:
                 raise
@@ -150,6 +159,8 @@ class GradingSession:
         dirs = lab_dirs(repo)
         chosen = resolve_labs(labs, all_tests, dirs, build, build_failed=build_failure is not None)
         tests = select_tests(all_tests, chosen)
+        if warn_later:  # once the request is known to be right
+            warn(sandbox)
         with_tests = {t.lab for t in tests}
         tests += [
             LabTest(name=f"{lab}.build", lab=lab, kind=BUILD_KIND)
@@ -159,9 +170,6 @@ class GradingSession:
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
         runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
         sized = Calibration.read(calibration) if calibration is not None else None
-        if not isinstance(sandbox, Decision):
-            sandbox = decide(sandbox, hidden=hidden, probe_paths=[build / "bin"])
-            warn(sandbox)
         gpu = gpu or probe(build)
         if sized is not None and gpu.present:
             sized.check_gpu(str(gpu.details.get("name", "")) or None)
@@ -203,7 +211,7 @@ class GradingSession:
             calibration=sized,
             data_root=data_root,
         )
-        return cls(
+        session = cls(
             tests=tests,
             policies=policies,
             gpu=gpu,
@@ -223,6 +231,8 @@ class GradingSession:
             gpu_lock=GpuLock.from_environment(),
             outcome_cache=outcome_cache,
         )
+        session.listing = doc
+        return session
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
         """Run `tests` (default: all selected), untimed ones side by side first."""

@@ -157,26 +157,19 @@ static_assert((kBins & (kBins - 1)) == 0, "an odd a is coprime with kBins");
 
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
                                           const harness::TimingOptions& options) {
-  const auto back = [&] {  // the bench's own samples again, however timing ends
-    LAB_CUDA_CHECK(
-        cudaMemcpy(d_samples_.get(), d_base_.get(), d_base_.bytes(), cudaMemcpyDeviceToDevice));
-  };
-  try {
-    const harness::TimingStats stats = harness::time_fresh(
-        [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); },
-        harness::doing_at_least(options, bytes_moved()),
-        {{harness::output_of(d_hist_)},
-         [&] { return compare_with_cub(); },
-         [&](std::uint64_t seed) {
-           harness::shuffled(d_base_.get(), d_samples_.get(), samples_.size(), seed, Relabel(seed));
-         },
-         {harness::region_of(d_samples_), harness::region_of(d_base_)}});
-    back();
-    return stats;
-  } catch (...) {
-    back();
-    throw;
-  }
+  return harness::time_fresh(
+      [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); },
+      harness::doing_at_least(options, bytes_moved()),
+      {{harness::output_of(d_hist_)},
+       [&] { return compare_with_cub(); },
+       [&](std::uint64_t seed) {
+         harness::shuffled(d_base_.get(), d_samples_.get(), samples_.size(), seed, Relabel(seed));
+       },
+       {harness::region_of(d_samples_), harness::region_of(d_base_)},
+       [&] {
+         LAB_CUDA_CHECK(cudaMemcpy(d_samples_.get(), d_base_.get(), d_base_.bytes(),
+                                   cudaMemcpyDeviceToDevice));
+       }});
 }
 
 harness::TimingStats HistogramBench::time_course_global(const harness::TimingOptions& options) {

@@ -328,23 +328,6 @@ __global__ void outside_nonzeros_kernel(const float* elem, int n, const int* off
   if (mine) atomicAdd(count, mine);
 }
 
-// `timed()`, after which `restore()` makes the bench's inputs its own again, however it
-// ends; a restore that fails after a failure (a broken context) leaves the first error.
-harness::TimingStats restoring(const std::function<harness::TimingStats()>& timed,
-                               const std::function<void()>& restore) {
-  try {
-    const harness::TimingStats stats = timed();
-    restore();
-    return stats;
-  } catch (...) {
-    try {
-      restore();
-    } catch (...) {
-    }
-    throw;
-  }
-}
-
 constexpr std::uint64_t kSeedOfB = 1000003;  // B = random_matrix(k m, seed + kSeedOfB)
 
 }  // namespace
@@ -467,15 +450,13 @@ std::string MatmulBench::check_course_naive() {
 
 harness::TimingStats MatmulBench::time(Launcher run, Launch launch,
                                        const harness::TimingOptions& options) {
-  return restoring(
-      [&] {
-        return harness::time_fresh(
-            [&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); }, least(options),
-            {{harness::output_of(d_c_)},
-             [&] { return compare_freivalds(); },
-             [&](std::uint64_t seed) { draw(seed); }});
-      },
-      [&] { draw(seed_); });
+  return harness::time_fresh([&] { run(d_a_.get(), d_b_.get(), d_c_.get(), n_, k_, m_, launch); },
+                             least(options),
+                             {{harness::output_of(d_c_)},
+                              [&] { return compare_freivalds(); },
+                              [&](std::uint64_t seed) { draw(seed); },
+                              {},
+                              [&] { draw(seed_); }});
 }
 
 harness::TimingStats MatmulBench::time_cublas(const harness::TimingOptions& options) {
@@ -703,14 +684,12 @@ double MqdbBench::bytes_moved() const {
 // Every run on new blocks (same D): the launchers' views stay valid.
 harness::TimingStats MqdbBench::time_fresh(const std::function<void()>& launch,
                                            const harness::TimingOptions& options) {
-  return restoring(
-      [&] {
-        return harness::time_fresh(launch, harness::doing_at_least(options, bytes_moved(), flops()),
-                                   {{harness::output_of(d_c_)},
-                                    [&] { return compare_on_device(); },
-                                    [&](std::uint64_t seed) { redraw(seed); }});
-      },
-      [&] { restore(); });
+  return harness::time_fresh(launch, harness::doing_at_least(options, bytes_moved(), flops()),
+                             {{harness::output_of(d_c_)},
+                              [&] { return compare_on_device(); },
+                              [&](std::uint64_t seed) { redraw(seed); },
+                              {},
+                              [&] { restore(); }});
 }
 
 harness::TimingStats MqdbBench::time(bool naive, Launch launch,

@@ -633,12 +633,8 @@ harness::TimingStats CompactionBench::time_stage(Stage stage, const std::functio
     }
     return device_mismatches(truth.get(), d_c_.get(), image_size(), "pixel");
   };
-  return restored_after(
-      [&] {
-        return harness::time_fresh(launch, harness::doing_at_least(options, bytes),
-                                   {std::move(outputs), check, redraw});
-      },
-      [&] { upload(); });
+  return harness::time_fresh(launch, harness::doing_at_least(options, bytes),
+                             {std::move(outputs), check, redraw, {}, [&] { upload(); }});
 }
 
 harness::TimingStats CompactionBench::time_step(Step step, const harness::TimingOptions& options) {
@@ -923,12 +919,8 @@ harness::TimingStats ImageBench::time_stage(Stage stage, const std::function<voi
     steps.sum(d_equalized_.get(), size(), want);
     return device_mismatches(want, d_one_.get(), 1, "total");
   };
-  return restored_after(
-      [&] {
-        return harness::time_fresh(launch, harness::doing_at_least(options, bytes),
-                                   {std::move(outputs), check, redraw});
-      },
-      [&] { upload(); });
+  return harness::time_fresh(launch, harness::doing_at_least(options, bytes),
+                             {std::move(outputs), check, redraw, {}, [&] { upload(); }});
 }
 
 harness::TimingStats ImageBench::time_map(const MapVariant& v,

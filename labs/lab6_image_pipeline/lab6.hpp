@@ -172,20 +172,6 @@ std::string device_mismatches(const int* want, const int* got, long long n, cons
 std::string device_mismatches(const unsigned* want, const unsigned* got, long long n,
                               const char* what);
 
-// `time()` (a timing on fresh inputs), then `restore()` (the bench's own inputs
-// again, as its other checks and the program's tables expect), however it ends.
-template <class Time, class Restore>
-harness::TimingStats restored_after(const Time& time, const Restore& restore) {
-  try {
-    harness::TimingStats stats = time();
-    restore();
-    return stats;
-  } catch (...) {
-    restore();
-    throw;
-  }
-}
-
 // ---- The benches -------------------------------------------------------------------
 
 // Step 2 on n values: both scans, the shift, and CUB's scan.

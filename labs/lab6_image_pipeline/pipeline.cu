@@ -348,11 +348,8 @@ harness::TimingStats PipelineBench::time_batch(const std::function<void()>& laun
   };
   harness::TimingOptions batch = harness::doing_at_least(options, transfer_bytes());
   batch.prepare = [&] { poison_host_outputs(); };  // host memory: poisoned by the host
-  return restored_after(
-      [&] {
-        return harness::time_fresh(launch, batch, {std::move(outputs), check, redraw});
-      },
-      [&] { fill_input(); });
+  return harness::time_fresh(launch, batch,
+                             {std::move(outputs), check, redraw, {}, [&] { fill_input(); }});
 }
 
 harness::TimingStats PipelineBench::time_gpu(const harness::TimingOptions& options) {

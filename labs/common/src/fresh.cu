@@ -63,11 +63,6 @@ std::vector<std::uint64_t> digests(const std::vector<Region>& regions, std::uint
   return sums;
 }
 
-std::string checked(const FreshChecks& fresh) {
-  const PhaseTimer checking(Phase::Check);
-  return fresh.check();
-}
-
 }  // namespace
 
 std::uint64_t fresh_seed() {
@@ -103,12 +98,13 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
   int run = 0;
   options.after = [&] {
     ++run;
+    const PhaseTimer checking(Phase::Check);
     if (digests(fresh.unchanged, key, scratch) != before) {
       throw UntrustedTiming("timed run " + std::to_string(run) +
                             " (warm-ups counted) wrote to memory it may only read: its input, "
                             "or the harness's copy that inputs are drawn from");
     }
-    const std::string wrong = checked(fresh);
+    const std::string wrong = fresh.check();
     if (!wrong.empty()) {
       throw UntrustedTiming("the output of timed run " + std::to_string(run) +
                             " (warm-ups counted) is wrong for the inputs drawn just before it: "
@@ -117,7 +113,17 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
                             wrong);
     }
   };
-  return time_gpu(launch, options);
+  try {
+    const TimingStats stats = time_gpu(launch, options);
+    if (fresh.restore) fresh.restore();
+    return stats;
+  } catch (...) {
+    try {
+      if (fresh.restore) fresh.restore();
+    } catch (...) {  // a broken context: the first error is the one to report
+    }
+    throw;
+  }
 }
 
 }  // namespace harness

@@ -62,6 +62,9 @@ struct FreshChecks {
   // after every run; a run that wrote to them fails (it could have replaced its
   // input with one whose answer it knows, for the check to agree with).
   std::vector<Region> unchanged = {};
+  // Puts the bench's own inputs back once timing ends, however it ends (its other
+  // checks and tables expect them); none when the redraws leave nothing to undo.
+  std::function<void()> restore = {};
 };
 
 // Times `launch` with time_gpu, each run on freshly drawn inputs with poisoned
