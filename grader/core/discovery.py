@@ -74,6 +74,7 @@ def read_ctest_json(build: Path, sandbox: Sandbox | None = None) -> dict[str, An
     only its own lists writable (one lab's program cannot rewrite another's list),
     then the whole tree with nothing writable."""
     check_build_dir(build)
+    build = build.resolve()  # the sandbox starts elsewhere
     ctest = shutil.which("ctest")
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
@@ -161,7 +162,8 @@ def listing_view(build: Path) -> list[str]:
     except OSError:
         cache = ""  # not a build: read_ctest_json says so
     python = re.findall(r"^_?Python3_EXECUTABLE:\w+=(/.+)$", cache, re.M)
-    return [str(build), *([installation(ctest)] if ctest else []), *python]
+    tools = [installation(p) for p in (ctest, os.path.realpath(ctest))] if ctest else []
+    return [str(build), *tools, *python]
 
 
 def parse_tests(doc: Mapping[str, Any]) -> list[LabTest]:
