@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import ExitStack
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +34,6 @@ _KIND_ORDER = {
     )
 }
 _CTEST_TIMEOUT_S = 300
-# Where a PRE_TEST discovery script writes its test list (CMake's GoogleTest module).
-_CTEST_FILE = re.compile(r"CTEST_FILE\s*\[(=*)\[(.+?)\]\1\]")
 _PROJECT = "cuda_labs"  # project() in CMakeLists.txt, named in every build's cache
 # compute-sanitizer's runs (sanitize.py), labelled `sanitize` and `labN.sanitize` (never
 # `labN`): a kind of their own, never graded.
@@ -70,72 +68,71 @@ def read_ctest_json(build: Path, sandbox: Sandbox | None = None) -> dict[str, An
 
     Listing runs the test programs (gtest_discover_tests, PRE_TEST mode: nothing
     runs while building) and the scripts their output became. With `sandbox`, all
-    of it runs there with the build read-only: first each folder of programs alone,
-    only its own lists writable (one lab's program cannot rewrite another's list),
-    then the whole tree with nothing writable."""
+    of it runs there, the build read-only: first each folder of programs alone, with
+    only the files of that folder writable (where CMake writes the lists: one lab's
+    program cannot change another's list, an object or a program), then the whole
+    tree with nothing writable."""
     check_build_dir(build)
     build = build.resolve()  # the sandbox starts elsewhere
     ctest = shutil.which("ctest")
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
     if sandbox is not None:
-        for folder, lists in _test_lists(build):
-            _show(ctest, folder, build, sandbox, lists)
-    return _show(ctest, build, build, sandbox, [])
+        for folder in _program_folders(build):
+            _show(ctest, folder, build, sandbox, folder)
+    return _show(ctest, build, build, sandbox, None)
 
 
-def _test_lists(build: Path) -> list[tuple[Path, list[Path]]]:
-    """Each folder's test-list files (the CTEST_FILE its discovery writes), deepest
-    folder first, created empty and dated 1970 so that listing rewrites them."""
-    folders: dict[Path, list[Path]] = {}
-    for include in build.rglob("*_include*.cmake"):
-        if "CMakeFiles" in include.relative_to(build).parts:
-            continue
-        text = include.read_text(encoding="utf-8", errors="replace")
-        for match in _CTEST_FILE.finditer(text):
-            path = Path(match.group(2))
-            if path.parent.resolve() != include.parent.resolve():
-                raise GraderUsageError(f"{include} lists tests into {path}, outside its folder")
-            path.touch()
-            os.utime(path, (0, 0))
-            folders.setdefault(include.parent, []).append(path)
-    return sorted(folders.items(), key=lambda item: -len(item[0].parts))
+def _program_folders(build: Path) -> list[Path]:
+    """The folders with gtest_discover_tests' scripts, deepest first."""
+    found = {
+        include.parent
+        for include in build.rglob("*_include*.cmake")
+        if "CMakeFiles" not in include.relative_to(build).parts
+    }
+    return sorted(found, key=lambda folder: (-len(folder.parts), folder))
+
+
+def _kept(folder: Path) -> list[str]:
+    """What stays out of reach in a folder lent for listing: its subfolders (objects,
+    data, ctest's logs) behind empty stand-ins, its libraries read-only."""
+    return [str(p) for p in folder.iterdir() if p.is_dir() or p.suffix in (".a", ".o", ".so")]
 
 
 def _show(
-    ctest: str, folder: Path, build: Path, sandbox: Sandbox | None, lists: Sequence[Path]
+    ctest: str, folder: Path, build: Path, sandbox: Sandbox | None, lent: Path | None
 ) -> dict[str, Any]:
+    """ctest's json-v1 list of `folder`'s tests, in `sandbox` unless None, with the
+    files of `lent` writable."""
     argv = [ctest, "--test-dir", str(folder), "--show-only=json-v1"]
     try:
         if sandbox is None:
             proc = run_captured(argv, _CTEST_TIMEOUT_S)
         else:
-            with tempfile.TemporaryDirectory(prefix="grader-list-") as tmp, ExitStack() as lent:
+            # ctest logs into an existing Testing/Temporary: an empty stand-in instead.
+            hidden = [*sandbox.hidden, str(folder / "Testing"), *(_kept(lent) if lent else [])]
+            view = dataclasses.replace(sandbox, hidden=tuple(hidden))
+            with tempfile.TemporaryDirectory(prefix="grader-list-") as tmp:
                 scratch = Path(tmp)
-                # ctest logs into an existing Testing/Temporary: an empty tmpfs instead.
-                sandbox = dataclasses.replace(
-                    sandbox, hidden=(*sandbox.hidden, str(folder / "Testing"))
-                )
-                sandbox.prepare(scratch)
-                for path in lists:
-                    lent.enter_context(sandbox.lent(path))
-                wrapped = sandbox.command(
+                view.prepare(scratch)
+                wrapped = view.command(
                     argv,
                     scratch=scratch,
                     cwd=str(folder),
                     read_only=listing_view(build),
                     env=os.environ,
-                    writable=[str(p) for p in lists],
+                    writable=[str(lent)] if lent else [],
                 )
-                proc = run_captured(
-                    wrapped,
-                    _CTEST_TIMEOUT_S,
-                    stdin=subprocess.DEVNULL,
-                    env=sandbox.environment(os.environ, scratch),
-                    cwd=scratch,
-                    **sandbox.process_user(),
-                )
-                if not sandbox.started(scratch):
+                with view.lent(lent) if lent else nullcontext():
+                    proc = run_captured(
+                        wrapped,
+                        _CTEST_TIMEOUT_S,
+                        stdin=subprocess.DEVNULL,
+                        env=view.environment(os.environ, scratch),
+                        cwd=scratch,
+                        **view.process_user(),
+                    )
+                if not view.started(scratch):
                     said = proc.stderr + proc.stdout
                     raise GraderUsageError(f"ctest could not list {folder}: {start_failure(said)}")
     except (OSError, subprocess.TimeoutExpired) as exc:

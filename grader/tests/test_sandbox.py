@@ -510,7 +510,7 @@ def _listed_lab(build: Path, lab: str, program_body: str) -> None:
     """A lab folder whose test list comes as gtest_discover_tests' PRE_TEST script
     makes it: run the program (student code), write the list, include it."""
     folder = build / lab
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)
     program = build / "bin" / f"{lab}_test"
     program.write_text(f"#!/bin/sh\n{program_body}\nexit 0\n", encoding="utf-8")
     program.chmod(0o755)
@@ -532,8 +532,8 @@ def test_listing_the_tests_runs_the_programs_where_they_can_change_only_their_ow
     monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
 ) -> None:
     """ctest runs each test program to list its cases: student code. In the sandbox it
-    may write its own folder's list and nothing else: not another lab's list, the
-    programs the grader runs next, or the scripts ctest reads."""
+    may write its own folder's lists and nothing else: not another lab's list, its own
+    objects, the programs the grader runs next, or the scripts ctest reads first."""
     sandbox = _sandbox(monkeypatch, variant=variant)
     build = shared / "build"
     (build / "bin").mkdir(parents=True)
@@ -542,11 +542,20 @@ def test_listing_the_tests_runs_the_programs_where_they_can_change_only_their_ow
     probe_program = build / "bin" / "lab_gpu_info"
     probe_program.write_text("#!/bin/sh\necho '{}'\n")
     probe_program.chmod(0o755)
-    victims = [probe_program, build / "CTestTestfile.cmake"]
+    (build / "lab1" / "CMakeFiles").mkdir(parents=True)
+    victims = [
+        probe_program,
+        build / "CTestTestfile.cmake",
+        build / "lab1" / "liblab1_impl.a",  # checked objects, in the program's own folder
+        build / "lab1" / "CMakeFiles" / "kernels.cu.o",
+    ]
+    for victim in victims[2:]:
+        victim.write_text("checked\n")
     attack = [
         *(f"echo 'echo owned' > '{v}'" for v in victims),
         f"echo 'add_test(lab3.Case.Fake /bin/true)' > '{build}/lab3/lab3_test[1]_tests.cmake'",
         f"touch '{build}/planted'",
+        f"rm -f '{build}/lab1/liblab1_impl.a'",
     ]
     _listed_lab(build, "lab1", "\n".join(f"{line} 2>/dev/null" for line in attack))
     _listed_lab(build, "lab3", "")
