@@ -26,8 +26,8 @@ from grader.command import Command
 from grader.core.build import (
     IMPL_WORDS,
     BuildFailure,
+    build_checked,
     checked_build_target,
-    configure_and_build,
     configured_impl,
     decide_build,
     print_progress,
@@ -146,15 +146,18 @@ def _grade(args: argparse.Namespace) -> int:
         sandbox = decide_build(args.sandbox, repo, args.impl, build, args.cmake_arg, hidden)
         warn(sandbox)
         print(f"grader: building {', '.join(labs)} against {args.impl} in {build}", flush=True)
-        log, failure = configure_and_build(
+        impl = args.impl
+        log, failure, rejected = build_checked(
             repo,
-            args.impl,
+            impl,
             build,
+            labs,
             [
                 *args.cmake_arg,
                 f"-DLAB_ONLY={';'.join(labs)}",
                 *(["-DLAB_SANITIZE=ON"] if sanitize else []),
             ],
+            lambda chosen: submission_rejections(repo, impl, build, list(chosen)),
             progress=print_progress,
             sandbox=sandbox,
         )
@@ -166,7 +169,8 @@ def _grade(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    rejected = submission_rejections(repo, args.impl, build, labs)
+    else:
+        rejected = submission_rejections(repo, None, build, labs)
     for lab, findings in rejected.items():
         print(
             f"grader: {lab} rejected by the static check (sources and objects), scored 0: "

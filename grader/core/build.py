@@ -6,8 +6,9 @@ build: it returns what went wrong.
 
 Both steps run in the sandbox (sandbox.py, `build_command`) under the grading run's
 decision: the compiler reads and prints whatever file a student's source names, so it
-sees only the build's inputs (`build_view`), and writes only the build tree. The
-build runs student code too: gtest_discover_tests runs each test program.
+sees only the build's inputs (`build_view`), and writes only the build tree. Linking
+runs student code too (gtest_discover_tests runs each test program), so a lab is
+linked only once its objects passed the object check (`build_checked`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -204,12 +205,14 @@ def configure_and_build(
     impl: str,
     build_dir: Path,
     cmake_args: Sequence[str] = (),
-    targets: Sequence[str] = (),
+    targets: Sequence[str] | Callable[[Path], Sequence[str]] = (),
     progress: Callable[[str], None] | None = None,
     sandbox: Decision | str | None = None,
+    configure: bool = True,
 ) -> tuple[str, BuildFailure | None]:
-    """Configure with Ninja in Release and build everything that compiles (or
-    only `targets`).
+    """Configure with Ninja in Release (unless `configure` is False) and build
+    everything that compiles, or only `targets` (a function of the configured build
+    folder: those it names; none builds nothing).
 
     `cmake_args` are extra configure arguments, e.g. `-DLAB_GTEST_SOURCE_DIR=...`.
     `sandbox`: the grading run's decision, or require, auto, off (None: $LAB_SANDBOX,
@@ -238,19 +241,8 @@ def configure_and_build(
                 *cmake_args,
             ],
         ),
-        (
-            "build",
-            [
-                cmake,
-                "--build",
-                str(build_dir),
-                *(["--target", *targets] if targets else []),
-                "--",
-                "-k",
-                "0",
-            ],
-        ),
-    )
+        ("build", [cmake, "--build", str(build_dir)]),
+    )[0 if configure else 1 :]
     build_dir.mkdir(parents=True, exist_ok=True)
     view = build_view(repo, impl, cmake_args)
     if not isinstance(sandbox, Decision):
@@ -260,6 +252,11 @@ def configure_and_build(
     box = sandbox.sandbox
     with box.lent(build_dir) if box else contextlib.nullcontext():
         for stage, argv in steps:
+            if stage == "build":
+                chosen = list(targets(build_dir) if callable(targets) else targets)
+                if callable(targets) and not chosen:
+                    break
+                argv = [*argv, *(["--target", *chosen] if chosen else []), "--", "-k", "0"]
             log.append(f"$ {' '.join(argv)}")
             try:
                 returncode, output = _run_step(argv, progress, box, build_dir, view)
@@ -270,6 +267,65 @@ def configure_and_build(
             if returncode != 0:
                 return "\n".join(log), BuildFailure(stage, output)
     return "\n".join(log), None
+
+
+def build_checked(
+    repo: Path,
+    impl: str,
+    build_dir: Path,
+    labs: Sequence[str],
+    cmake_args: Sequence[str],
+    check: Callable[[Sequence[str]], Mapping[str, Sequence[str]]],
+    progress: Callable[[str], None] | None = None,
+    sandbox: Decision | str | None = None,
+) -> tuple[str, BuildFailure | None, dict[str, list[str]]]:
+    """Configure, compile the student's objects of `labs` (and their harnesses), run
+    `check` on them (lab -> findings), then link only the labs it passed.
+
+    Linking runs student code: gtest_discover_tests runs each test program to list
+    its cases, with the build tree writable. A lab's code runs only once its objects
+    passed the check (no code before main, no replaced harness or runtime symbol),
+    so what the check read is what the programs hold, and what the grader runs next
+    is what was built. Returns the log, the first failure and check's findings."""
+    if not isinstance(sandbox, Decision):
+        sandbox = decide_build(sandbox, repo, impl, build_dir, cmake_args)
+        warn(sandbox)
+    parts = ("impl", "impl_rdc", "harness")
+    log, failure = configure_and_build(
+        repo,
+        impl,
+        build_dir,
+        cmake_args,
+        targets=lambda tree: ninja_targets(tree, [f"{lab}_{p}" for lab in labs for p in parts]),
+        progress=progress,
+        sandbox=sandbox,
+    )
+    if failure is not None and failure.stage == "configure":
+        return log, failure, {}
+    rejected = {lab: list(found) for lab, found in check(labs).items() if found}
+    dirs = lab_dirs(repo)
+    folders = ["labs/common", *(f"labs/{dirs[lab].name}" for lab in labs if lab in dirs)]
+    passed = [f for f, lab in zip(folders, ["", *labs]) if lab not in rejected]
+    more, failed = configure_and_build(
+        repo,
+        impl,
+        build_dir,
+        cmake_args,
+        targets=lambda tree: ninja_targets(tree, [f"{folder}/all" for folder in passed]),
+        progress=progress,
+        sandbox=sandbox,
+        configure=False,
+    )
+    return f"{log}\n{more}", failure or failed, rejected
+
+
+def ninja_targets(build_dir: Path, wanted: Sequence[str]) -> list[str]:
+    """Those of `wanted` that the build's build.ninja defines."""
+    try:
+        text = (build_dir / "build.ninja").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [t for t in wanted if re.search(rf"^build {re.escape(t)}: phony", text, re.M)]
 
 
 # The host side of an object is the same for every GPU architecture, so the

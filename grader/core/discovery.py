@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -66,86 +65,53 @@ def check_build_dir(build: Path) -> None:
 def read_ctest_json(build: Path, sandbox: Sandbox | None = None) -> dict[str, Any]:
     """Ask ctest for the build's test list; every failure is a usage error.
 
-    Listing runs the test programs (gtest_discover_tests, PRE_TEST mode: nothing
-    runs while building) and the scripts their output became. With `sandbox`, all
-    of it runs there, the build read-only: first each folder of programs alone, with
-    only the files of that folder writable (where CMake writes the lists: one lab's
-    program cannot change another's list, an object or a program), then the whole
-    tree with nothing writable."""
+    ctest executes the tree's CTestTestfile.cmake files and the lists that
+    gtest_discover_tests wrote from the programs' output: with `sandbox`, it runs
+    there, the tree read-only."""
     check_build_dir(build)
     build = build.resolve()  # the sandbox starts elsewhere
     ctest = shutil.which("ctest")
     if ctest is None:
         raise GraderUsageError("ctest not found on PATH (CMake 3.25 or newer is needed)")
-    if sandbox is not None:
-        for folder in _program_folders(build):
-            _show(ctest, folder, build, sandbox, folder)
-    return _show(ctest, build, build, sandbox, None)
-
-
-def _program_folders(build: Path) -> list[Path]:
-    """The folders with gtest_discover_tests' scripts, deepest first."""
-    found = {
-        include.parent
-        for include in build.rglob("*_include*.cmake")
-        if "CMakeFiles" not in include.relative_to(build).parts
-    }
-    return sorted(found, key=lambda folder: (-len(folder.parts), folder))
-
-
-def _kept(folder: Path) -> list[str]:
-    """What stays out of reach in a folder lent for listing: its subfolders (objects,
-    data, ctest's logs) behind empty stand-ins, its libraries read-only."""
-    return [str(p) for p in folder.iterdir() if p.is_dir() or p.suffix in (".a", ".o", ".so")]
-
-
-def _show(
-    ctest: str, folder: Path, build: Path, sandbox: Sandbox | None, lent: Path | None
-) -> dict[str, Any]:
-    """ctest's json-v1 list of `folder`'s tests, in `sandbox` unless None, with the
-    files of `lent` writable."""
-    argv = [ctest, "--test-dir", str(folder), "--show-only=json-v1"]
+    argv = [ctest, "--test-dir", str(build), "--show-only=json-v1"]
     try:
         if sandbox is None:
             proc = run_captured(argv, _CTEST_TIMEOUT_S)
         else:
             # ctest logs into an existing Testing/Temporary: an empty stand-in instead.
-            hidden = [*sandbox.hidden, str(folder / "Testing"), *(_kept(lent) if lent else [])]
-            view = dataclasses.replace(sandbox, hidden=tuple(hidden))
+            view = dataclasses.replace(sandbox, hidden=(*sandbox.hidden, str(build / "Testing")))
             with tempfile.TemporaryDirectory(prefix="grader-list-") as tmp:
                 scratch = Path(tmp)
                 view.prepare(scratch)
                 wrapped = view.command(
                     argv,
                     scratch=scratch,
-                    cwd=str(folder),
+                    cwd=str(build),
                     read_only=listing_view(build),
                     env=os.environ,
-                    writable=[str(lent)] if lent else [],
                 )
-                with view.lent(lent) if lent else nullcontext():
-                    proc = run_captured(
-                        wrapped,
-                        _CTEST_TIMEOUT_S,
-                        stdin=subprocess.DEVNULL,
-                        env=view.environment(os.environ, scratch),
-                        cwd=scratch,
-                        **view.process_user(),
-                    )
+                proc = run_captured(
+                    wrapped,
+                    _CTEST_TIMEOUT_S,
+                    stdin=subprocess.DEVNULL,
+                    env=view.environment(os.environ, scratch),
+                    cwd=scratch,
+                    **view.process_user(),
+                )
                 if not view.started(scratch):
                     said = proc.stderr + proc.stdout
-                    raise GraderUsageError(f"ctest could not list {folder}: {start_failure(said)}")
+                    raise GraderUsageError(f"ctest could not list {build}: {start_failure(said)}")
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise GraderUsageError(f"ctest could not list the tests of {folder}: {exc}") from exc
+        raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc
     if proc.returncode != 0:
         first = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[0]
-        raise GraderUsageError(f"ctest could not list the tests of {folder}: {first}")
+        raise GraderUsageError(f"ctest could not list the tests of {build}: {first}")
     try:
         doc = json.loads(proc.stdout)
     except json.JSONDecodeError as exc:
-        raise GraderUsageError(f"ctest printed an unreadable list for {folder}: {exc}") from exc
+        raise GraderUsageError(f"ctest printed an unreadable list for {build}: {exc}") from exc
     if not isinstance(doc, dict):
-        raise GraderUsageError(f"ctest printed an unreadable list for {folder}")
+        raise GraderUsageError(f"ctest printed an unreadable list for {build}")
     return doc
 
 

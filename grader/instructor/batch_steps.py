@@ -1,7 +1,8 @@
 """The real build and grade steps of a batch (the scheduler in batch.py takes any).
 
-Build: `configure_and_build` (the code behind `grade --impl`) on the labs the
-student handed in, with its log kept in the student's report folder. With
+Build: `build_checked` (the code behind `grade --impl`: compile, object check, link
+what passed) on the labs the student handed in, with its log kept in the student's
+report folder. With
 `--build-once`, `build_fixed_parts` first builds the class's harness, references
 and test programs once, and each student's build compiles only their own files
 and links against those (cmake/LabPrebuilt.cmake).
@@ -22,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grader.core.build import configure_and_build, prebuilt_argument
+from grader.core.build import build_checked, configure_and_build, prebuilt_argument
 from grader.core.discovery import lab_dirs
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError
 from grader.core.gpu_lock import LOCK_ENV, lock_file
@@ -102,12 +103,17 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
         *(["-DLAB_SANITIZE=ON"] if config.sanitize else []),
         *([prebuilt_argument(config.prebuilt)] if config.prebuilt else []),
     )
-    log, failure = configure_and_build(
-        config.repo, str(sub.path), build_dir, args, sandbox=config.sandbox
+    log, failure, found = build_checked(
+        config.repo,
+        str(sub.path),
+        build_dir,
+        labs,
+        args,
+        lambda chosen: object_rejections(config.repo, sub.path, build_dir, chosen, report),
+        sandbox=config.sandbox,
     )
     (report / "build.log").write_text(log, encoding="utf-8")
-    found = object_rejections(config.repo, sub.path, build_dir, labs, report)
-    static = {**static, **found}
+    static = {**static, **{lab: tuple(found[lab]) for lab in found}}
     labs = tuple(lab for lab in labs if lab not in found)
     if failure is None:
         return BuiltTree(build_dir, labs, static=static)

@@ -186,6 +186,7 @@ def test_build_once_builds_the_fixed_parts_and_students_link_them(
 ) -> None:
     builds = _Builds()
     monkeypatch.setattr("grader.instructor.batch_steps.configure_and_build", builds)
+    monkeypatch.setattr("grader.core.build.configure_and_build", builds)  # build_checked's
     config = build_fixed_parts(_config(tmp_path))
     fixed = tmp_path / "builds" / FIXED_BUILD
     assert config.prebuilt == fixed

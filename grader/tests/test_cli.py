@@ -228,7 +228,7 @@ def test_impl_build_failure_is_a_failed_lab_with_the_compiler_errors(tmp_path: P
 project(cuda_labs NONE)
 message(STATUS "impl=${LAB_IMPL}")
 enable_testing()
-add_custom_target(lab1_tests ALL COMMAND sh ${CMAKE_SOURCE_DIR}/compile.sh)
+add_custom_target(lab1_impl ALL COMMAND sh ${CMAKE_SOURCE_DIR}/compile.sh)
 add_test(NAME lab1.Hist.Uniform
          COMMAND ${CMAKE_BINARY_DIR}/bin/lab1_tests --gtest_filter=Hist.Uniform)
 set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness")

@@ -506,62 +506,40 @@ def test_a_student_file_cannot_read_an_outside_file_at_compile_time(
     assert secret in plain  # what the sandbox stops: without it, the lines are printed
 
 
-def _listed_lab(build: Path, lab: str, program_body: str) -> None:
-    """A lab folder whose test list comes as gtest_discover_tests' PRE_TEST script
-    makes it: run the program (student code), write the list, include it."""
-    folder = build / lab
-    folder.mkdir(exist_ok=True)
-    program = build / "bin" / f"{lab}_test"
-    program.write_text(f"#!/bin/sh\n{program_body}\nexit 0\n", encoding="utf-8")
-    program.chmod(0o755)
-    tests = folder / f"{lab}_test[1]_tests.cmake"
-    include = folder / f"{lab}_test[1]_include.cmake"
-    include.write_text(
-        f'if(NOT EXISTS "{tests}" OR NOT "{tests}" IS_NEWER_THAN "{program}")\n'
-        f"  # gtest_discover_tests_impl(CTEST_FILE [==[{tests}]==])\n"
-        f'  execute_process(COMMAND "{program}")\n'
-        f'  file(WRITE "{tests}" "add_test({lab}.Case.Honest /bin/true)\\n")\n'
-        f"endif()\n"
-        f'include("{tests}")\n',
-        encoding="utf-8",
-    )
-    (folder / "CTestTestfile.cmake").write_text(f'include("{include}")\n', encoding="utf-8")
-
-
-def test_listing_the_tests_runs_the_programs_where_they_can_change_only_their_own_list(
+def test_listing_runs_the_scripts_programs_wrote_where_they_change_nothing(
     monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
 ) -> None:
-    """ctest runs each test program to list its cases: student code. In the sandbox it
-    may write its own folder's lists and nothing else: not another lab's list, its own
-    objects, the programs the grader runs next, or the scripts ctest reads first."""
+    """ctest executes the test lists gtest_discover_tests wrote from the programs'
+    output (student code ran then, after its objects passed the check). In the
+    sandbox such a script changes nothing: not the programs the grader runs next,
+    the objects, or the scripts ctest reads."""
     sandbox = _sandbox(monkeypatch, variant=variant)
     build = shared / "build"
     (build / "bin").mkdir(parents=True)
+    (build / "lab1" / "CMakeFiles").mkdir(parents=True)
     (build / "CMakeCache.txt").write_text("CMAKE_PROJECT_NAME:STATIC=cuda_labs\n")
-    (build / "CTestTestfile.cmake").write_text('subdirs("lab1")\nsubdirs("lab3")\n')
+    (build / "CTestTestfile.cmake").write_text('subdirs("lab1")\n')
     probe_program = build / "bin" / "lab_gpu_info"
     probe_program.write_text("#!/bin/sh\necho '{}'\n")
     probe_program.chmod(0o755)
-    (build / "lab1" / "CMakeFiles").mkdir(parents=True)
     victims = [
         probe_program,
         build / "CTestTestfile.cmake",
-        build / "lab1" / "liblab1_impl.a",  # checked objects, in the program's own folder
         build / "lab1" / "CMakeFiles" / "kernels.cu.o",
     ]
-    for victim in victims[2:]:
-        victim.write_text("checked\n")
-    attack = [
-        *(f"echo 'echo owned' > '{v}'" for v in victims),
-        f"echo 'add_test(lab3.Case.Fake /bin/true)' > '{build}/lab3/lab3_test[1]_tests.cmake'",
-        f"touch '{build}/planted'",
-        f"rm -f '{build}/lab1/liblab1_impl.a'",
-    ]
-    _listed_lab(build, "lab1", "\n".join(f"{line} 2>/dev/null" for line in attack))
-    _listed_lab(build, "lab3", "")
+    victims[-1].write_text("checked\n")
+    attack = "; ".join(
+        [*(f"echo owned > '{v}'" for v in victims), f"touch '{build}/planted'", "true"]
+    )
+    tests = build / "lab1" / "lab1_test[1]_tests.cmake"
+    tests.write_text(
+        f'execute_process(COMMAND /bin/sh -c "{attack}" ERROR_QUIET)\n'
+        "add_test(lab1.Case.Honest /bin/true)\n",
+        encoding="utf-8",
+    )
+    (build / "lab1" / "CTestTestfile.cmake").write_text(f'include("{tests}")\n')
     before = {v: v.read_bytes() for v in victims}
-    for _ in range(2):
-        listed = {t["name"] for t in read_ctest_json(build, sandbox)["tests"]}
-        assert listed == {"lab1.Case.Honest", "lab3.Case.Honest"}
+    listed = {t["name"] for t in read_ctest_json(build, sandbox)["tests"]}
+    assert listed == {"lab1.Case.Honest"}
     assert {v: v.read_bytes() for v in victims} == before
     assert not (build / "planted").exists()
