@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -80,27 +79,12 @@ def read_ctest_json(build: Path, sandbox: Sandbox | None = None) -> dict[str, An
         else:
             # ctest logs into an existing Testing/Temporary: an empty stand-in instead.
             view = dataclasses.replace(sandbox, hidden=(*sandbox.hidden, str(build / "Testing")))
-            with tempfile.TemporaryDirectory(prefix="grader-list-") as tmp:
-                scratch = Path(tmp)
-                view.prepare(scratch)
-                wrapped = view.command(
-                    argv,
-                    scratch=scratch,
-                    cwd=str(build),
-                    read_only=listing_view(build),
-                    env=os.environ,
-                )
-                proc = run_captured(
-                    wrapped,
-                    _CTEST_TIMEOUT_S,
-                    stdin=subprocess.DEVNULL,
-                    env=view.environment(os.environ, scratch),
-                    cwd=scratch,
-                    **view.process_user(),
-                )
-                if not view.started(scratch):
-                    said = proc.stderr + proc.stdout
-                    raise GraderUsageError(f"ctest could not list {build}: {start_failure(said)}")
+            proc, started = view.captured(
+                argv, read_only=listing_view(build), timeout_s=_CTEST_TIMEOUT_S, cwd=str(build)
+            )
+            if not started:
+                said = proc.stderr + proc.stdout
+                raise GraderUsageError(f"ctest could not list {build}: {start_failure(said)}")
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise GraderUsageError(f"ctest could not list the tests of {build}: {exc}") from exc
     if proc.returncode != 0:

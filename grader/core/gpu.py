@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.captured import run_captured
+from grader.core.sandbox import Sandbox, start_failure
 
 PROBE_RELPATH = Path("bin") / "lab_gpu_info"
 SKIP_MARKER = "cuda-labs: skipped:"
@@ -75,13 +76,24 @@ def skip_reason(output: str) -> str:
     return found
 
 
-def probe(build: Path) -> GpuInfo:
-    """Run the probe of `build`; never raises, so grading goes on without it."""
-    program = build / PROBE_RELPATH
+def probe(build: Path, sandbox: Sandbox | None = None) -> GpuInfo:
+    """Run the probe of `build` (in `sandbox` unless None: the tree it was built in ran
+    student code); never raises, so grading goes on without it."""
+    program = (build / PROBE_RELPATH).absolute()
     if not program.is_file():
         return GpuInfo("unknown", reason=f"GPU probe {program} not found (was the build complete?)")
     try:
-        proc = run_captured([str(program)], _PROBE_TIMEOUT_S)
+        if sandbox is None:
+            proc = run_captured([str(program)], _PROBE_TIMEOUT_S)
+        else:
+            proc, started = sandbox.captured(
+                [str(program)],
+                read_only=[str(program.parent)],
+                timeout_s=_PROBE_TIMEOUT_S,
+                cwd=None,
+            )
+            if not started:
+                return GpuInfo("unknown", reason=start_failure(proc.stderr + proc.stdout))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return GpuInfo("unknown", reason=f"GPU probe {program} could not run: {exc}")
     return parse_probe(proc.returncode, proc.stdout + proc.stderr)

@@ -220,6 +220,27 @@ class Sandbox:
             memory_bytes=BUILD_MEMORY_BYTES,
         )
 
+    def captured(
+        self, argv: Sequence[str], *, read_only: Iterable[str], timeout_s: float, cwd: str | None
+    ) -> tuple[subprocess.CompletedProcess[str], bool]:
+        """Run a helper command in the sandbox for what it prints (the test list, the
+        GPU probe): its result, and whether the sandbox came up at all."""
+        with tempfile.TemporaryDirectory(prefix="grader-sandboxed-") as tmp:
+            scratch = Path(tmp)
+            self.prepare(scratch)
+            wrapped = self.command(
+                argv, scratch=scratch, cwd=cwd, read_only=read_only, env=os.environ
+            )
+            proc = run_captured(
+                wrapped,
+                timeout_s,
+                stdin=subprocess.DEVNULL,
+                env=self.environment(os.environ, scratch),
+                cwd=scratch,
+                **self.process_user(),
+            )
+            return proc, self.started(scratch)
+
     @contextmanager
     def lent(self, folder: Path) -> Iterator[None]:
         """`folder` (a build tree) owned by the sandbox's user while a sandboxed step
@@ -403,25 +424,16 @@ def gpu_devices() -> tuple[str, ...]:
 def probe(sandbox: Sandbox, read_only: Sequence[str] = ()) -> str:
     """'' when a trial command runs in the sandbox, else why not."""
     true = shutil.which("true") or "/bin/true"
-    with tempfile.TemporaryDirectory(prefix="grader-sandbox-") as tmp:
-        scratch = Path(tmp)
-        try:
-            sandbox.prepare(scratch)
-            argv = sandbox.command([true], scratch=scratch, cwd=None, read_only=read_only)
-            proc = run_captured(
-                argv,
-                _PROBE_TIMEOUT_S,
-                stdin=subprocess.DEVNULL,
-                env=sandbox.environment(os.environ, scratch),
-                cwd=scratch,
-                **sandbox.process_user(),
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
-            return f"bwrap could not be started: {exc}"
-        if proc.returncode != 0 or not sandbox.started(scratch):
-            said = (proc.stderr or proc.stdout).strip().splitlines()
-            first = said[0] if said else f"exit status {proc.returncode}"
-            return f"bwrap could not start a sandbox: {first}"
+    try:
+        proc, started = sandbox.captured(
+            [true], read_only=read_only, timeout_s=_PROBE_TIMEOUT_S, cwd=None
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bwrap could not be started: {exc}"
+    if proc.returncode != 0 or not started:
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        first = said[0] if said else f"exit status {proc.returncode}"
+        return f"bwrap could not start a sandbox: {first}"
     return ""
 
 

@@ -170,7 +170,7 @@ class GradingSession:
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
         runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
         sized = Calibration.read(calibration) if calibration is not None else None
-        gpu = gpu or probe(build)
+        gpu = gpu or probe(build, sandbox.sandbox)
         if sized is not None and gpu.present:
             sized.check_gpu(str(gpu.details.get("name", "")) or None)
         notes = [sandbox.note]

@@ -23,6 +23,7 @@ import pytest
 from grader.core.build import build_view, configure_and_build
 from grader.core.discovery import read_ctest_json
 from grader.core.errors import GraderUsageError
+from grader.core.gpu import probe as gpu_probe
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.provenance import NO_MARKER
 from grader.core.reports import write_all
@@ -543,3 +544,21 @@ def test_listing_runs_the_scripts_programs_wrote_where_they_change_nothing(
     assert listed == {"lab1.Case.Honest"}
     assert {v: v.read_bytes() for v in victims} == before
     assert not (build / "planted").exists()
+
+
+def test_the_gpu_probe_runs_in_the_sandbox(
+    monkeypatch: pytest.MonkeyPatch, shared: Path, variant: str
+) -> None:
+    """The probe was built in a tree that student code could write: it runs as nobody,
+    seeing only its folder, and what it prints is all the grader takes from it."""
+    sandbox = _sandbox(monkeypatch, variant=variant)
+    (shared / "bin").mkdir()
+    program = shared / "bin" / "lab_gpu_info"
+    program.write_text(
+        f"#!/bin/sh\ntouch '{shared}/planted' 2>/dev/null\n"
+        'echo "{\\"name\\": \\"$(id -u)\\"}"\n'
+    )
+    program.chmod(0o755)
+    info = gpu_probe(shared, sandbox)
+    assert info.state == "present" and info.details["name"] == str(NOBODY)
+    assert not (shared / "planted").exists()
