@@ -5,48 +5,57 @@
 #   runs (GPU tests report themselves skipped, the harness's own tests pass); a lab
 #   made from the template by scripts/new_lab.py builds and passes its checks
 #   (scripts/check-new-lab.sh, in a copy of the tree); the grader's and the dataset
-#   generator's unit tests; formatting; the Python linters.
+#   generator's unit tests; formatting; the Python linters. Each stage's duration last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/python-env.sh
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
-echo "== skeletons: each is what its master in solutions/ generates"
+# Each stage's duration, printed at the end with the whole run's.
+start=$SECONDS mark=$SECONDS name="" times=()
+stage() {
+  [ -z "$name" ] || times+=("$(printf '%5d s  %s' $((SECONDS - mark)) "$name")")
+  name=$1 mark=$SECONDS
+  [ -z "$name" ] || echo "== $name"
+}
+
+stage "skeletons: each is what its master in solutions/ generates"
 bash scripts/make_skeletons.sh --check
-echo "== each lab README's table of bars is what lab.json and calibration.json say"
+stage "each lab README's table of bars is what lab.json and calibration.json say"
 python3 scripts/readme_bars.py --check
 
 for tree in ci-skeletons ci-solutions; do
-  echo "== $tree: configure, build, ctest"
+  stage "$tree: configure, build, ctest"
   cmake --workflow --preset "$tree"
 done
 
-echo "== a GPU test without a GPU is skipped, never passed"
+stage "a GPU test without a GPU is skipped, never passed"
 python3 scripts/check_skips.py build/ci-solutions
 
-echo "== a new lab from the template (scripts/new_lab.py) builds and passes its checks"
+stage "a new lab from the template (scripts/new_lab.py) builds and passes its checks"
 bash scripts/check-new-lab.sh
 
-echo "== formatting"
+stage "formatting"
 # grader/tests/data holds fixtures whose line numbers the static-check tests rely on.
 files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' ':!grader/tests/data')
 clang-format --dry-run --Werror $files
 
-echo "== Python: ruff (the rules and the format pyproject.toml sets), mypy --strict"
+stage "Python: ruff (the rules and the format pyproject.toml sets), mypy --strict"
 ruff check .
 ruff format --check .
 mypy  # the files and flags are pyproject.toml's
 
-echo "== workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
+stage "workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
 actionlint
 exported=$(mktemp -d)
 trap 'rm -rf "$exported"' EXIT
 python3 -m grader export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
 actionlint -config-file .github/actionlint.yaml "$exported"/student/.github/workflows/*.yml
 
-echo "== static check of both trees"
-python3 -m grader check --impl skeletons
-python3 -m grader check --impl solutions
+stage "Python unit tests (the static check of both trees among them), one process per core"
+# A file's tests stay in one process: a module's fixture (the known-wrong build) runs once.
+python3 -m pytest -q -n "$(nproc)" --dist loadfile grader/tests datasets/tests
 
-echo "== Python unit tests"
-python3 -m pytest -q grader/tests datasets/tests
+stage ""
+printf '%s\n' "${times[@]}"
+echo "test.sh: passed in $((SECONDS - start)) s"

@@ -19,6 +19,7 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -111,29 +112,50 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def static_findings(
-    entry: Expectation, folder: Path, repo: Path, build_root: Path, cmake_args: list[str]
-) -> list[Finding]:
-    """The checks before any test (sources, and the objects compiled alone into
-    BUILD_ROOT/check/<name>) of the entry's lab folder."""
-    labs = lab_folders(folder, [entry.lab])
-    if entry.lab not in labs:
-        raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
-    print(f"grader: checking {entry.name}", flush=True)
-    work = build_root / "check" / entry.name
-    return check_submission(repo, folder, [entry.lab], work=work, cmake_args=cmake_args).get(
-        entry.lab, []
-    )
+    entries: Sequence[Expectation], trees: Path, repo: Path, build_root: Path, cmake_args: list[str]
+) -> dict[str, list[Finding]]:
+    """The checks before any test (sources, and the objects compiled alone) of each
+    entry of one lab, in turn, in one build under BUILD_ROOT/check/<lab>: each entry's
+    lab folder is copied over the last one's, so only the files that differ compile."""
+    results: dict[str, list[Finding]] = {}
+    for entry in entries:
+        folder = trees / entry.folder_name
+        labs = lab_folders(folder, [entry.lab])
+        if entry.lab not in labs:
+            raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
+        work = build_root / "check" / entry.lab
+        _mirror(labs[entry.lab], work / "impl" / labs[entry.lab].name)
+        print(f"grader: checking {entry.name}", flush=True)
+        results[entry.name] = check_submission(
+            repo, work / "impl", [entry.lab], work=work / "build", cmake_args=cmake_args
+        ).get(entry.lab, [])
+    return results
+
+
+def _mirror(source: Path, copy: Path) -> None:
+    """Make `copy` hold what `source` holds, writing only the files that differ (a
+    rewritten file is newer than its object, which Ninja then compiles again)."""
+    wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
+    for path in [p for p in copy.rglob("*") if p.is_file()] if copy.exists() else []:
+        if path.relative_to(copy) not in wanted:
+            path.unlink()
+    for relative in wanted:
+        target = copy / relative
+        data = (source / relative).read_bytes()
+        if not target.is_file() or target.read_bytes() != data:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
 
 
 def canary_leaks(entry: Expectation, root: Path, findings: list[Finding]) -> list[str]:
     """Where the line of the entry's canary (a file beside the trees, make_hostile.py)
-    shows: a finding, or any file of BUILD_ROOT/check/<name> (the build's logs)."""
+    shows: a finding, or any file of BUILD_ROOT/check/<lab> (the build's logs)."""
     if not entry.canary:
         return []
     root = root.resolve()
     line = (root / "trees" / entry.canary).read_text(encoding="utf-8").strip()
     places = [f"its {f.rule_id} finding" for f in findings if line in f.reason]
-    files = (p for p in sorted((root / "check" / entry.name).rglob("*")) if p.is_file())
+    files = (p for p in sorted((root / "check" / entry.lab / "build").rglob("*")) if p.is_file())
     return places + [str(p) for p in files if line.encode() in p.read_bytes()]
 
 
@@ -261,15 +283,15 @@ def _run(args: argparse.Namespace) -> int:
     outcomes: dict[str, dict[str, Outcome]] = {}
     start = time.monotonic()
     root = args.build_root.resolve()
-    # Each check compiles one object: --build-jobs of them at once.
+    # The labs' checks, --build-jobs of them at once; a lab's entries in turn.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:
-        checks = {
-            e.name: pool.submit(
-                static_findings, e, trees / e.folder_name, repo, root, args.cmake_arg
-            )
-            for e in entries
-        }
-        findings = {name: check.result() for name, check in checks.items()}
+        labs = dict.fromkeys(e.lab for e in entries)
+        by_lab = [[e for e in entries if e.lab == lab] for lab in labs]
+        checks = [
+            pool.submit(static_findings, group, trees, repo, root, args.cmake_arg)
+            for group in by_lab
+        ]
+        findings = {name: found for check in checks for name, found in check.result().items()}
     # Builds run ahead on the CPUs while the GPU grades, one entry at a time: only the
     # grade entries the static check lets through are built and run.
     with ThreadPoolExecutor(max_workers=args.build_jobs) as pool:

@@ -19,10 +19,12 @@ from grader.trust.object_check import (
     check_lab_objects,
     contract_names,
     impl_objects,
+    library_first,
     load_object_policy,
     system_include_dirs,
 )
 from grader.trust.object_facts import parse_relocations, parse_sections, parse_symbols
+from grader.trust.static_check import Finding
 from grader.trust.submission_check import check_submission
 
 REPO = Path(__file__).resolve().parents[2]
@@ -258,3 +260,17 @@ def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> No
     compiler = "/opt/gcc/lib/gcc/x86_64-linux-gnu/13/include/limits.h"
     assert check_includes([compiler], LAB1, own, "k", dirs) == []
     assert [f.rule_id for f in check_includes([compiler], LAB1, own, "k")] == ["include-outside"]
+
+
+def test_a_library_is_named_first_and_what_it_brings_is_counted() -> None:
+    """Thrust in a file gave 100 findings with the one that says why last (issue 40)."""
+    brought = [Finding("k.cu", 0, "extra-symbol", f"defines thrust_{i}") for i in range(50)]
+    found = [
+        *brought,
+        Finding("k.cu", 0, "constructor", "runs code before main"),
+        Finding("k.cu", 0, "library-include", "includes thrust/reduce.h"),
+    ]
+    ordered = library_first(found)
+    assert [f.rule_id for f in ordered[:2]] == ["library-include", "constructor"]
+    assert len(ordered) == 6 and "and 47 more" in ordered[-1].reason
+    assert library_first(brought) == brought  # no library: every finding, as found

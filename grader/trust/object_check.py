@@ -821,12 +821,12 @@ def check_lab_objects(
         except ToolError as exc:
             findings.append(Finding(where, 0, "unreadable-object", str(exc)))
             continue
-        findings += check_facts(facts, policy, where, harness)
+        found = check_facts(facts, policy, where, harness)
         if student_dir is not None:
             files = included_files(build, obj)
             allowance = policy.libraries.get(obj.name.removesuffix(".o"))
             if files is not None:
-                findings += check_includes(
+                found += check_includes(
                     files,
                     lab_dir,
                     student_dir,
@@ -834,4 +834,36 @@ def check_lab_objects(
                     system_dirs,
                     allowance.use if allowance else frozenset(),
                 )
+        findings += library_first(found)
     return findings
+
+
+# A library in a file brings dozens of symbols and imports of its own: its finding
+# says why first, and what merely comes with it is counted, not listed.
+_LIBRARY_RULES = ("library-include", "library-code")
+_FOLLOWS_LIBRARY = ("extra-symbol", "forbidden-import")
+_KEPT_AFTER_LIBRARY = 3
+
+
+def library_first(found: list[Finding]) -> list[Finding]:
+    """One object's findings, those naming a library first; behind them at most a few
+    of the symbols and imports a library brings, and a count of the rest."""
+    library = [f for f in found if f.rule_id in _LIBRARY_RULES]
+    if not library:
+        return found
+    others = [f for f in found if f.rule_id not in _LIBRARY_RULES]
+    follows = [f for f in others if f.rule_id in _FOLLOWS_LIBRARY]
+    rest = [f for f in others if f.rule_id not in _FOLLOWS_LIBRARY]
+    kept = follows[:_KEPT_AFTER_LIBRARY]
+    if len(follows) > len(kept):
+        more = len(follows) - len(kept)
+        kept.append(
+            Finding(
+                library[0].path,
+                0,
+                "extra-symbol",
+                f"and {more} more symbols and imports of the kind above, most of them the "
+                "library's own: they go once the library does",
+            )
+        )
+    return [*library, *rest, *kept]

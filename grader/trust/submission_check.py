@@ -70,9 +70,6 @@ def check_submission(
     if build is None:
         if work is None:
             raise GraderUsageError("the object check needs a build folder")
-        for lab in folders:  # a folder reused for another submission: no stale objects
-            for stale in impl_objects(work, lab):
-                stale.unlink(missing_ok=True)
         _, failure = build_objects(repo, str(impl), work, list(folders), cmake_args)
         build = work
         log = failure.log if failure is not None else ""
