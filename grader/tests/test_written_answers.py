@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.instructor.written_answers import answered, summary
+from grader.instructor.written_answers import REPORT_NAME, answered, markdown_sections, summary
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = "# lab9 report\n\nKeep the headings.\n\n## 1. Why?\n\n## 2. How fast?\n\n(hint)\n"
@@ -35,3 +35,21 @@ def test_every_lab_of_the_skeletons_has_a_template_with_questions(tmp_path: Path
     parts = text.split(", ")
     assert len(parts) == len(labs)
     assert all(p.split()[1].startswith("0/") and not p.endswith("/0") for p in parts), text
+
+
+def test_every_question_has_a_model_answer_and_a_rubric() -> None:
+    """solutions/labN_topic/REPORT.md (the instructors' tree, never exported) answers
+    every question of the skeleton's, under the same headings, with a rubric."""
+    skeletons = sorted((REPO / "skeletons").glob(f"lab*_*/{REPORT_NAME}"))
+    assert len(skeletons) == 6
+    for asked in skeletons:
+        model = REPO / "solutions" / asked.parent.name / REPORT_NAME
+        questions = [h for h, _ in markdown_sections(asked.read_text(encoding="utf-8"))[1:]]
+        sections = markdown_sections(model.read_text(encoding="utf-8"))[1:]
+        assert [h for h, _ in sections] == questions, model
+        for heading, lines in sections:
+            text = " ".join(lines[1:])
+            answer = text.partition("**Model answer.**")[2].partition("**Rubric.**")[0]
+            rubric = text.partition("**Rubric.**")[2]
+            assert len(answer.split()) >= 15, f"{model}: {heading}: no model answer"
+            assert all(w in rubric for w in ("Full:", "Half:", "None:")), f"{model}: {heading}"
