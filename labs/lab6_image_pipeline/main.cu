@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "first_call.hpp"
 #include "lab6.hpp"
 #include "labs/bandwidth.hpp"
 #include "labs/cli.hpp"
@@ -130,24 +131,35 @@ int main(int argc, char** argv) {
         "the report's final benchmark instead: a batch of --data images end to end, CPU, GPU "
         "and Thrust",
         ""},
-       {"images", "N", "images in the --pipeline batch", "30"}},
+       {"images", "N", "images in the --pipeline batch", "30"},
+       {"host-memory", "KIND",
+        "the --pipeline batch's host buffers: pinned (cudaMallocHost) or pageable (malloc)",
+        "pinned"},
+       {"first-call", "CALL",
+        "instead: time this process's first CUDA call, malloc (none before the first "
+        "cudaMalloc), set_device or free0, then a cudaMalloc",
+        ""}},
       [&](const harness::Args& args, harness::ResultWriter& out) {
+        if (args.has("first-call")) return lab6::first_call_table(args.get("first-call", ""), out);
         // Everything that can be wrong with the input is reported before touching the GPU.
         args.forbid_together("random", "data", "the input is one or the other");
         args.forbid_together("random", "n", "--n is the count expected in --data");
         const std::string name = lab6::checked_variant(args.get("variant", "all"));
         const int reps = args.get_positive("reps", 20);
-        if (args.has("pipeline") || args.has("images")) {
+        if (args.has("pipeline") || args.has("images") || args.has("host-memory")) {
           if (!args.has("pipeline")) {
-            throw harness::UsageError("--images counts the --pipeline batch; add --pipeline");
+            throw harness::UsageError(
+                "--images and --host-memory set the --pipeline batch; add --pipeline");
           }
+          const lab6::HostMemory memory =
+              lab6::parse_host_memory(args.get("host-memory", "pinned"));
           args.forbid_together("pipeline", "random", "the pipeline repairs --data images");
           const int images = args.get_positive("images", lab6::kBatchImages);
           const std::string source = args.get("data", "data.bin");
           const lab6::CorruptedImage image =
               lab6::load_image(source, args.get_int("n", -1, 1, INT_MAX));
           harness::require_gpu(out);
-          return lab6::pipeline_table(image, images, reps, out);
+          return lab6::pipeline_table(image, images, reps, memory, out);
         }
         const auto wanted = [&](const auto& v) { return name == "all" || name == v.name; };
         bool all_right = true;

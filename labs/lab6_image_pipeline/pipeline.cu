@@ -2,12 +2,15 @@
 // bench that runs, checks and times the student's GPU and Thrust pipelines.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "labs/cli.hpp"
 #include "labs/compare.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
@@ -32,18 +35,38 @@ std::vector<CorruptedImage> image_batch(const CorruptedImage& image, int count,
   return batch;
 }
 
-template <class T>
-PinnedBuffer<T>::PinnedBuffer(std::size_t count) : count_(count) {
-  LAB_CUDA_CHECK(cudaMallocHost(&ptr_, bytes() == 0 ? 1 : bytes()));
+const char* host_memory_name(HostMemory memory) {
+  return memory == HostMemory::kPinned ? "pinned" : "pageable";
+}
+
+HostMemory parse_host_memory(const std::string& name) {
+  if (name == "pinned") return HostMemory::kPinned;
+  if (name == "pageable") return HostMemory::kPageable;
+  throw harness::UsageError("--host-memory takes pinned or pageable, not '" + name + "'");
 }
 
 template <class T>
-PinnedBuffer<T>::~PinnedBuffer() {
-  cudaFreeHost(ptr_);  // no throw: may run while unwinding a CUDA error
+HostBuffer<T>::HostBuffer(std::size_t count, HostMemory memory) : count_(count), memory_(memory) {
+  const std::size_t size = bytes() == 0 ? 1 : bytes();
+  if (memory_ == HostMemory::kPinned) {
+    LAB_CUDA_CHECK(cudaMallocHost(&ptr_, size));
+  } else {
+    ptr_ = static_cast<T*>(std::malloc(size));
+    if (ptr_ == nullptr) throw std::bad_alloc();
+  }
 }
 
-template class PinnedBuffer<int>;
-template class PinnedBuffer<unsigned>;
+template <class T>
+HostBuffer<T>::~HostBuffer() {
+  if (memory_ == HostMemory::kPinned) {
+    cudaFreeHost(ptr_);  // no throw: may run while unwinding a CUDA error
+  } else {
+    std::free(ptr_);
+  }
+}
+
+template class HostBuffer<int>;
+template class HostBuffer<unsigned>;
 
 // ---- The CPU pipeline ----------------------------------------------------------------
 
@@ -140,12 +163,12 @@ std::size_t total_values(const std::vector<CorruptedImage>& batch, bool pixels) 
 
 }  // namespace
 
-PipelineBench::PipelineBench(std::vector<CorruptedImage> batch)
+PipelineBench::PipelineBench(std::vector<CorruptedImage> batch, HostMemory memory)
     : batch_(std::move(batch)),
       expected_(pipeline_cpu(batch_)),
-      h_in_(total_values(batch_, false)),
-      h_out_(total_values(batch_, true)),
-      h_sums_(batch_.size()),
+      h_in_(total_values(batch_, false), memory),
+      h_out_(total_values(batch_, true), memory),
+      h_sums_(batch_.size(), memory),
       d_buffer_(largest(batch_)),
       d_a_(largest(batch_)),
       d_b_(largest(batch_)),

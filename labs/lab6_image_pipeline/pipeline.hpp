@@ -3,8 +3,8 @@
 // the student's steps 1-8 chained on the GPU, and by the student's Thrust
 // variant (thrust_pipeline.cu), the sums of the batch sorted (step 9), each
 // result compared with the CPU's. The host buffers
-// are the harness's, in pinned memory; the GPU times include the copies to the
-// device and back. Shared by the program (--pipeline) and the pipeline tests.
+// are the harness's, pinned unless asked otherwise (HostMemory); the GPU times include the copies
+// to the device and back. Shared by the program (--pipeline) and the pipeline tests.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,15 +33,21 @@ inline constexpr std::uint64_t kBatchSeed = 6;
 // other places of the pixels and the garbage, other sums.
 std::vector<CorruptedImage> image_batch(const CorruptedImage& image, int count, std::uint64_t seed);
 
-// Host memory the copies to and from the device read and write directly
-// (cudaMallocHost: page-locked, the report's section 14), owned by the harness.
+// The report's section 14: pinned host memory (cudaMallocHost, page-locked) is
+// what the copies to and from the device read and write directly; a copy from
+// pageable memory (malloc) goes through a staging buffer of the driver and waits.
+enum class HostMemory { kPinned, kPageable };
+const char* host_memory_name(HostMemory memory);
+HostMemory parse_host_memory(const std::string& name);  // pinned | pageable
+
+// The host buffers the pipelines copy from and to, owned by the harness.
 template <class T>
-class PinnedBuffer {
+class HostBuffer {
  public:
-  explicit PinnedBuffer(std::size_t count);
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer();
+  HostBuffer(std::size_t count, HostMemory memory);
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer();
   T* get() { return ptr_; }
   const T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
@@ -50,6 +56,7 @@ class PinnedBuffer {
  private:
   T* ptr_ = nullptr;
   std::size_t count_;
+  HostMemory memory_;
 };
 
 // ---- The CPU pipeline ----------------------------------------------------------------
@@ -75,7 +82,8 @@ BatchResult pipeline_cpu(const std::vector<CorruptedImage>& batch);
 // Thrust's own counts and sums makes the pipeline wrong, whatever its images.
 class PipelineBench {
  public:
-  explicit PipelineBench(std::vector<CorruptedImage> batch);
+  explicit PipelineBench(std::vector<CorruptedImage> batch,
+                         HostMemory memory = HostMemory::kPinned);
 
   int images() const { return static_cast<int>(batch_.size()); }
   long long values() const;  // corrupted values in the batch
@@ -123,9 +131,9 @@ class PipelineBench {
   std::string thrust_wrong_;
   std::vector<CorruptedImage> batch_;
   BatchResult expected_;
-  std::vector<std::size_t> in_offset_, out_offset_;  // each image's place in the pinned buffers
-  PinnedBuffer<int> h_in_, h_out_;
-  PinnedBuffer<unsigned> h_sums_;
+  std::vector<std::size_t> in_offset_, out_offset_;  // each image's place in the host buffers
+  HostBuffer<int> h_in_, h_out_;
+  HostBuffer<unsigned> h_sums_;
   harness::DeviceBuffer<int> d_buffer_, d_a_, d_b_, d_image_, d_sorted_, d_histo_, d_cdf_;
   harness::DeviceBuffer<int> d_cdf_min_;
   harness::DeviceBuffer<unsigned> d_sums_, d_temp_;
@@ -146,9 +154,10 @@ inline constexpr int kPipelineStepCount = sizeof(kPipelineSteps) / sizeof(kPipel
 
 namespace lab6 {
 
-// lab6_image_pipeline --pipeline: `images` images of `image`'s size through the
-// three pipelines, `reps` timed runs each; prints the end-to-end rows and the GPU
-// pipeline's steps. Returns the program's status: 1 when a pipeline's images differ.
-int pipeline_table(const CorruptedImage& image, int images, int reps, harness::ResultWriter& out);
+// lab6_image_pipeline --pipeline: `images` images of `image`'s size, in host buffers of
+// `memory`, through the three pipelines, `reps` timed runs each; prints the end-to-end rows and the
+// GPU pipeline's steps. Returns the program's status: 1 when a pipeline's images differ.
+int pipeline_table(const CorruptedImage& image, int images, int reps, HostMemory memory,
+                   harness::ResultWriter& out);
 
 }  // namespace lab6

@@ -27,12 +27,17 @@ std::vector<Column> pipeline_columns() {
 
 }  // namespace
 
-int pipeline_table(const CorruptedImage& image, int images, int reps, harness::ResultWriter& out) {
-  PipelineBench bench(image_batch(image, images, kBatchSeed));
+int pipeline_table(const CorruptedImage& image, int images, int reps, HostMemory memory,
+                   harness::ResultWriter& out) {
+  PipelineBench bench(image_batch(image, images, kBatchSeed), memory);
   out.context(harness::str_printf("batch: %d images of %lld values, %lld pixels each; host "
-                                  "buffers pinned (cudaMallocHost)",
-                                  images, image.n(), image.image_size),
-              {{"images", images}, {"values", image.n()}, {"pixels", image.image_size}});
+                                  "buffers %s (%s)",
+                                  images, image.n(), image.image_size, host_memory_name(memory),
+                                  memory == HostMemory::kPinned ? "cudaMallocHost" : "malloc"),
+              {{"images", images},
+               {"values", image.n()},
+               {"pixels", image.image_size},
+               {"host_memory", host_memory_name(memory)}});
   out.table(pipeline_columns());
   harness::TimingOptions options;
   options.min_reps = options.max_reps = reps;
