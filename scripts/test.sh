@@ -45,12 +45,13 @@ ruff check .
 ruff format --check .
 mypy  # the files and flags are pyproject.toml's
 
-stage "workflows: actionlint (with ShellCheck) on the committed ones and on an export's"
+stage "workflows: actionlint (with ShellCheck) on the committed ones and on an export's; the student's test.sh"
 actionlint
 exported=$(mktemp -d)
 trap 'rm -rf "$exported"' EXIT
 python3 -m grader export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
 actionlint -config-file .github/actionlint.yaml "$exported"/student/.github/workflows/*.yml
+shellcheck -x templates/student/test.sh
 
 stage "Python unit tests (the static check of both trees among them), one process per core"
 # A file's tests stay in one process: a module's fixture (the known-wrong build) runs once.

@@ -86,6 +86,9 @@ REWRITTEN = ("README.md", "CMakePresets.json", "scripts/test.sh")
 DEFAULT_INSTRUCTOR_REPO = "INSTRUCTOR/cuda-labs"
 DEFAULT_REF = "main"
 REUSABLE_WORKFLOW = ".github/workflows/grade-student.yml"
+# The student repository's own files, as real files (linted as such): copied, with
+# the instructor's repository and ref filled into the grading workflow.
+STUDENT_FILES = Path("templates/student")
 
 
 @dataclass(frozen=True)
@@ -398,14 +401,17 @@ def export_tree(
 def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, str]:
     """The files written for students instead of copied: path -> text."""
     return {
-        "README.md": student_readme((repo / "README.md").read_text(encoding="utf-8")),
+        "README.md": student_readme(
+            (repo / "README.md").read_text(encoding="utf-8"),
+            (repo / STUDENT_FILES / "grading-section.md").read_text(encoding="utf-8"),
+        ),
         "CMakePresets.json": json.dumps(
             student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))), indent=2
         )
         + "\n",
-        "scripts/test.sh": STUDENT_TEST_SH,
-        ".github/workflows/grade.yml": student_grade_workflow(instructor_repo, ref),
-        ".github/workflows/ci.yml": STUDENT_CI_WORKFLOW,
+        "scripts/test.sh": (repo / STUDENT_FILES / "test.sh").read_text(encoding="utf-8"),
+        ".github/workflows/grade.yml": student_grade_workflow(repo, instructor_repo, ref),
+        ".github/workflows/ci.yml": (repo / STUDENT_FILES / "ci.yml").read_text(encoding="utf-8"),
     }
 
 
@@ -451,8 +457,9 @@ def _paragraphs(lines: Iterable[str]) -> list[list[str]]:
     return [p for p in paras if p]
 
 
-def student_readme(text: str) -> str:
-    """The README without the instructor's section, the solutions or the maintainer's notes."""
+def student_readme(text: str, grading_section: str) -> str:
+    """The README without the instructor's section, the solutions or the maintainer's
+    notes, with `grading_section` (how the student's work is graded) before its layout."""
     kept: list[str] = []
     for heading, lines in markdown_sections(text):
         if heading in _DROPPED_SECTIONS:
@@ -471,103 +478,19 @@ def student_readme(text: str) -> str:
             kept.append(body)
     # The grading section goes before `## Layout`, or at the end.
     layout = next((i for i, para in enumerate(kept) if para.startswith("## Layout")), len(kept))
-    kept.insert(layout, STUDENT_GRADING_SECTION.strip())
+    kept.insert(layout, grading_section.strip())
     return "\n\n".join(kept) + "\n"
 
 
-STUDENT_GRADING_SECTION = """
-## How your work is graded
-
-Pushing to your repository runs `.github/workflows/grade.yml`, which calls the
-course's grading workflow: it checks out the course repository at a fixed version,
-takes only your `skeletons/` folder from your repository, builds it against the
-course's harness and tests on a GPU runner, and posts the summary on the run's page
-(the reports are its artifact). Editing the tests, the harness or the workflows in
-your repository changes nothing in the grade; run the same tests yourself with
-`ctest --preset student` and `python3 -m grader grade --impl skeletons --report report`.
-"""
-
-STUDENT_TEST_SH = """#!/usr/bin/env bash
-# Everything that can be checked without a GPU: the skeletons build for one
-# architecture, every CTest test runs (GPU tests report themselves skipped), the
-# dataset generator's tests pass, and the sources are formatted.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/python-env.sh
-export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
-
-echo "== ci-skeletons: configure, build, ctest"
-cmake --workflow --preset ci-skeletons
-
-echo "== a GPU test without a GPU is skipped, never passed"
-python3 scripts/check_skips.py build/ci-skeletons
-
-echo "== formatting"
-files=$(git ls-files '*.cu' '*.cuh' '*.cpp' '*.hpp' 2>/dev/null ||
-  find labs skeletons -name '*.cu*' -o -name '*.[ch]pp')
-clang-format --dry-run --Werror $files
-
-echo "== Python unit tests"
-python3 -m pytest -q datasets/tests
-"""
-
-# The actions the exported workflows use, pinned by commit (the release in the comment).
-# grader/tests/test_workflows.py checks that the committed workflows pin the same.
-CHECKOUT_ACTION = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1"
-
-STUDENT_CI_WORKFLOW = f"""\
-# Builds your skeletons and runs every test that needs no GPU (no grade here).
-name: build-and-cpu-test
-on:
-  push:
-  pull_request:
-# Read the code, nothing else.
-permissions:
-  contents: read
-# A newer push to the same branch makes the older run pointless: cancel it.
-concurrency:
-  group: ci-${{{{ github.ref }}}}
-  cancel-in-progress: true
-jobs:
-  cpu:
-    runs-on: ubuntu-latest
-    container: nvidia/cuda:13.0.0-devel-ubuntu24.04   # nvcc; no GPU needed to build
-    steps:
-      - run: apt-get update -q && apt-get install -y -q git
-      - uses: {CHECKOUT_ACTION}
-        with:
-          persist-credentials: false
-      - run: bash .ci/run
-"""
-
-
-def student_grade_workflow(instructor_repo: str, ref: str) -> str:
+def student_grade_workflow(repo: Path, instructor_repo: str, ref: str) -> str:
     """The student's grading workflow: a call to the instructor's reusable workflow at `ref`,
     which is also the harness's ref (the reusable workflow checks out its own commit)."""
     if not _REPO_NAME.fullmatch(instructor_repo):
         raise GraderUsageError(f"--instructor-repo {instructor_repo!r} is not OWNER/NAME")
     if not _REF_NAME.fullmatch(ref) or ".." in ref:
         raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
-    return (
-        """# Grading: the course's workflow, from the course repository at a fixed version.
-# It takes only skeletons/ from this repository; editing anything else here
-# (tests, harness, this file) does not change the grade.
-name: grade
-on:
-  push:
-  workflow_dispatch:
-# The grading only reads: this caps the token the course's workflow gets.
-permissions:
-  contents: read
-# One grading of this repository at a time; a grading is never cancelled half way.
-concurrency:
-  group: grade-${{ github.repository }}
-  cancel-in-progress: false
-jobs:
-  grade:
-"""
-        + f"    uses: {instructor_repo}/{REUSABLE_WORKFLOW}@{ref}\n"
-    )
+    text = (repo / STUDENT_FILES / "grade.yml").read_text(encoding="utf-8")
+    return text.replace("{instructor_repo}", instructor_repo).replace("{ref}", ref)
 
 
 # What GitHub accepts in a `uses:` line, so --instructor-repo or --ref cannot inject YAML.

@@ -140,7 +140,7 @@ def test_student_presets_drop_dependants() -> None:
 
 def test_student_readme_drops_the_instructor_section() -> None:
     text = (REPO / "README.md").read_text()
-    readme = student_readme(text)
+    readme = student_readme(text, (REPO / "templates/student/grading-section.md").read_text())
     assert "## Instructor workflow" not in readme
     assert "solutions/" not in readme and "reference solution" not in readme
     assert "## How your work is graded" in readme
