@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "collect",
     "gradebook",
     "leaderboard",
+    "written",
 )
 # Left out of the student repository by `export` (grader/instructor/export.py reads this):
 # absent there, and not an error.
@@ -35,6 +36,7 @@ INSTRUCTOR_ONLY = (
     "collect",
     "gradebook",
     "leaderboard",
+    "written",
 )
 
 

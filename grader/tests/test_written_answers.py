@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.instructor.written_answers import REPORT_NAME, answered, markdown_sections, summary
+from grader.instructor.written_answers import (
+    REPORT_NAME,
+    answered,
+    markdown_sections,
+    rubric_view,
+    summary,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = "# lab9 report\n\nKeep the headings.\n\n## 1. Why?\n\n## 2. How fast?\n\n(hint)\n"
@@ -16,13 +22,14 @@ def test_answers_are_counted_per_heading(tmp_path: Path) -> None:
     template = tmp_path / "template.md"
     template.write_text(TEMPLATE)
     report = tmp_path / "REPORT.md"
-    assert answered(template, report) == (0, 2)
+    assert answered(template, report) == (0, 0, 2)
     report.write_text(TEMPLATE)
-    assert answered(template, report) == (0, 2)
+    assert answered(template, report) == (0, 0, 2)
     report.write_text(TEMPLATE.replace("## 1. Why?\n", "## 1. Why?\nBecause of the L2.\n"))
-    assert answered(template, report) == (1, 2)
-    report.write_text(TEMPLATE.replace("(hint)", "(hint)\n<!-- todo -->\n0.2 ms"))
-    assert answered(template, report) == (1, 2)
+    assert answered(template, report) == (1, 1, 2)  # four words: too short to be an answer
+    long = "The atomics on one bin serialise in the L2, so the time grows with the samples of "
+    report.write_text(TEMPLATE.replace("(hint)", f"(hint)\n<!-- todo -->\n{long}the hot bin."))
+    assert answered(template, report) == (1, 0, 2)
 
 
 def test_every_lab_of_the_skeletons_has_a_template_with_questions(tmp_path: Path) -> None:
@@ -53,3 +60,19 @@ def test_every_question_has_a_model_answer_and_a_rubric() -> None:
             rubric = text.partition("**Rubric.**")[2]
             assert len(answer.split()) >= 15, f"{model}: {heading}: no model answer"
             assert all(w in rubric for w in ("Full:", "Half:", "None:")), f"{model}: {heading}"
+
+
+def test_the_written_view_puts_every_answer_under_its_question_and_rubric(tmp_path: Path) -> None:
+    template = tmp_path / "template.md"
+    template.write_text(TEMPLATE)
+    model = tmp_path / "model.md"
+    model.write_text(
+        "# model\n\n## 1. Why?\n\n**Model answer.** x\n\n**Rubric.** Full: a. Half: b. None: c.\n"
+        "\n## 2. How fast?\n\n**Model answer.** y\n\n**Rubric.** Full: d. Half: e. None: f.\n"
+    )
+    ann, bob = tmp_path / "ann.md", tmp_path / "bob.md"
+    ann.write_text(TEMPLATE.replace("## 1. Why?\n", "## 1. Why?\nBecause of the L2.\n"))
+    view = rubric_view(template, model, {"ann": ann, "bob": bob})
+    assert view.index("## 1. Why?") < view.index("Full: a.") < view.index("**ann** (too short")
+    assert "Because of the L2." in view and "**bob** (no answer)" in view
+    assert view.index("## 2. How fast?") < view.index("Full: d.")

@@ -1,0 +1,62 @@
+"""`written LAB SUBMISSIONS_DIR`: one lab's written half, for grading by hand.
+
+For each question of the lab's REPORT.md: the rubric (solutions/, the instructors'
+tree), then every student's answer, or that there is none or it is too short.
+Markdown on stdout, or in --out (never overwritten). Exit status: 0 written; 2
+usage error (an unknown lab, a folder that is not there, an existing --out).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from grader.command import Command
+from grader.core.discovery import lab_dirs, repo_root
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.instructor.written_answers import REPORT_NAME, rubric_view
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("lab", help="the lab, e.g. lab1")
+    parser.add_argument(
+        "submissions", type=Path, help="folder with one subfolder per student, like skeletons/"
+    )
+    parser.add_argument("--out", type=Path, metavar="FILE", help="default: stdout")
+
+
+def _run(args: argparse.Namespace) -> int:
+    repo = repo_root()
+    folder = lab_dirs(repo).get(args.lab)
+    if folder is None:
+        raise GraderUsageError(
+            f"unknown lab {args.lab!r}: known labs are {', '.join(lab_dirs(repo))}"
+        )
+    if not args.submissions.is_dir():
+        raise GraderUsageError(f"{args.submissions} is not a folder of student folders")
+    if args.out is not None and args.out.exists():
+        raise GraderUsageError(f"{args.out} exists: give another --out (nothing is overwritten)")
+    students = {
+        s.name: s / folder.name / REPORT_NAME
+        for s in sorted(args.submissions.iterdir())
+        if s.is_dir() and not s.name.startswith(".")
+    }
+    text = rubric_view(
+        repo / "skeletons" / folder.name / REPORT_NAME,
+        repo / "solutions" / folder.name / REPORT_NAME,
+        students,
+    )
+    if args.out is None:
+        print(text)
+    else:
+        with open(args.out, "x", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return EXIT_OK
+
+
+COMMAND = Command(
+    "written",
+    "one lab's REPORT.md answers of a class, each question with its rubric, to grade by hand",
+    _add_arguments,
+    _run,
+)
