@@ -43,14 +43,15 @@ def read_roster(path: Path) -> list[RosterEntry]:
         raise GraderUsageError(f"--roster {path}: {exc}") from exc
     if not rows or not {"folder", "student_id"} <= set(rows[0]):
         raise GraderUsageError(f"--roster {path}: needs the columns folder and student_id")
+    # A pair (or any group) hands in one folder: its line per member gives each the grade.
     entries, seen = [], set()
     for line, row in enumerate(rows, 2):
         folder, sid = (row.get("folder") or "").strip(), (row.get("student_id") or "").strip()
         if not folder or not sid:
             raise GraderUsageError(f"--roster {path}: line {line}: folder or student_id is empty")
-        if folder in seen:
-            raise GraderUsageError(f"--roster {path}: line {line}: folder {folder} listed twice")
-        seen.add(folder)
+        if sid in seen:
+            raise GraderUsageError(f"--roster {path}: line {line}: student {sid} listed twice")
+        seen.add(sid)
         entries.append(RosterEntry(folder, sid, (row.get("name") or "").strip()))
     return entries
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from grader.core.errors import GraderUsageError
-from grader.instructor.gradebook import read_roster
+from grader.instructor.gradebook import gradebook_rows, read_roster
 from grader.tests.helpers import run_grader
 
 FILE = Path("skeletons") / "lab1_histogram" / "histogram_kernels.cu"
@@ -156,10 +156,21 @@ def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) 
     assert again.returncode == 2 and "exists" in again.stderr
 
 
-def test_a_roster_naming_a_folder_twice_is_refused_at_its_line(tmp_path: Path) -> None:
+def test_a_pair_shares_a_folder_and_a_student_listed_twice_is_refused(tmp_path: Path) -> None:
+    """A pair hands in one folder, named on a roster line per member: each gets its grade."""
     roster = tmp_path / "roster.csv"
-    roster.write_text("folder,student_id\nann,1001\nbob,1002\nann,1003\n")
-    with pytest.raises(GraderUsageError, match=r"line 4: folder ann listed twice"):
+    roster.write_text("folder,student_id\nann,1001\nbob,1002\nbob,1001\n")
+    with pytest.raises(GraderUsageError, match=r"line 4: student 1001 listed twice"):
         read_roster(roster)
-    roster.write_text("folder,student_id\nann,1001\nbob,1002\n")
-    assert [e.folder for e in read_roster(roster)] == ["ann", "bob"]
+    roster.write_text("folder,student_id,name\nann,1001,Ann\npair7,1002,Bo\npair7,1003,Cy\n")
+    entries = read_roster(roster)
+    assert [e.folder for e in entries] == ["ann", "pair7", "pair7"]
+    table = {
+        "ann": {"status": "graded", "lab1": "90", "total": "90", "max": "100"},
+        "pair7": {"status": "graded", "lab1": "75", "total": "75", "max": "100"},
+    }
+    rows = gradebook_rows(entries, ["lab1"], table, {}, 0.0)
+    assert [r[:5] for r in rows[2:]] == [
+        ["1002", "Bo", "pair7", "75", "75"],
+        ["1003", "Cy", "pair7", "75", "75"],
+    ]
