@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from grader.command import Command
+from grader.core.discovery import repo_root
 from grader.core.errors import EXIT_OK, GraderUsageError
 from grader.core.release import release_from_args
 from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
@@ -31,6 +32,7 @@ from grader.instructor.gradebook import (
     released_copy,
     unrostered,
 )
+from grader.instructor.written_answers import read_marks, written_policy
 from grader.options import add_class_report_argument, add_release_arguments
 
 
@@ -41,6 +43,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--collected", type=Path, metavar="JSON", help="collect's collected.json (days late)"
+    )
+    parser.add_argument(
+        "--written",
+        type=Path,
+        metavar="CSV",
+        help="the marks of the REPORT.md answers (grader written --marks, filled in): a "
+        "written column, each lab's lab.json written.points times its mean mark",
     )
     parser.add_argument(
         "--out", type=Path, metavar="CSV", help="default: REPORT/gradebook.csv (never overwritten)"
@@ -58,7 +67,8 @@ def _run(args: argparse.Namespace) -> int:
     out = args.out or args.class_report / GRADEBOOK_NAME
     if out.exists():
         raise GraderUsageError(f"{out} exists: give another --out (nothing is overwritten)")
-    rows = gradebook_rows(roster, labs, table, collected, penalty)
+    written = read_marks(args.written, *written_policy(repo_root())) if args.written else None
+    rows = gradebook_rows(roster, labs, table, collected, penalty, written)
     with open(out, "x", encoding="utf-8", newline="") as handle:
         csv.writer(handle).writerows(rows)
     for folder in unrostered(roster, table):

@@ -2,19 +2,21 @@
 
 For each question of the lab's REPORT.md: the rubric (solutions/, the instructors'
 tree), then every student's answer, or that there is none or it is too short.
-Markdown on stdout, or in --out (never overwritten). Exit status: 0 written; 2
+Markdown on stdout, or in --out; --marks writes the empty sheet of marks that
+`gradebook --written` reads (neither is ever overwritten). Exit status: 0 written; 2
 usage error (an unknown lab, a folder that is not there, an existing --out).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 from pathlib import Path
 
 from grader.command import Command
 from grader.core.discovery import lab_dirs, repo_root
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.instructor.written_answers import REPORT_NAME, rubric_view
+from grader.instructor.written_answers import REPORT_NAME, marks_sheet, rubric_view
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +25,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "submissions", type=Path, help="folder with one subfolder per student, like skeletons/"
     )
     parser.add_argument("--out", type=Path, metavar="FILE", help="default: stdout")
+    parser.add_argument(
+        "--marks",
+        type=Path,
+        metavar="CSV",
+        help="also write the empty marks sheet (folder,lab,question,mark: full, half or "
+        "none) that gradebook --written reads",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -34,18 +43,19 @@ def _run(args: argparse.Namespace) -> int:
         )
     if not args.submissions.is_dir():
         raise GraderUsageError(f"{args.submissions} is not a folder of student folders")
-    if args.out is not None and args.out.exists():
-        raise GraderUsageError(f"{args.out} exists: give another --out (nothing is overwritten)")
+    for given in (args.out, args.marks):
+        if given is not None and given.exists():
+            raise GraderUsageError(f"{given} exists: give another name (nothing is overwritten)")
     students = {
         s.name: s / folder.name / REPORT_NAME
         for s in sorted(args.submissions.iterdir())
         if s.is_dir() and not s.name.startswith(".")
     }
-    text = rubric_view(
-        repo / "skeletons" / folder.name / REPORT_NAME,
-        repo / "solutions" / folder.name / REPORT_NAME,
-        students,
-    )
+    template = repo / "skeletons" / folder.name / REPORT_NAME
+    text = rubric_view(template, repo / "solutions" / folder.name / REPORT_NAME, students)
+    if args.marks is not None:
+        with open(args.marks, "x", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(marks_sheet(args.lab, template, list(students)))
     if args.out is None:
         print(text)
     else:

@@ -3,6 +3,7 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
 
     {"lab": "lab3", "title": "Parallel reduction",
      "score": {"correctness": 60, "timing": 40},
+     "written": {"points": 20, "why": TEXT},
      "sanitize_filter": "*__n1__*:...",
      "timing_needs": {"tests": REGEX, "why": TEXT},
      "objects": {"imports": [...], "only_in": {...}, "relocatable": [...],
@@ -10,11 +11,12 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
                                       "startup": [...]}}}}
 
 `score`: the points of each group of tests, by kind, split evenly among the
-group's tests (scoring.py). `sanitize_filter`: the small cases run under
-compute-sanitizer. `timing_needs`: the correctness tests every timing test needs
-passed (scoring.py). `objects`: what the object check allows beyond the contract
-(object_check.py); its `relocatable`, the student files compiled with relocatable
-device code (cmake/LabTesting.cmake).
+group's tests (scoring.py). `written`: the points of the REPORT.md answers, marked
+by hand (`grader written`), a gradebook column of their own. `sanitize_filter`: the
+small cases run under compute-sanitizer. `timing_needs`: the correctness tests every
+timing test needs passed (scoring.py). `objects`: what the object check allows beyond
+the contract (object_check.py); its `relocatable`, the student files compiled with
+relocatable device code (cmake/LabTesting.cmake).
 
 `objects.libraries`: the student files that may use a library, each alone (lab6's
 thrust_pipeline.cu: Thrust). `use`: the libraries' namespaces and include folders

@@ -107,9 +107,14 @@ def gradebook_rows(
     table: Mapping[str, Mapping[str, str]],
     collected: Mapping[str, Mapping[str, Any]],
     penalty_per_day: float,
+    written: Mapping[str, float] | None = None,
 ) -> list[list[str]]:
+    """One row per roster line; with `written` (folder -> points, written_answers.read_marks)
+    a `written` column of its own after `final`."""
     hidden = any(HIDDEN_COLUMN in row for row in table.values())
-    header = ["student_id", "name", "folder", *labs, "total", "max", "days_late", "final", "note"]
+    marked = ["written"] if written is not None else []
+    header = ["student_id", "name", "folder", *labs, "total", "max", "days_late", "final"]
+    header += [*marked, "note"]
     rows = [header + ([HIDDEN_COLUMN] if hidden else [])]
     for entry in roster:
         row = table.get(entry.folder)
@@ -126,6 +131,7 @@ def gradebook_rows(
             note = "" if row.get("status") == "graded" else row.get("status", "")
         rows.append(
             [entry.student_id, entry.name, entry.folder, *scores, total, most, str(days), final]
+            + ([points_cell(written.get(entry.folder, 0.0))] if written is not None else [])
             + [note, *([(row or {}).get(HIDDEN_COLUMN, "")] if hidden else [])]
         )
     return rows

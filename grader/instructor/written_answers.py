@@ -10,7 +10,13 @@ solutions/labN_topic/REPORT.md, under the same headings.
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Mapping
 from pathlib import Path
+
+from grader.core.discovery import lab_dirs
+from grader.core.errors import GraderUsageError
+from grader.core.lab_file import read_lab_file
 
 REPORT_NAME = "REPORT.md"
 SHORT_WORDS = 15  # fewer words than the shortest model answer's is no answer yet
@@ -98,3 +104,65 @@ def rubric_view(template: Path, model: Path | None, students: dict[str, Path]) -
                 "",
             ]
     return "\n".join(out)
+
+
+# The marks sheet an instructor fills from the view: one row per student and question.
+MARKS_HEADER = ("folder", "lab", "question", "mark")
+MARKS = {"full": 1.0, "half": 0.5, "none": 0.0}
+
+
+def question_ids(template: Path) -> list[str]:
+    """The questions' numbers, as their headings give them (`3. Why?` -> `3`)."""
+    return [h.split(".", 1)[0].strip() for h in answers(template, template)]
+
+
+def marks_sheet(lab: str, template: Path, folders: list[str]) -> list[list[str]]:
+    """The empty sheet for one lab: a row per folder and question, marks to fill."""
+    return [list(MARKS_HEADER)] + [
+        [folder, lab, q, ""] for folder in folders for q in question_ids(template)
+    ]
+
+
+def read_marks(
+    path: Path, points: Mapping[str, float], asked: Mapping[str, list[str]]
+) -> dict[str, float]:
+    """folder -> the written half's points: per lab, its lab.json `written.points` times
+    the mean mark (full 1, half 0.5, none 0) of its questions, every one marked."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise GraderUsageError(f"--written {path}: {exc}") from exc
+    marked: dict[tuple[str, str], dict[str, float]] = {}
+    for line, row in enumerate(rows, 2):
+        folder, lab, question, mark = (str(row.get(k) or "").strip() for k in MARKS_HEADER)
+        if lab not in points:
+            raise GraderUsageError(
+                f"--written {path}: line {line}: {lab!r} has no written points (lab.json)"
+            )
+        if question not in asked.get(lab, []) or mark not in MARKS:
+            raise GraderUsageError(
+                f"--written {path}: line {line}: question {question!r} of {lab} marked "
+                f"{mark!r} (marks: {', '.join(MARKS)})"
+            )
+        marked.setdefault((folder, lab), {})[question] = MARKS[mark]
+    total: dict[str, float] = {}
+    for (folder, lab), got in marked.items():
+        missing = [q for q in asked[lab] if q not in got]
+        if missing:
+            raise GraderUsageError(
+                f"--written {path}: {folder} {lab}: question(s) {', '.join(missing)} not marked"
+            )
+        total[folder] = total.get(folder, 0.0) + points[lab] * sum(got.values()) / len(asked[lab])
+    return total
+
+
+def written_policy(repo: Path) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """Each lab's written points (lab.json `written.points`) and its questions' numbers."""
+    points, asked = {}, {}
+    for lab, folder in lab_dirs(repo).items():
+        value = ((read_lab_file(folder) or {}).get("written") or {}).get("points")
+        template = repo / "skeletons" / folder.name / REPORT_NAME
+        if isinstance(value, (int, float)) and template.is_file():
+            points[lab], asked[lab] = float(value), question_ids(template)
+    return points, asked

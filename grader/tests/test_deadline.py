@@ -174,3 +174,7 @@ def test_a_pair_shares_a_folder_and_a_student_listed_twice_is_refused(tmp_path: 
         ["1002", "Bo", "pair7", "75", "75"],
         ["1003", "Cy", "pair7", "75", "75"],
     ]
+    # The written half's marks (written_answers.read_marks): a column of their own.
+    marked = gradebook_rows(entries, ["lab1"], table, {}, 0.0, {"pair7": 12.5})
+    assert marked[0][-2:] == ["written", "note"]
+    assert [r[-2] for r in marked[1:]] == ["0", "12.50", "12.50"]

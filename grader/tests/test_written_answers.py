@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from grader.core.errors import GraderUsageError
 from grader.instructor.written_answers import (
     REPORT_NAME,
     answered,
     markdown_sections,
+    marks_sheet,
+    read_marks,
     rubric_view,
     summary,
+    written_policy,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,3 +82,33 @@ def test_the_written_view_puts_every_answer_under_its_question_and_rubric(tmp_pa
     assert view.index("## 1. Why?") < view.index("Full: a.") < view.index("**ann** (too short")
     assert "Because of the L2." in view and "**bob** (no answer)" in view
     assert view.index("## 2. How fast?") < view.index("Full: d.")
+
+
+def test_the_marks_sheet_becomes_each_students_written_points(tmp_path: Path) -> None:
+    template = tmp_path / "template.md"
+    template.write_text(TEMPLATE)
+    sheet = marks_sheet("lab9", template, ["ann", "pair7"])
+    assert sheet[0] == ["folder", "lab", "question", "mark"]
+    assert [r[:3] for r in sheet[1:]] == [
+        ["ann", "lab9", "1"],
+        ["ann", "lab9", "2"],
+        ["pair7", "lab9", "1"],
+        ["pair7", "lab9", "2"],
+    ]
+    marks = tmp_path / "marks.csv"
+    rows = ["folder,lab,question,mark", "ann,lab9,1,full", "ann,lab9,2,half"]
+    marks.write_text("\n".join([*rows, "pair7,lab9,1,none", "pair7,lab9,2,full"]) + "\n")
+    points, asked = {"lab9": 20.0}, {"lab9": ["1", "2"]}
+    assert read_marks(marks, points, asked) == {"ann": 15.0, "pair7": 10.0}
+    marks.write_text("\n".join(rows[:2]) + "\n")
+    with pytest.raises(GraderUsageError, match="ann lab9: question.s. 2 not marked"):
+        read_marks(marks, points, asked)
+    marks.write_text("\n".join([*rows[:2], "ann,lab9,2,great"]) + "\n")
+    with pytest.raises(GraderUsageError, match="line 3: question '2' of lab9 marked 'great'"):
+        read_marks(marks, points, asked)
+
+
+def test_every_lab_has_written_points_and_numbered_questions() -> None:
+    points, asked = written_policy(REPO)
+    assert set(points) == set(asked) == {f"lab{i}" for i in range(1, 7)}
+    assert all(ids == [str(i) for i in range(1, len(ids) + 1)] for ids in asked.values()), asked
