@@ -7,10 +7,11 @@
 `make` writes 22 student folders for lab1: 8 copies of the reference, 4 of the
 skeleton, the 8 lab1 known-wrong submissions (race, tail, out-of-bounds write,
 hang, slow, CUB, hard-coded public answers, host answer), one that does not
-compile and one folder holding only notes; and OUTDIR/expected.json, what each
-must get. `check` compares the batch's whole class table with it (REPORT/instructor/
-class.csv: on hidden data REPORT/class.csv holds those results back until the
-deadline), one row per student, exit 1 on a mismatch. The hard-coded submission is
+compile and one folder holding only notes; OUTDIR/expected.json, what each
+must get; and OUTDIR/roster.csv for `gradebook`, in which ref01 is a pair's folder
+(two students, one grade). `check` compares the batch's whole class table with it
+(REPORT/instructor/class.csv: on hidden data REPORT/class.csv holds those results back
+until the deadline), one row per student, exit 1 on a mismatch. The hard-coded submission is
 only caught on hidden data, so grade with --secret-file.
 """
 
@@ -33,6 +34,7 @@ from grader.core.scoring import load_policy, number  # noqa: E402
 LAB = "lab1"
 MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).max_score)  # lab.json's groups
 EXPECTED_FILE = "expected.json"
+ROSTER_FILE = "roster.csv"
 # What each known-wrong submission must lose points for, as in manifest.json.
 KNOWN_WRONG = {
     "lab1_race": r"shared__",
@@ -76,6 +78,11 @@ def make(out: Path) -> dict[str, str]:
     (notes / "README.md").write_text("My notes on the course; no lab folder.\n")
     expected["notes_only"] = "not a submission"
     (out / EXPECTED_FILE).write_text(json.dumps(expected, indent=1) + "\n")
+    # The roster `gradebook` reads: a line per student; ref01 is a pair's folder.
+    with open(out / ROSTER_FILE, "w", encoding="utf-8", newline="") as f:
+        lines = [(folder, f"s{1000 + i}", folder) for i, folder in enumerate(expected, 1)]
+        lines.insert(1, ("ref01", "s0999", "ref01 partner"))
+        csv.writer(f).writerows([("folder", "student_id", "name"), *lines])
     return expected
 
 

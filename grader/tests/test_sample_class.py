@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.instructor.gradebook import read_roster
+
 _SCRIPT = Path(__file__).resolve().parents[2] / "submissions" / "sample_class.py"
 _spec = importlib.util.spec_from_file_location("sample_class", _SCRIPT)
 assert _spec is not None and _spec.loader is not None
@@ -67,6 +69,8 @@ def test_make_writes_every_kind_of_student(tmp_path: Path) -> None:
     assert (out / "lab1_hang" / "lab1_histogram" / "histogram_kernels.cu").is_file()
     assert "not C++" in (out / "broken_compile/lab1_histogram/histogram_kernels.cu").read_text()
     assert not any((out / "notes_only").glob("lab*"))
+    roster = read_roster(out / "roster.csv")  # the gradebook's, with one pair
+    assert len(roster) == 23 and [e.folder for e in roster].count("ref01") == 2
 
 
 def test_check_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
