@@ -14,7 +14,7 @@ import csv
 from pathlib import Path
 
 from grader.command import Command
-from grader.core.discovery import lab_dirs, repo_root
+from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_OK, GraderUsageError
 from grader.instructor.written_answers import REPORT_NAME, marks_sheet, rubric_view
 
@@ -36,11 +36,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     repo = repo_root()
-    folder = lab_dirs(repo).get(args.lab)
-    if folder is None:
-        raise GraderUsageError(
-            f"unknown lab {args.lab!r}: known labs are {', '.join(lab_dirs(repo))}"
-        )
+    dirs = lab_dirs(repo)
+    require_known_labs([args.lab], dirs)
+    folder = dirs[args.lab]
     if not args.submissions.is_dir():
         raise GraderUsageError(f"{args.submissions} is not a folder of student folders")
     for given in (args.out, args.marks):

@@ -304,14 +304,13 @@ def build_checked(
         return log, failure, {}
     rejected = {lab: list(found) for lab, found in check(labs).items() if found}
     dirs = lab_dirs(repo)
-    folders = ["labs/common", *(f"labs/{dirs[lab].name}" for lab in labs if lab in dirs)]
-    passed = [f for f, lab in zip(folders, ["", *labs]) if lab not in rejected]
+    linked = [f"labs/{dirs[lab].name}/all" for lab in labs if lab in dirs and lab not in rejected]
     more, failed = configure_and_build(
         repo,
         impl,
         build_dir,
         cmake_args,
-        targets=lambda tree: ninja_targets(tree, [f"{folder}/all" for folder in passed]),
+        targets=lambda tree: ninja_targets(tree, ["labs/common/all", *linked]),
         progress=progress,
         sandbox=sandbox,
         configure=False,

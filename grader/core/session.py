@@ -146,8 +146,7 @@ class GradingSession:
         # Decided first: listing the tests runs the student's programs.
         warn_later = False
         if not isinstance(sandbox, Decision):
-            view = [str(build / "bin"), *listing_view(build)]
-            sandbox = decide(sandbox, hidden=hidden, probe_paths=view)
+            sandbox = decide(sandbox, hidden=hidden, probe_paths=listing_view(build))
             warn_later = True
         try:
             doc = read_ctest_json(build, sandbox.sandbox)

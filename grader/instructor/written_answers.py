@@ -57,9 +57,10 @@ def answers(template: Path, report: Path) -> dict[str, str]:
 
 def answered(template: Path, report: Path) -> tuple[int, int, int]:
     """(questions answered, of them too short, questions asked)."""
-    given = [text for text in answers(template, report).values() if text]
+    texts = answers(template, report)
+    given = [text for text in texts.values() if text]
     short = sum(1 for text in given if len(text.split()) < SHORT_WORDS)
-    return len(given), short, len(answers(template, template))
+    return len(given), short, len(texts)
 
 
 def summary(skeleton: Path, folder: Path) -> str:
@@ -87,7 +88,7 @@ def rubric_view(template: Path, model: Path | None, students: dict[str, Path]) -
     )
     given = {name: answers(template, report) for name, report in students.items()}
     out = []
-    for heading in answers(template, template):
+    for heading in _sections(template.read_text(encoding="utf-8")):
         out += [f"## {heading}", "", f"**Rubric.** {rubrics.get(heading) or '(none)'}", ""]
         for name, texts in given.items():
             text = texts[heading]
@@ -113,7 +114,7 @@ MARKS = {"full": 1.0, "half": 0.5, "none": 0.0}
 
 def question_ids(template: Path) -> list[str]:
     """The questions' numbers, as their headings give them (`3. Why?` -> `3`)."""
-    return [h.split(".", 1)[0].strip() for h in answers(template, template)]
+    return [h.split(".", 1)[0].strip() for h in _sections(template.read_text(encoding="utf-8"))]
 
 
 def marks_sheet(lab: str, template: Path, folders: list[str]) -> list[list[str]]:
