@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
-# Grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
-# `grader batch`, once for each GPU count in GPUS (default "2 1"), each from a
-# fresh build root so the wall times compare, and checks every student's verdict.
-# Prints last a table: GPUs, wall time, students per GPU, GPU use, as expected.
-# Everything goes under LOGS (default build/class-batch). Takes about 13 minutes
-# for one GPU on an H100 or H200, so start it detached on a lent machine.
+# Grades a sample class (submissions/sample_class.py: SIZE lab1 folders, default 22;
+# SIZE=200 is the throughput benchmark's class) with `grader batch`, once for each
+# GPU count in GPUS (default "2 1"), each from a fresh build root so the wall times
+# compare, and checks every student's verdict. A count GxS grades on G GPUs of S
+# slots each (`batch --resource-spec`, the spec from scripts/gpu_resource_spec.py):
+# GPUS="1x3 1" compares one GPU grading three students at once with one at a time.
 # BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`).
-# A count GxS grades on G GPUs of S slots each (`batch --resource-spec`, the spec from
-# scripts/gpu_resource_spec.py): GPUS="1x2 1" compares one GPU grading two students at
-# once with one at a time.
+# CALIBRATE=1 first grades the reference, every lab, as an instructor would (hidden
+# data, the sanitizer stage), and prints its time; its results.json then sizes the
+# batch's timeouts (--calibration), so a hung student costs seconds, not minutes.
+# Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
+# time went, GPU use, as expected. Everything goes under LOGS (default
+# build/class-batch). The 22-student class takes about 5 minutes on one H100 of 3
+# slots, so start it detached on a lent machine.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/python-env.sh"
+source "$root/scripts/bubblewrap-env.sh"
 logs=${LOGS:-$root/build/class-batch}
-rm -rf "$logs"
-mkdir -p "$logs"
+source "$root/scripts/owned-dirs.sh"
+owned_dir "$logs" || exit 2
 cd "$root" || exit 1
 cmake_args=()
 # A GoogleTest source tree carried along (no system package on the machine).
 [ -d .deps/googletest ] && cmake_args=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 
-python3 submissions/sample_class.py make "$logs/class" || exit 1
+python3 submissions/sample_class.py make "$logs/class" "${SIZE:-22}" || exit 1
 # The instructor's secret lives outside the students' folders.
 head -c 24 /dev/urandom | base64 >"$logs/secret"
 status=0
+calibration=()
+if [ -n "${CALIBRATE:-}" ]; then
+  start=$SECONDS
+  python3 -m grader grade --impl solutions --build-dir "$logs/reference-build" \
+    --secret-file "$logs/secret" --report "$logs/reference" "${cmake_args[@]}" \
+    >"$logs/reference.log" 2>&1 || status=1
+  echo "$((SECONDS - start))" >"$logs/reference-wall"
+  calibration=(--calibration "$logs/reference")
+fi
 for n in ${GPUS:-2 1}; do
   gpus=(--gpus "$n")
   if [[ $n =~ ^([0-9]+)x([0-9]+)$ ]]; then
@@ -34,19 +48,26 @@ for n in ${GPUS:-2 1}; do
   fi
   python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
-    ${BUILD_ONCE:+--build-once} "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
+    ${BUILD_ONCE:+--build-once} "${calibration[@]}" "${cmake_args[@]}" \
+    >"$logs/batch-$n.log" 2>&1 || status=1
   python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
     >"$logs/check-$n.md" 2>&1 || status=1
   rm -rf "$logs/build-$n"
 done
 
-echo "== sample class, lab1, $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c |
-  sed 's/^ *//' | paste -sd,)"
-printf '%-5s %-70s %s\n' GPUs "batch" "as expected"
+echo "== sample class of ${SIZE:-22}, lab1, $(nvidia-smi --query-gpu=name --format=csv,noheader |
+  sort | uniq -c | sed 's/^ *//' | paste -sd,)"
+if [ -n "${CALIBRATE:-}" ]; then
+  grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
+print(f"grading {d[\"execution_time_s\"]:.1f} s, score {sum(l[\"score\"] for l in d[\"labs\"]):g}")' \
+    "$logs/reference/instructor/results.json" 2>/dev/null)
+  echo "reference, every lab: ${grading:-no result: see reference.log}; $(cat "$logs/reference-wall") s with its build"
+fi
+printf '%-5s %-90s %s\n' GPUs "batch" "as expected"
 for n in ${GPUS:-2 1}; do
   done_line=$(grep -h "batch done" "$logs/batch-$n.log" | sed 's/^grader: //')
-  printf '%-5s %-70s %s\n' "$n" "${done_line:-no result: see batch-$n.log}" \
+  printf '%-5s %-90s %s\n' "$n" "${done_line:-no result: see batch-$n.log}" \
     "$(tail -1 "$logs/check-$n.md")"
-  grep -h "GPU use" "$logs/batch-$n.log" | sed 's/^grader: /      /'
+  grep -h "GPU use\|Worker time" "$logs/batch-$n.log" | sed 's/^grader: /      /'
 done
 exit $status

@@ -1,6 +1,6 @@
 """A sample class for trying `grader batch`, and a check of its class table.
 
-    python3 submissions/sample_class.py make OUTDIR
+    python3 submissions/sample_class.py make OUTDIR [SIZE]
     python3 -m grader batch OUTDIR --labs lab1 --secret-file SECRET --report REPORT ...
     python3 submissions/sample_class.py check OUTDIR REPORT
 
@@ -9,10 +9,16 @@ skeleton, the 8 lab1 known-wrong submissions (race, tail, out-of-bounds write,
 hang, slow, CUB, hard-coded public answers, host answer), one that does not
 compile and one folder holding only notes; OUTDIR/expected.json, what each
 must get; and OUTDIR/roster.csv for `gradebook`, in which ref01 is a pair's folder
-(two students, one grade). `check` compares the batch's whole class table with it
-(REPORT/instructor/class.csv: on hidden data REPORT/class.csv holds those results back
-until the deadline), one row per student, exit 1 on a mismatch. The hard-coded submission is
-only caught on hidden data, so grade with --secret-file.
+(two students, one grade). A SIZE over 22 (a class of 200 for the throughput
+benchmark) adds folders in rounds of ten: four of the reference, four of the typical
+honest solution (submissions/typical), and two known-wrong or broken ones in turn. Each
+added folder's lab1 file ends with a comment naming its student, so no two folders
+are identical and none shares another's verdicts (outcome_cache.py).
+
+`check` compares the batch's whole class table with it (REPORT/instructor/class.csv:
+on hidden data REPORT/class.csv holds those results back until the deadline), one row
+per student, exit 1 on a mismatch. The hard-coded submission is only caught on hidden
+data, so grade with --secret-file.
 """
 
 from __future__ import annotations
@@ -32,6 +38,10 @@ from grader.core.discovery import lab_dirs  # noqa: E402
 from grader.core.scoring import load_policy, number  # noqa: E402
 
 LAB = "lab1"
+LAB_FILE = Path("lab1_histogram") / "histogram_kernels.cu"
+BASE_SIZE = 22
+# A round of ten added folders: mostly honest, two of the wrong ones in turn.
+ROUND = ("ref", "typical", "ref", "typical", "ref", "typical", "ref", "typical", "wrong", "wrong")
 MAX = number(load_policy(LAB, lab_dirs(REPO)[LAB]).max_score)  # lab.json's groups
 EXPECTED_FILE = "expected.json"
 ROSTER_FILE = "roster.csv"
@@ -48,8 +58,9 @@ KNOWN_WRONG = {
 }
 
 
-def make(out: Path) -> dict[str, str]:
-    """Write the class into `out` (which must not exist yet); return the expectations."""
+def make(out: Path, size: int = BASE_SIZE) -> dict[str, str]:
+    """Write the class of `size` folders (at least 22) into `out` (which must not exist
+    yet); return the expectations."""
     out.mkdir(parents=True)
     expected: dict[str, str] = {}
     for i in range(1, 9):
@@ -65,24 +76,45 @@ def make(out: Path) -> dict[str, str]:
         cwd=REPO,
     )
     for name, reason in KNOWN_WRONG.items():
-        shutil.move(str(trees / name), out / name)
+        shutil.copytree(trees / name, out / name)
         expected[name] = f"fails:{reason}"
-    shutil.rmtree(trees)
     broken = out / "broken_compile"
     shutil.copytree(REPO / "solutions", broken)
-    with open(broken / "lab1_histogram" / "histogram_kernels.cu", "a", encoding="utf-8") as f:
+    with open(broken / LAB_FILE, "a", encoding="utf-8") as f:
         f.write("\nthis line is not C++\n")
     expected["broken_compile"] = "fails:did not build"
     notes = out / "notes_only"
     notes.mkdir()
     (notes / "README.md").write_text("My notes on the course; no lab folder.\n")
     expected["notes_only"] = "not a submission"
+    wrong = [(trees / n, f"fails:{r}") for n, r in KNOWN_WRONG.items()]
+    expected.update(_add_rounds(out, size - BASE_SIZE, [*wrong, (broken, expected[broken.name])]))
+    shutil.rmtree(trees)
     (out / EXPECTED_FILE).write_text(json.dumps(expected, indent=1) + "\n")
     # The roster `gradebook` reads: a line per student; ref01 is a pair's folder.
     with open(out / ROSTER_FILE, "w", encoding="utf-8", newline="") as f:
         lines = [(folder, f"s{1000 + i}", folder) for i, folder in enumerate(expected, 1)]
         lines.insert(1, ("ref01", "s0999", "ref01 partner"))
         csv.writer(f).writerows([("folder", "student_id", "name"), *lines])
+    return expected
+
+
+def _add_rounds(out: Path, count: int, wrong: list[tuple[Path, str]]) -> dict[str, str]:
+    """`count` more folders in rounds of ten (ROUND), the wrong ones taken in turn."""
+    honest = {"ref": REPO / "solutions", "typical": REPO / "submissions" / "typical"}
+    expected: dict[str, str] = {}
+    taken = 0
+    for i in range(count):
+        kind = ROUND[i % len(ROUND)]
+        if kind == "wrong":
+            source, expect = wrong[taken % len(wrong)]
+            name, taken = f"{source.name}_{i:03d}", taken + 1
+        else:
+            source, expect, name = honest[kind], "full", f"{kind}_{i:03d}"
+        shutil.copytree(source, out / name)
+        with open(out / name / LAB_FILE, "a", encoding="utf-8") as f:
+            f.write(f"\n// {name}\n")
+        expected[name] = expect
     return expected
 
 
@@ -127,16 +159,23 @@ def check(out: Path, report: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 2 and argv[0] == "make":
+    if len(argv) in (2, 3) and argv[0] == "make":
         out = Path(argv[1])
+        size = argv[2] if len(argv) == 3 else str(BASE_SIZE)
+        if not size.isdigit() or int(size) < BASE_SIZE:
+            print(
+                f"sample_class: SIZE must be a whole number of at least {BASE_SIZE}, not {size!r}",
+                file=sys.stderr,
+            )
+            return 2
         if out.exists():
             print(f"sample_class: {out} exists; give a new folder", file=sys.stderr)
             return 2
-        print(f"sample_class: {len(make(out))} folders in {out}")
+        print(f"sample_class: {len(make(out, int(size)))} folders in {out}")
         return 0
     if len(argv) == 3 and argv[0] == "check":
         return check(Path(argv[1]), Path(argv[2]))
-    print("usage: sample_class.py make OUTDIR | check OUTDIR REPORT", file=sys.stderr)
+    print("usage: sample_class.py make OUTDIR [SIZE] | check OUTDIR REPORT", file=sys.stderr)
     return 2
 
 

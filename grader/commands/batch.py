@@ -48,7 +48,7 @@ from grader.instructor.batch_steps import (
     lab_maxima,
 )
 from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
-from grader.instructor.gpu_usage import LOG_NAME, UsageLog
+from grader.instructor.gpu_usage import LOG_NAME, UsageLog, worker_time
 from grader.instructor.written_answers import summary
 from grader.options import (
     add_build_jobs_argument,
@@ -216,18 +216,21 @@ def _grade_class(
     written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
-    done = f"Batch done in {elapsed:.0f} s; graded per GPU: " + ", ".join(
-        f"GPU {g}: {n}" for g, n in per_gpu.items()
+    rate = 3600 * gradable / (len(gpus) * elapsed) if elapsed > 0 else 0.0
+    done = (
+        f"Batch done in {elapsed:.0f} s ({rate:.0f} students per GPU-hour); graded per GPU: "
+        + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items())
     )
+    spent = worker_time(results, len(workers), elapsed).line()
     use = (
         f"{usage_log.usage.line()} ({LOG_NAME})"
         if usage_log.usage
         else "GPU use: not recorded (no nvidia-smi samples)"
     )
     csv_path, md_path = write_class_table(
-        results, report, written, release=release, footer=(f"{done}.", f"{use}.")
+        results, report, written, release=release, footer=(f"{done}.", f"{use}.", f"{spent}.")
     )
-    print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}")
+    print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}\ngrader: {spent}")
     print(
         f"grader: class table {csv_path} and {md_path}; one report folder per student in "
         f"{report}{os.sep}"

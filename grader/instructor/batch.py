@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -73,6 +73,8 @@ class StudentResult:
     # tables shown before their release (None: nothing ran on hidden data).
     public: StudentResult | None = None
     held_tests: int = 0  # in `public`: the hidden-data tests left out
+    # The child's own clock (results.json): "grading" (tests run to grade) and its phases.
+    phase_s: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def score(self) -> float:

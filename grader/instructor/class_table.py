@@ -60,8 +60,11 @@ def result_from_report(
         str(lab["lab"]): LabResult(str(lab["lab"]), float(lab["score"]), float(lab["max_score"]))
         for lab in report_labs(doc)
     }
+    extra = doc.get("extra_data") or {}
+    phases = {"grading": float(extra.get("execution_time_s") or 0.0)}
+    phases.update({k: float(v) for k, v in (extra.get("phase_s") or {}).items()})
     whole = graded_result(name, by_lab, tests, expected_labs, missing_max)
-    whole = replace(whole, gpu=gpu, duration_s=duration_s)
+    whole = replace(whole, gpu=gpu, duration_s=duration_s, phase_s=phases)
     if not _on_hidden_data(doc):
         return whole
     shown = [t for t in tests if not _on_hidden_data(t)]

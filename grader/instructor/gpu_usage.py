@@ -1,4 +1,5 @@
-"""How busy each GPU was during a batch: nvidia-smi sampled about once a second.
+"""How busy each GPU was during a batch: nvidia-smi sampled about once a second;
+and where the grading workers' time went, from each student's own clock.
 
 The class table says which GPU graded each student; this log says whether the
 GPUs were busy at the same time, which is what spreading a batch over them is for.
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from grader.core.clocks import nvidia_smi
+from grader.instructor.batch import StudentResult
 
 LOG_NAME = "gpu-usage.csv"
 QUERY = "timestamp,index,utilization.gpu,memory.used"
@@ -135,3 +137,53 @@ class UsageLog:
         self._thread.join()
         usage = summarize(self.path.read_text(encoding="utf-8", errors="replace"), self.gpus)
         self.usage = usage if usage.samples else None
+
+
+# Where a worker's time goes, in the order a student's grading spends it.
+PARTS = (
+    "start-up",  # the child grader: Python, the sandboxed listing and GPU probe, the reports
+    "untimed tests",  # side by side on the GPU (several jobs, several slots)
+    "sanitizer",
+    "timed tests",  # alone on the GPU, with any wait for its lock
+    "public re-runs",  # a hidden-data failure checked on the public data
+    "no tests",  # a student whose labs were all rejected or did not build
+    "waiting",  # for a build, or for the last students of the batch
+)
+
+
+@dataclass(frozen=True)
+class WorkerTime:
+    """The grading workers' seconds, summed over workers, by part (PARTS)."""
+
+    workers: int
+    wall_s: float
+    parts: dict[str, float]
+
+    def line(self) -> str:
+        total = self.workers * self.wall_s
+        shares = ", ".join(
+            f"{name} {s:.0f} s ({100 * s / total:.0f} %)"
+            for name, s in self.parts.items()
+            if s >= 0.5
+        )
+        return f"Worker time ({self.workers} x {self.wall_s:.0f} s = {total:.0f} s): {shares}"
+
+
+def worker_time(results: Sequence[StudentResult], workers: int, wall_s: float) -> WorkerTime:
+    """Split `workers` x `wall_s` by PARTS: a graded student's duration is its child's
+    start-up, then its phases (results.json's phase_s; the timed tests are what its
+    grading spent outside them); what no student took is waiting."""
+    parts = dict.fromkeys(PARTS, 0.0)
+    for result in results:
+        phases = result.phase_s
+        if "grading" not in phases:
+            parts["no tests"] += result.duration_s
+            continue
+        grading = phases["grading"]
+        named = {"untimed tests": "shared", "sanitizer": "sanitize", "public re-runs": "public"}
+        for part, phase in named.items():
+            parts[part] += phases.get(phase, 0.0)
+        parts["timed tests"] += max(0.0, grading - sum(phases.get(p, 0.0) for p in named.values()))
+        parts["start-up"] += max(0.0, result.duration_s - grading)
+    parts["waiting"] = max(0.0, workers * wall_s - sum(parts.values()))
+    return WorkerTime(workers, wall_s, parts)

@@ -277,7 +277,17 @@ def _results_json(
     report.mkdir(parents=True, exist_ok=True)
     scores = [{"lab": lab, "score": s, "max_score": m} for lab, s, m in labs]
     doc = {
-        **({"labs": scores} if old_layout else {"extra_data": {"labs": scores}}),
+        **(
+            {"labs": scores}
+            if old_layout
+            else {
+                "extra_data": {
+                    "labs": scores,
+                    "execution_time_s": 21.5,
+                    "phase_s": {"shared": 4.8, "sanitize": 8.1},
+                }
+            }
+        ),
         "tests": [
             {
                 "name": f"{name} (correctness)",
@@ -317,6 +327,7 @@ def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
         "memory access was encountered)",
         "lab3: not submitted",
     )
+    assert result.phase_s == {"grading": 21.5, "shared": 4.8, "sanitize": 8.1}
     assert (
         result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[], missing_max={})
         is None

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.instructor.gpu_usage import UsageLog, summarize
+from grader.instructor.batch import StudentResult
+from grader.instructor.gpu_usage import UsageLog, summarize, worker_time
 
 # Two samples of two GPUs (timestamps a few ms apart within a sample), a third cut short.
 SMI = """2026/11/21 10:00:00.001, 0, 97, 5000
@@ -65,3 +66,25 @@ def test_usage_log_without_nvidia_smi_records_nothing(
     with UsageLog(tmp_path / "gpu-usage.csv", ["0"]) as log:
         pass
     assert log.usage is None and not (tmp_path / "gpu-usage.csv").exists()
+
+
+def test_worker_time_splits_each_students_duration_by_its_phases() -> None:
+    graded = StudentResult(
+        "ann",
+        "graded",
+        duration_s=24.0,
+        phase_s={"grading": 21.0, "shared": 5.0, "sanitize": 8.0, "public": 1.0},
+    )
+    rejected = StudentResult("bob", "graded", duration_s=2.0)  # no child: no phases
+    spent = worker_time([graded, rejected, StudentResult("cy", "not a submission")], 2, 20.0)
+    assert spent.parts == {
+        "start-up": 3.0,
+        "untimed tests": 5.0,
+        "sanitizer": 8.0,
+        "timed tests": 7.0,
+        "public re-runs": 1.0,
+        "no tests": 2.0,
+        "waiting": 14.0,
+    }
+    assert spent.line().startswith("Worker time (2 x 20 s = 40 s): start-up 3 s (8 %), ")
+    assert spent.line().endswith("waiting 14 s (35 %)")

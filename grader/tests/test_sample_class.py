@@ -99,3 +99,20 @@ def test_check_reads_the_whole_table_of_a_batch_on_hidden_data(
         table.write_text(f"student,status,lab1,failures\nref01,graded,{score},\n")
     assert sample_class.check(out, report) == 0
     assert "1 of 1 as expected" in capsys.readouterr().out
+
+
+def test_a_larger_class_is_mostly_honest_and_every_folder_differs(tmp_path: Path) -> None:
+    out = tmp_path / "class"
+    expected = sample_class.make(out, 42)
+    added = list(expected)[22:]
+    assert len(expected) == 42 and len(added) == 20
+    assert sum(expected[n] == "full" for n in added) == 16
+    assert {n.rsplit("_", 1)[0] for n in added if expected[n] != "full"} == {
+        "lab1_race",
+        "lab1_tail",
+        "lab1_oob_write",
+        "lab1_hang",
+    }
+    files = [(out / n / sample_class.LAB_FILE).read_text() for n in expected if n != "notes_only"]
+    assert len(set(files)) == len(files) - 3 - 7  # the base class's eight reference copies agree
+    assert sample_class.main(["make", str(tmp_path / "small"), "21"]) == 2
