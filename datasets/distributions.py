@@ -92,3 +92,30 @@ def corrupted_image(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params
 
 
 DISTRIBUTIONS["corrupted_image"] = corrupted_image
+
+
+def rgba_image(rng: np.random.Generator, n: int, dtype: np.dtype, p: Params) -> np.ndarray:
+    """An image of n pixels, each 8-bit red, green, blue and alpha packed into one int32 (bytes
+    R, G, B, A in memory order: a CUDA uchar4, x = red). Channels are uniform in 0..255 and
+    alpha is any byte (the lab ignores it). A share `grey_fraction` of the pixels are greys
+    (red = green = blue) and as many have two channels equal (where the hue formula's
+    cases meet); then a share `hot_fraction` take one colour (contention on three bins).
+    """
+    rgba = rng.integers(0, 256, size=(n, 4), dtype=np.uint8)
+    grey = p.get("grey_fraction", 0.0)
+    if grey > 0:
+        u = rng.random(n)
+        greys = u < grey
+        rgba[greys, 1] = rgba[greys, 0]
+        rgba[greys, 2] = rgba[greys, 0]
+        ties = (u >= grey) & (u < 2 * grey)
+        pair = rng.integers(0, 3, size=n)
+        for c in range(3):  # channel c + 1 (mod 3) copies channel c
+            rgba[ties & (pair == c), (c + 1) % 3] = rgba[ties & (pair == c), c]
+    hot = p.get("hot_fraction", 0.0)
+    if hot > 0:
+        rgba[rng.random(n) < hot, :3] = rng.integers(0, 256, size=3, dtype=np.uint8)
+    return rgba.view("<i4").reshape(n).astype(dtype, copy=False)
+
+
+DISTRIBUTIONS["rgba_image"] = rgba_image

@@ -14,7 +14,8 @@ A manifest is a JSON object:
               and the distribution's parameters (PARAMETERS): `low < high`, values an
               integer of the dtype's range for int32, a finite float32 for float32,
               `hot_fraction` in [0, 1]; corrupted_image (int32 only): `pixels` at most
-              n and grey levels 0 <= low < high <= 256.
+              n and grey levels 0 <= low < high <= 256; rgba_image (int32 only, a
+              packed pixel each): `grey_fraction` at most 0.5.
 
 A broken rule is one line: where (the manifest or the case), the field, the rule.
 Plain Python rather than jsonschema: no dependency for students, and messages that
@@ -46,6 +47,7 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "constant": (("value",), ()),
     "signed_magnitude": (("low", "high"), ()),
     "corrupted_image": (("pixels", "low", "high"), ("hot_fraction",)),
+    "rgba_image": ((), ("hot_fraction", "grey_fraction")),
 }
 CASE_REQUIRED = ("name", "distribution", "n", "seed")
 MANIFEST_REQUIRED = ("lab", "dtype", "cases")
@@ -141,6 +143,7 @@ CASE_FIELDS: dict[str, Rule] = {
     "low": _value(),
     "high": _value(slack=1),
     "hot_fraction": _fraction,
+    "grey_fraction": _fraction,
     "hot_value": _value(),
     "pixels": _integer(1, MAX_N),
     "value": _value(),
@@ -202,6 +205,8 @@ def _validate_case(index: int, case: Any, defaults: dict[str, Any], dtype: str) 
         )
     if params["distribution"] == "corrupted_image":
         _check_image(where, params, dtype)
+    if params["distribution"] == "rgba_image":
+        _check_rgba(where, params, dtype)
     return str(case["name"])
 
 
@@ -219,6 +224,19 @@ def _check_image(where: str, params: dict[str, Any], dtype: str) -> None:
             "low",
             "grey levels must lie in 0 <= low < high <= 256, not "
             f"[{params['low']}, {params['high']})",
+        )
+
+
+def _check_rgba(where: str, params: dict[str, Any], dtype: str) -> None:
+    """rgba_image: a pixel is four bytes, and the greys' pixels leave room for as many ties."""
+    if dtype != "int32":
+        raise SchemaError(where, "distribution", "rgba_image needs dtype int32 (4 bytes a pixel)")
+    if params.get("grey_fraction", 0) > 0.5:
+        raise SchemaError(
+            where,
+            "grey_fraction",
+            f"must be at most 0.5 (as many pixels again get two equal channels), "
+            f"not {_shown(params['grey_fraction'])}",
         )
 
 

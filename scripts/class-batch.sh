@@ -6,9 +6,10 @@
 # slots each (`batch --resource-spec`, the spec from scripts/gpu_resource_spec.py):
 # GPUS="1x3 1" compares one GPU grading three students at once with one at a time.
 # BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`).
-# CALIBRATE=1 first grades the reference, every lab, as an instructor would (hidden
-# data, the sanitizer stage), and prints its time; its results.json then sizes the
-# batch's timeouts (--calibration), so a hung student costs seconds, not minutes.
+# CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades the reference on those labs
+# as an instructor would (hidden data, the sanitizer stage) and prints its time; its
+# results.json then sizes the batch's timeouts (--calibration), so a hung student
+# costs seconds, not minutes.
 # Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
 # time went, GPU use, as expected. Everything goes under LOGS (default
 # build/class-batch). The 22-student class takes about 5 minutes on one H100 of 3
@@ -32,7 +33,9 @@ status=0
 calibration=()
 if [ -n "${CALIBRATE:-}" ]; then
   start=$SECONDS
-  python3 -m grader grade --impl solutions --build-dir "$logs/reference-build" \
+  labs=()
+  [ "$CALIBRATE" = all ] || labs=(--labs "$CALIBRATE")
+  python3 -m grader grade --impl solutions "${labs[@]}" --build-dir "$logs/reference-build" \
     --secret-file "$logs/secret" --report "$logs/reference" "${cmake_args[@]}" \
     >"$logs/reference.log" 2>&1 || status=1
   echo "$((SECONDS - start))" >"$logs/reference-wall"
@@ -61,7 +64,7 @@ if [ -n "${CALIBRATE:-}" ]; then
   grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
 print(f"grading {d[\"execution_time_s\"]:.1f} s, score {sum(l[\"score\"] for l in d[\"labs\"]):g}")' \
     "$logs/reference/instructor/results.json" 2>/dev/null)
-  echo "reference, every lab: ${grading:-no result: see reference.log}; $(cat "$logs/reference-wall") s with its build"
+  echo "reference, $CALIBRATE: ${grading:-no result: see reference.log}; $(cat "$logs/reference-wall") s with its build"
 fi
 printf '%-5s %-90s %s\n' GPUs "batch" "as expected"
 for n in ${GPUS:-2 1}; do

@@ -84,6 +84,48 @@ def test_a_corrupted_image_holds_its_pixels_in_order_among_garbage(tmp_path: Pat
     assert read(tmp_path / "one.bin").size == 1 and read(tmp_path / "one.bin")[0] != -27
 
 
+def test_an_rgba_image_packs_its_channels_with_greys_ties_and_a_hot_colour(
+    tmp_path: Path,
+) -> None:
+    image = {
+        "lab": "labX",
+        "dtype": "int32",
+        "cases": [
+            {"name": "img", "distribution": "rgba_image", "n": 40000, "seed": 3},
+            {
+                "name": "grey",
+                "distribution": "rgba_image",
+                "n": 40000,
+                "seed": 4,
+                "grey_fraction": 0.1,
+            },
+            {
+                "name": "hot",
+                "distribution": "rgba_image",
+                "n": 40000,
+                "seed": 5,
+                "hot_fraction": 0.9,
+            },
+        ],
+    }
+    path = tmp_path / "image.json"
+    path.write_text(json.dumps(image))
+    assert generate.main(["--manifest", str(path), "--out", str(tmp_path)]) == 0
+    # Bytes R, G, B, A in memory order: every channel spans 0..255, independently.
+    rgba = read(tmp_path / "img.bin").view(np.uint8).reshape(-1, 4)
+    assert all(len(np.unique(rgba[:, c])) == 256 for c in range(4))
+    assert not np.array_equal(rgba[:, 0], rgba[:, 1])
+    rgba = read(tmp_path / "grey.bin").view(np.uint8).reshape(-1, 4)
+    equal = [rgba[:, c] == rgba[:, (c + 1) % 3] for c in range(3)]
+    greys = equal[0] & equal[1]
+    ties = (equal[0] | equal[1] | equal[2]) & ~greys
+    assert 0.09 < greys.mean() < 0.11 and 0.09 < ties.mean() < 0.12
+    rgba = read(tmp_path / "hot.bin").view(np.uint8).reshape(-1, 4)
+    _, counts = np.unique(rgba[:, :3], axis=0, return_counts=True)
+    assert counts.max() / len(rgba) > 0.88
+    assert len(np.unique(rgba[:, 3])) == 256  # alpha stays any byte
+
+
 def test_up_to_date_files_are_kept_and_changed_entries_rewritten(
     manifest: Path, tmp_path: Path, capsys: Capture
 ) -> None:
@@ -110,7 +152,7 @@ def test_a_single_case_to_a_file(manifest: Path, tmp_path: Path) -> None:
             lambda m: m["cases"][0].update(distribution="zipf"),
             (
                 "case 'u': field 'distribution': must be one of uniform, contention, constant, "
-                "signed_magnitude, corrupted_image, not 'zipf'"
+                "signed_magnitude, corrupted_image, rgba_image, not 'zipf'"
             ),
         ),
         (lambda m: m.pop("dtype"), "manifest: field 'dtype': is required"),

@@ -126,6 +126,11 @@ BAD: list[tuple[str, Change, str]] = [
         _case(0, distribution="corrupted_image", low=0, high=256),
         "case 'u': field 'pixels': is required by distribution corrupted_image",
     ),
+    (
+        "greys leaving no room for ties",
+        _case(0, distribution="rgba_image", grey_fraction=0.6),
+        "case 'u': field 'grey_fraction': must be at most 0.5",
+    ),
 ]
 
 

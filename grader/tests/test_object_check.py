@@ -197,7 +197,8 @@ def test_contract_names_of_lab1() -> None:
     names = contract_names((LAB1 / "histogram.cuh").read_text())
     assert "lab1::histogram_global" in names and "lab1::histogram_best" in names
     assert {"lab1::histogram_banks4", "lab1::atomic_catalogue", "lab1::atomic_multiply"} <= names
-    assert len(names) == 13  # 10 histograms, 3 atomic operations
+    assert {"lab1::histogram_rgb", "lab1::histogram_hue"} <= names
+    assert len(names) == 15  # 10 histograms, the 2 colour ones, 3 atomic operations
 
 
 @needs_nvcc

@@ -60,6 +60,37 @@ void histogram_banks4(const int* samples, int n, int* hist, Launch launch);
 // The timing test measures every variant above and this one and grades the fastest.
 void histogram_best(const int* samples, int n, int* hist, Launch launch);
 
+// ---- Colour images (the course's "istogramma dei colori": RGB or HSV) ----
+// An image is n = width * height pixels in row order, one uchar4 per pixel: x red,
+// y green, z blue, 8 bits each; w (alpha) is padding: ignore it, the tests fill it with
+// anything. `image` is device memory, 256-byte aligned. Each launcher zeroes its `hist`
+// (ints of GARBAGE), then launches exactly launch.blocks blocks of launch.threads
+// threads (launch.slice is 0), which may be fewer or more threads than pixels: loop
+// over the pixels with a grid stride. After the harness synchronizes, every bin must
+// hold the number of pixels that fall in it, for every n >= 1.
+inline constexpr int kChannels = 3;                       // red, green, blue
+inline constexpr int kColourBins = 256;                   // per channel: values 0..255
+inline constexpr int kRgbBins = kChannels * kColourBins;  // 768
+inline constexpr int kHueBins = 361;                      // hues 0..359, then the greys
+inline constexpr int kHueGrey = 360;                      // the bin of the greys
+
+// (l) The three channels' histograms in ONE kernel: hist holds kRgbBins ints, red
+//     bins first, then green, then blue (hist[c * kColourBins + v], c = 0, 1, 2). Each
+//     block counts its pixels into kRgbBins counters in shared memory, then adds them
+//     to hist with atomicAdd.
+void histogram_rgb(const uchar4* image, int n, int* hist, Launch launch);
+// (m) The hue histogram, the hue computed on the device: hist holds kHueBins ints.
+//     With M = max(r, g, b), m = min(r, g, b) and d = M - m, in integers:
+//       d == 0 (a grey): no hue, bin kHueGrey;
+//       else h6 = 60 * (g - b)            if M == r,
+//                 60 * (b - r) + 120 * d  else if M == g,
+//                 60 * (r - g) + 240 * d  else (M == b);
+//            if h6 < 0, h6 += 360 * d;  bin h6 / d, in 0..359.
+//     That is HSV's hue in degrees, 60 * (sector + fraction), rounded down. Where two
+//     channels tie for the maximum, the cases give the same bin. h6 / d divides two
+//     non-negative ints: C's division, which truncates toward zero, is then the floor.
+void histogram_hue(const uchar4* image, int n, int* hist, Launch launch);
+
 // ---- The atomic operations (the course's lecture: testAtomic, check_threshold) ----
 // Each launcher launches launch.blocks x launch.threads threads (enough to cover n);
 // thread tid = blockIdx.x * blockDim.x + threadIdx.x acts only when tid < n. The

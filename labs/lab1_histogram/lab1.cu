@@ -1,7 +1,8 @@
-// lab1's harness (lab1.hpp): the variants, the CPU reference, the bench and the
-// atomic operations' checks.
+// lab1's harness (lab1.hpp): the variants, the CPU reference, the bench, the colour
+// images' variants, reference and bench, and the atomic operations' checks.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "lab1.hpp"
@@ -10,6 +11,7 @@
 #include "labs/dataset.hpp"
 #include "labs/fresh.hpp"
 #include "labs/named.hpp"
+#include "labs/parallel.hpp"
 #include "labs/random.hpp"
 #include "labs/redraw.cuh"
 #include "labs/sync.hpp"
@@ -39,12 +41,20 @@ const Variant& find_variant(const std::string& name) {
   return harness::find_by_name(variants(), name);
 }
 
+namespace {
+
+void check_threads(int threads) {
+  if (threads < 1 || threads > 1024) {
+    throw std::invalid_argument("threads per block must be 1..1024, not " +
+                                std::to_string(threads));
+  }
+}
+
+}  // namespace
+
 Launch resolve_launch(const Variant& v, long long n, Launch requested) {
   Launch l = requested;
-  if (l.threads < 1 || l.threads > 1024) {
-    throw std::invalid_argument("threads per block must be 1..1024, not " +
-                                std::to_string(l.threads));
-  }
+  check_threads(l.threads);
   if (v.work == Work::Free) return l;  // blocks 0: the variant picks its grid
   if (v.name == std::string("one_per_thread")) l.slice = 1;
   if (l.slice < 1) throw std::invalid_argument("slice must be at least 1");
@@ -185,6 +195,213 @@ harness::TimingStats HistogramBench::time_cub(const harness::TimingOptions& opti
                       d_cub_temp_.bytes());
       },
       harness::doing_at_least(options, bytes_moved()));
+}
+
+// ---- The colour images ------------------------------------------------------------
+
+const std::vector<ColourVariant>& colour_variants() {
+  static const std::vector<ColourVariant> table = {
+      {"rgb", "l", histogram_rgb, Colour::Rgb, kChannels, kColourBins},
+      {"hue", "m", histogram_hue, Colour::Hue, 1, kHueBins},
+  };
+  return table;
+}
+
+const ColourVariant& find_colour_variant(const std::string& name) {
+  return harness::find_by_name(colour_variants(), name);
+}
+
+Launch resolve_colour_launch(Launch requested) {
+  check_threads(requested.threads);
+  if (requested.blocks < 1) {
+    throw std::invalid_argument("blocks must be at least 1, not " +
+                                std::to_string(requested.blocks));
+  }
+  return Launch{requested.blocks, requested.threads, 0};
+}
+
+namespace {
+
+__host__ __device__ int larger(int a, int b) { return a > b ? a : b; }
+__host__ __device__ int smaller(int a, int b) { return a < b ? a : b; }
+
+// The contract's hue bin (histogram.cuh, (m)), in integers: the CPU reference and the
+// device's check compute the same one.
+__host__ __device__ int hue_bin(int r, int g, int b) {
+  const int top = larger(r, larger(g, b));
+  const int d = top - smaller(r, smaller(g, b));
+  if (d == 0) return kHueGrey;
+  int h6 = top == r ? 60 * (g - b) : top == g ? 60 * (b - r) + 120 * d : 60 * (r - g) + 240 * d;
+  if (h6 < 0) h6 += 360 * d;
+  return h6 / d;
+}
+
+// Value `plane` of pixel p: its channel (rgb: 0 red, 1 green, 2 blue), its hue bin (hue).
+__host__ __device__ int plane_value(Colour kind, uchar4 p, int plane) {
+  if (kind == Colour::Hue) return hue_bin(p.x, p.y, p.z);
+  return plane == 0 ? p.x : plane == 1 ? p.y : p.z;
+}
+
+// Writes the planes of values of the image's pixels, plane c at out + c * stride: the
+// inputs of the single-channel baseline (rgb), and what CUB's histograms check.
+__global__ void planes_kernel(Colour kind, int planes, const uchar4* image, int n, int* out,
+                              std::size_t stride) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const uchar4 p = image[i];
+    for (int c = 0; c < planes; ++c) out[c * stride + i] = plane_value(kind, p, c);
+  }
+}
+
+// A new image with the same structure: the same bijection v -> (a v + b) mod 256 of
+// every channel, drawn from the redraw's seed (greys stay greys, ties ties, a dominant
+// colour dominant), and alpha drawn anew (it counts for nothing, but must change too).
+struct Recolour {
+  unsigned a, b;
+  explicit Recolour(std::uint64_t seed)
+      : a(static_cast<unsigned>(harness::splitmix64_at(seed, 2)) | 1u),
+        b(static_cast<unsigned>(harness::splitmix64_at(seed, 3))) {}
+  __device__ unsigned char channel(unsigned char v) const {
+    return static_cast<unsigned char>(a * v + b);
+  }
+  __device__ uchar4 operator()(uchar4 p, std::uint64_t random) const {
+    return make_uchar4(channel(p.x), channel(p.y), channel(p.z),
+                       static_cast<unsigned char>(random));
+  }
+};
+
+// Plane starts 256-byte aligned, as the contract promises the single-channel launchers.
+std::size_t plane_stride(std::size_t n) { return (n + 63) / 64 * 64; }
+
+}  // namespace
+
+std::vector<uchar4> load_image(const std::string& path, long long expected_pixels) {
+  static_assert(sizeof(uchar4) == sizeof(std::int32_t), "one pixel per int32");
+  const std::vector<std::int32_t> packed =
+      harness::read_binary_file<std::int32_t>(path, expected_pixels);
+  std::vector<uchar4> image(packed.size());
+  std::memcpy(image.data(), packed.data(), packed.size() * sizeof(std::int32_t));
+  return image;
+}
+
+std::vector<int> colour_histogram_cpu(const ColourVariant& v, const std::vector<uchar4>& image) {
+  const std::vector<std::vector<int>> parts = harness::map_ranges<std::vector<int>>(
+      image.size(), 1 << 16, [&](std::size_t begin, std::size_t end) {
+        std::vector<int> hist(v.bins(), 0);
+        for (std::size_t i = begin; i < end; ++i) {
+          for (int c = 0; c < v.planes; ++c)
+            ++hist[c * v.plane_bins + plane_value(v.kind, image[i], c)];
+        }
+        return hist;
+      });
+  std::vector<int> hist(v.bins(), 0);
+  for (const std::vector<int>& part : parts) {
+    for (int b = 0; b < v.bins(); ++b) hist[b] += part[b];
+  }
+  return hist;
+}
+
+ColourBench::ColourBench(std::vector<uchar4> image)
+    : image_(std::move(image)),
+      d_image_(image_),
+      d_base_(image_),
+      d_planes_(kChannels * plane_stride(image_.size())),
+      d_truth_(kBins),
+      d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(image_.size()))) {}
+
+const std::vector<int>& ColourBench::expected(const ColourVariant& v) {
+  std::vector<int>& cached = expected_[static_cast<int>(v.kind)];
+  if (cached.empty()) cached = colour_histogram_cpu(v, image_);
+  return cached;
+}
+
+std::string ColourBench::check(const ColourVariant& v, Launch launch) {
+  harness::DeviceBuffer<int> hist(v.bins());
+  hist.poison();
+  v.run(d_image_.get(), static_cast<int>(n()), hist.get(), launch);
+  LAB_CHECK_LAUNCH();
+  harness::synchronize_or_die();
+  last_ = hist.download();
+  return harness::describe_mismatches(expected(v), last_, "bin");
+}
+
+void ColourBench::make_planes(Colour kind, int planes) {
+  const long long blocks = std::min<long long>((n() + 255) / 256, 4096);
+  planes_kernel<<<static_cast<int>(blocks), 256>>>(kind, planes, d_image_.get(),
+                                                   static_cast<int>(n()), d_planes_.get(),
+                                                   plane_stride(image_.size()));
+  LAB_CHECK_LAUNCH();
+}
+
+std::string ColourBench::compare_with_cub(const harness::DeviceBuffer<int>& hist, int planes,
+                                          int bins) {
+  harness::synchronize_or_die();  // the run checked first, with the deadline
+  last_ = hist.download();
+  std::vector<int> truth;
+  for (int c = 0; c < planes; ++c) {
+    cub_histogram(d_planes_.get() + c * plane_stride(image_.size()), static_cast<int>(n()),
+                  d_truth_.get(), d_cub_temp_.get(), d_cub_temp_.bytes());
+    const std::vector<int> plane = d_truth_.download();
+    truth.insert(truth.end(), plane.begin(), plane.begin() + bins);
+  }
+  return harness::describe_mismatches(truth, last_, "bin");
+}
+
+void ColourBench::redraw(std::uint64_t seed) {
+  harness::shuffled(d_base_.get(), d_image_.get(), image_.size(), seed, Recolour(seed));
+}
+
+void ColourBench::restore() {
+  LAB_CUDA_CHECK(
+      cudaMemcpy(d_image_.get(), d_base_.get(), d_base_.bytes(), cudaMemcpyDeviceToDevice));
+}
+
+harness::TimingStats ColourBench::time(const ColourVariant& v, Launch launch,
+                                       const harness::TimingOptions& options) {
+  harness::DeviceBuffer<int> hist(v.bins());
+  return harness::time_fresh(
+      [&] { v.run(d_image_.get(), static_cast<int>(n()), hist.get(), launch); },
+      harness::doing_at_least(options, bytes_moved(v)),
+      {{harness::output_of(hist)},
+       [&] {
+         make_planes(v.kind, v.planes);
+         return compare_with_cub(hist, v.planes, v.plane_bins);
+       },
+       [&](std::uint64_t seed) { redraw(seed); },
+       {harness::region_of(d_image_), harness::region_of(d_base_)},
+       [&] { restore(); }});
+}
+
+void ColourBench::run_per_channel(Launcher single, Launch launch,
+                                  harness::DeviceBuffer<int>& hist) {
+  for (int c = 0; c < kChannels; ++c) {
+    single(d_planes_.get() + c * plane_stride(image_.size()), static_cast<int>(n()),
+           hist.get() + c * kBins, launch);
+  }
+}
+
+std::string ColourBench::check_per_channel(Launcher single, Launch launch) {
+  make_planes(Colour::Rgb, kChannels);
+  harness::DeviceBuffer<int> hist(kChannels * kBins);
+  hist.poison();
+  run_per_channel(single, launch, hist);
+  LAB_CHECK_LAUNCH();
+  return compare_with_cub(hist, kChannels, kBins);
+}
+
+harness::TimingStats ColourBench::time_per_channel(Launcher single, Launch launch,
+                                                   const harness::TimingOptions& options) {
+  harness::DeviceBuffer<int> hist(kChannels * kBins);
+  return harness::time_fresh([&] { run_per_channel(single, launch, hist); },
+                             harness::doing_at_least(options, bytes_moved_per_channel()),
+                             {{harness::output_of(hist)},
+                              [&] { return compare_with_cub(hist, kChannels, kBins); },
+                              [&](std::uint64_t seed) {
+                                redraw(seed);
+                                make_planes(Colour::Rgb, kChannels);
+                              },
+                              {harness::region_of(d_planes_), harness::region_of(d_base_)},
+                              [&] { restore(); }});
 }
 
 // ---- The atomic operations ----------------------------------------------------

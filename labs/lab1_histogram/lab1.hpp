@@ -1,7 +1,8 @@
 // lab1's harness, shared by the program and the tests so that both judge a variant
 // the same way: the variants as the harness sees them, the CPU reference and the
 // dataset check, the timed cases, the yardsticks, the bench that runs, checks and
-// times a variant on one dataset, and the atomic operations' checks. The bars are
+// times a variant on one dataset, the colour images' variants, reference and bench,
+// and the atomic operations' checks. The bars are
 // lab.json's (lab1_bars.hpp, for the timing tests); what they were set from is in
 // calibration.json.
 #pragma once
@@ -111,6 +112,99 @@ class HistogramBench {
   harness::DeviceBuffer<int> d_base_;  // the samples, never handed to a launcher
   harness::DeviceBuffer<int> d_hist_;
   harness::DeviceBuffer<int> d_truth_;  // CUB's histogram of a redraw, made after the run
+  harness::DeviceBuffer<char> d_cub_temp_;
+};
+
+// ---- The colour images ------------------------------------------------------
+// The variants of the contract's colour part, their CPU reference, the image files
+// (rgba_image cases of datasets/lab1.json: one packed pixel, a uchar4, per int32) and
+// their bench.
+
+using ColourLauncher = void (*)(const uchar4*, int, int*, Launch);
+
+enum class Colour { Rgb, Hue };
+
+struct ColourVariant {
+  const char* name;
+  const char* letter;  // the exercise's item: (l), (m)
+  ColourLauncher run;
+  Colour kind;
+  int planes;      // values a pixel gives: its three channels (rgb), its hue (hue)
+  int plane_bins;  // bins per value: kColourBins, kHueBins
+  int bins() const { return planes * plane_bins; }
+};
+
+const std::vector<ColourVariant>& colour_variants();
+const ColourVariant& find_colour_variant(const std::string& name);
+
+// The grid every colour test launches (a grid-stride loop covers any image), and the
+// odd one: fewer threads than counters to zero, far fewer than the larger images' pixels.
+inline constexpr Launch kColourLaunch{1024, 256, 0};
+inline constexpr Launch kColourOddLaunch{7, 96, 0};
+// `requested` checked: threads 1..1024, blocks at least 1. Throws std::invalid_argument.
+Launch resolve_colour_launch(Launch requested);
+
+// The datasets' distribution of images, and the timed image (8K UHD).
+inline constexpr const char* kImageDistribution = "rgba_image";
+inline constexpr const char* kTimedImage = "image_7680x4320";
+inline constexpr long long kTimedImagePixels = 7680LL * 4320;
+
+// Reads an image file (raw little-endian int32, bytes R, G, B, A); expected_pixels < 0
+// accepts any size. Throws harness::DatasetError naming the file.
+std::vector<uchar4> load_image(const std::string& path, long long expected_pixels = -1);
+
+// The contract's histogram of `image` for `v`, counted on the CPU: v.bins() ints.
+std::vector<int> colour_histogram_cpu(const ColourVariant& v, const std::vector<uchar4>& image);
+
+class ColourBench {
+ public:
+  explicit ColourBench(std::vector<uchar4> image);
+
+  long long n() const { return static_cast<long long>(image_.size()); }
+  // The pixels read, the bins written.
+  double bytes_moved(const ColourVariant& v) const { return 4.0 * n() + 4.0 * v.bins(); }
+  // The baseline's: three planes of ints read, three histograms of kBins written.
+  double bytes_moved_per_channel() const { return kChannels * (4.0 * n() + 4.0 * kBins); }
+  // The CPU reference for `v` on the bench's image, counted once.
+  const std::vector<int>& expected(const ColourVariant& v);
+
+  // Poisons the output, runs once, waits (with the deadline) and compares with the CPU
+  // reference. Returns "" when right, else the first mismatches.
+  std::string check(const ColourVariant& v, Launch launch);
+  const std::vector<int>& last_result() const { return last_; }
+
+  // Times a variant (check it first), every run on an image redrawn from the bench's own
+  // (positions shuffled, the same bijection of 0..255 on the three channels, so greys stay
+  // greys and a dominant colour dominant; alpha drawn anew) and checked against CUB's
+  // histograms of its planes (harness::time_fresh); the image is the bench's own again
+  // after it.
+  harness::TimingStats time(const ColourVariant& v, Launch launch,
+                            const harness::TimingOptions& options = {});
+
+  // The rgb kernel's baseline: a single-channel launcher (the student's `shared`) run
+  // once per channel, on the image's red, green and blue planes of ints, each plane
+  // 256-byte aligned. The planes are made outside the timed window (before every run,
+  // from that run's redrawn image); the three launches are timed together, and each
+  // histogram is checked against CUB's.
+  std::string check_per_channel(Launcher single, Launch launch);
+  harness::TimingStats time_per_channel(Launcher single, Launch launch,
+                                        const harness::TimingOptions& options = {});
+
+ private:
+  void make_planes(Colour kind, int planes);  // d_image_'s values into d_planes_
+  void run_per_channel(Launcher single, Launch launch, harness::DeviceBuffer<int>& hist);
+  // Compares `planes` histograms of `bins` ints each, in `hist`, with CUB's histograms
+  // of the first `planes` planes of d_planes_.
+  std::string compare_with_cub(const harness::DeviceBuffer<int>& hist, int planes, int bins);
+  void redraw(std::uint64_t seed);
+  void restore();
+  std::vector<uchar4> image_;
+  std::vector<int> expected_[2];  // by Colour, once counted
+  std::vector<int> last_;
+  harness::DeviceBuffer<uchar4> d_image_;
+  harness::DeviceBuffer<uchar4> d_base_;  // the image, never handed to a launcher
+  harness::DeviceBuffer<int> d_planes_;   // kChannels planes of ints, 256-byte aligned
+  harness::DeviceBuffer<int> d_truth_;    // CUB's histogram of one plane
   harness::DeviceBuffer<char> d_cub_temp_;
 };
 

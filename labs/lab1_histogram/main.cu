@@ -1,6 +1,8 @@
 // lab1_histogram: runs histogram variants on a data.bin file and prints one row per
 // variant like the course's tables, each with its first 10 bins (compare them with the
-// CPU's, or with first_bins.py, the course's Python reader). Exits 1 when one is wrong.
+// CPU's, or with first_bins.py, the course's Python reader); or a colour variant (rgb,
+// hue) on an image file. Exits 1 when one is wrong.
+#include <algorithm>
 #include <climits>
 #include <exception>
 #include <stdexcept>
@@ -72,14 +74,77 @@ bool run_variant(harness::ResultWriter& out, lab1::HistogramBench& bench, const 
   return wrong.empty();
 }
 
+// What --variant takes: a histogram variant, a colour one, or all the histogram ones.
+std::vector<std::string> variant_names() {
+  return harness::names_of(lab1::variants(), harness::names_of(lab1::colour_variants(), {"all"}));
+}
+
+// The colour variants' run: the image's size, the grid, the file, then the GPU.
+int run_colour(const harness::Args& args, harness::ResultWriter& out,
+               const lab1::ColourVariant& v) {
+  const std::string name = v.name;
+  if (args.has("slice")) {
+    throw harness::UsageError("--slice is not for --variant " + name +
+                              ": its kernel loops over the image with a grid stride");
+  }
+  args.forbid_together("n", "width", "--width and --height give the number of pixels");
+  if (args.has("width") != args.has("height")) {
+    throw harness::UsageError(
+        "--width and --height go together: give both, or neither to take the file's size");
+  }
+  const long long width = args.get_positive("width", 0), height = args.get_positive("height", 0);
+  long long expected = args.get_int("n", -1, 1, INT_MAX);
+  if (width > 0) {
+    expected = width * height;
+    if (expected > INT_MAX) {
+      throw harness::UsageError(
+          harness::str_printf("--width %lld x --height %lld = %lld pixels, more than %d", width,
+                              height, expected, INT_MAX));
+    }
+  }
+  const int reps = args.get_positive("reps", 20);
+  const lab1::Launch launch =
+      lab1::resolve_colour_launch({args.get_positive("blocks", lab1::kColourLaunch.blocks),
+                                   args.get_positive("threads", lab1::kColourLaunch.threads), 0});
+  const std::string path = args.get("data", "image.bin");
+  std::vector<uchar4> image = lab1::load_image(path, expected);
+  harness::require_gpu(out);
+  const std::string size =
+      width > 0 ? harness::str_printf("%lld x %lld", width, height) : std::to_string(image.size());
+  out.context(harness::str_printf("image: %s, %s pixels", path.c_str(), size.c_str()),
+              {{"data", path}, {"pixels", image.size()}});
+  lab1::ColourBench bench(std::move(image));
+  out.context("first 10 bins (CPU): " + first_bins(bench.expected(v)),
+              {{"first_bins_cpu", first_bins(bench.expected(v))}});
+
+  out.table(columns());
+  const std::string wrong = bench.check(v, launch);
+  const std::string bins = first_bins(bench.last_result());
+  harness::TimingOptions options;
+  options.min_reps = options.max_reps = reps;
+  const harness::TimingStats t =
+      wrong.empty() ? bench.time(v, launch, options) : harness::not_timed();
+  out.row({v.name, launch.blocks, launch.threads, Cell(),
+           Cell(bench.n()).shown_as(harness::str_printf("%lld pixels, grid stride", bench.n())),
+           t.median_ms, harness::gbps(bench.bytes_moved(v), t.median_ms),
+           wrong.empty() ? "ok" : "WRONG", bins});
+  if (!wrong.empty()) out.note("  " + name + ": " + wrong);
+  return wrong.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return harness::run_program(
       "lab1_histogram", argc, argv,
-      {{"variant", "NAME", "", "shared", harness::names_of(lab1::variants(), {"all"})},
-       {"data", "FILE", "dataset file, raw int32 samples 0..1023", "data.bin"},
-       {"n", "N", "expected number of samples", "the file's size"},
+      {{"variant", "NAME", "", "shared", variant_names()},
+       {"data", "FILE",
+        "dataset file, raw int32 samples 0..1023 (rgb, hue: an image, one RGBA pixel per int32)",
+        "data.bin (rgb, hue: image.bin)"},
+       {"n", "N", "expected number of samples (rgb, hue: pixels)", "the file's size"},
+       {"width", "W", "rgb, hue: the image's width (with --height: the file holds W x H pixels)",
+        "the file's size"},
+       {"height", "H", "rgb, hue: the image's height", "the file's size"},
        {"blocks", "N", "grid size", "just enough to cover n"},
        {"threads", "N", "threads per block", "the variant's"},
        {"slice", "N", "samples per thread, or per block for inverse/banks", "the variant's"},
@@ -87,10 +152,22 @@ int main(int argc, char** argv) {
       [&](const harness::Args& args, harness::ResultWriter& out) {
         // Everything that can be wrong with the input is reported before touching the GPU,
         // and the options before reading a file that may be large.
+        const std::string name = args.get("variant", "shared");
+        const std::vector<std::string> known = variant_names();
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+          std::string list;
+          for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+          throw std::invalid_argument("unknown variant '" + name + "'; known: " + list);
+        }
+        for (const lab1::ColourVariant& v : lab1::colour_variants()) {
+          if (name == v.name) return run_colour(args, out, v);
+        }
+        if (args.has("width") || args.has("height")) {
+          throw harness::UsageError("--width and --height are for --variant rgb and hue");
+        }
         const std::string path = args.get("data", "data.bin");
         const long long expected = args.get_int("n", -1, 1, INT_MAX);
         const int reps = args.get_positive("reps", 20);
-        const std::string name = args.get("variant", "shared");
         const lab1::Variant* chosen = name == "all" ? nullptr : &lab1::find_variant(name);
         lab1::Launch requested{};
         if (chosen) {

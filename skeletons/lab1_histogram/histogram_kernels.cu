@@ -70,6 +70,27 @@ __global__ void banks4_kernel(const int* t, int n, int* h, int chunk) {
   // TODO
 }
 
+// (l) The three histograms of an image in one kernel:
+//   __shared__ int histo[kRgbBins];  // red bins 0..255, then green, then blue
+// zero it with a loop (a block may have fewer than kRgbBins threads), __syncthreads(),
+// then a grid-stride loop over the pixels: i = blockIdx.x * blockDim.x + threadIdx.x,
+// then i += gridDim.x * blockDim.x while i < n (the grid may hold fewer threads than
+// pixels, or more). Each pixel p = image[i] (one 4-byte load) adds 1 to three counters:
+// histo[p.x], histo[kColourBins + p.y] and histo[2 * kColourBins + p.z], with atomicAdd.
+// __syncthreads(), then add each non-zero counter to h[b] with atomicAdd.
+__global__ void rgb_kernel(const uchar4* image, int n, int* h) {
+  // TODO
+}
+
+// (m) The hue histogram: the same structure as (l), with __shared__ int histo[kHueBins]
+// and one counter per pixel, histo[hue of p]. Compute the hue exactly as the contract
+// says, in ints: max and min of the three channels, d = max - min, kHueGrey if d == 0,
+// else the sector's formula; add 360 * d when it is negative, and only then divide by
+// d (C's division truncates toward zero: -30 / 7 is -4, not the floor -5).
+__global__ void hue_kernel(const uchar4* image, int n, int* h) {
+  // TODO
+}
+
 // (i) The course's testAtomic: if tid < n, apply each slot's operation as the
 // contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
 // what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
@@ -148,6 +169,16 @@ void histogram_banks4(const int* samples, int n, int* hist, Launch launch) {
 void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   (void)launch;  // TODO: your own kernel and grid; until then, the shared-memory one
   histogram_shared(samples, n, hist, Launch{(n + 256 * 32 - 1) / (256 * 32), 256, 32});
+}
+
+void histogram_rgb(const uchar4* image, int n, int* hist, Launch launch) {
+  // TODO: zero hist (kRgbBins ints)
+  rgb_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
+}
+
+void histogram_hue(const uchar4* image, int n, int* hist, Launch launch) {
+  // TODO: zero hist (kHueBins ints)
+  hue_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
 }
 
 void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {

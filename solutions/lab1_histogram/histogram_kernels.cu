@@ -300,6 +300,100 @@ __global__ void best_kernel(const int* __restrict__ t, int n, int* __restrict__ 
 #endif
 
 #if LAB_SKELETON
+// (l) The three histograms of an image in one kernel:
+//   __shared__ int histo[kRgbBins];  // red bins 0..255, then green, then blue
+// zero it with a loop (a block may have fewer than kRgbBins threads), __syncthreads(),
+// then a grid-stride loop over the pixels: i = blockIdx.x * blockDim.x + threadIdx.x,
+// then i += gridDim.x * blockDim.x while i < n (the grid may hold fewer threads than
+// pixels, or more). Each pixel p = image[i] (one 4-byte load) adds 1 to three counters:
+// histo[p.x], histo[kColourBins + p.y] and histo[2 * kColourBins + p.z], with atomicAdd.
+// __syncthreads(), then add each non-zero counter to h[b] with atomicAdd.
+#else
+// The colour part: a grid-stride loop over the image in 16-byte loads, four pixels at a
+// time (the image is 256-byte aligned), then the last n % 4 pixels one by one. `count`
+// gets each pixel as its packed 32 bits, red in the low byte.
+template <class Count>
+__device__ void for_each_pixel(const uchar4* __restrict__ image, int n, Count count) {
+  const uint4* quads = reinterpret_cast<const uint4*>(image);
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long n4 = n / 4;
+  for (long long i = tid; i < n4; i += stride) {
+    const uint4 q = __ldcs(quads + i);
+    count(q.x);
+    count(q.y);
+    count(q.z);
+    count(q.w);
+  }
+  const unsigned* pixels = reinterpret_cast<const unsigned*>(image);
+  for (long long i = 4 * n4 + tid; i < n; i += stride) count(pixels[i]);
+}
+
+// Zeroes a block's shared counters, runs `count_block` (which counts into them), then
+// adds each non-zero counter to h: the barriers on both sides keep the counting apart
+// from the zeroing and from the merge.
+template <int Bins, class CountBlock>
+__device__ void privatized(int* histo, int* h, CountBlock count_block) {
+  for (int b = threadIdx.x; b < Bins; b += blockDim.x) histo[b] = 0;
+  __syncthreads();
+  count_block();
+  __syncthreads();
+  for (int b = threadIdx.x; b < Bins; b += blockDim.x) {
+    if (histo[b]) atomicAdd(h + b, histo[b]);
+  }
+}
+
+// (l) One pass for the three channels: each pixel read once feeds three shared counters,
+// where three single-channel kernels would read the image three times.
+#endif
+__global__ void rgb_kernel(const uchar4* image, int n, int* h) {
+#if LAB_SKELETON
+  // TODO
+#else
+  __shared__ int histo[kRgbBins];
+  privatized<kRgbBins>(histo, h, [&] {
+    for_each_pixel(image, n, [&](unsigned p) {
+      atomicAdd(histo + (p & 0xFF), 1);
+      atomicAdd(histo + kColourBins + ((p >> 8) & 0xFF), 1);
+      atomicAdd(histo + 2 * kColourBins + ((p >> 16) & 0xFF), 1);
+    });
+  });
+#endif
+}
+
+#if LAB_SKELETON
+// (m) The hue histogram: the same structure as (l), with __shared__ int histo[kHueBins]
+// and one counter per pixel, histo[hue of p]. Compute the hue exactly as the contract
+// says, in ints: max and min of the three channels, d = max - min, kHueGrey if d == 0,
+// else the sector's formula; add 360 * d when it is negative, and only then divide by
+// d (C's division truncates toward zero: -30 / 7 is -4, not the floor -5).
+#else
+// (m) The contract's hue, in ints: the sector of the largest channel, its fraction
+// 60 * (difference) / d, shifted to non-negative before the one division.
+__device__ int hue_of(unsigned p) {
+  const int r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+  const int top = max(r, max(g, b));
+  const int d = top - min(r, min(g, b));
+  if (d == 0) return kHueGrey;
+  int h6 = top == r ? 60 * (g - b) : top == g ? 60 * (b - r) + 120 * d : 60 * (r - g) + 240 * d;
+  if (h6 < 0) h6 += 360 * d;
+  return h6 / d;
+}
+
+// (m) The hue histogram, privatized like (l): one shared counter per pixel.
+#endif
+__global__ void hue_kernel(const uchar4* image, int n, int* h) {
+#if LAB_SKELETON
+  // TODO
+#else
+  __shared__ int histo[kHueBins];
+  privatized<kHueBins>(histo, h, [&] {
+    for_each_pixel(image, n, [&](unsigned p) { atomicAdd(histo + hue_of(p), 1); });
+  });
+#endif
+}
+
+#if LAB_SKELETON
 // (i) The course's testAtomic: if tid < n, apply each slot's operation as the
 // contract's AtomicSlot list says (atomicAdd(&slots[kSlotAdd], 10), ...), and store
 // what atomicExch and atomicCAS return in exch_old[tid] and cas_old[tid].
@@ -475,6 +569,24 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
   const int blocks = launch.blocks > 0 && launch.blocks < resident ? launch.blocks : resident;
   best_kernel<<<blocks, threads, shared_bytes>>>(samples, n, hist, ++epoch);
 #endif
+}
+
+void histogram_rgb(const uchar4* image, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist (kRgbBins ints)
+#else
+  cudaMemsetAsync(hist, 0, kRgbBins * sizeof(int));
+#endif
+  rgb_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
+}
+
+void histogram_hue(const uchar4* image, int n, int* hist, Launch launch) {
+#if LAB_SKELETON
+  // TODO: zero hist (kHueBins ints)
+#else
+  cudaMemsetAsync(hist, 0, kHueBins * sizeof(int));
+#endif
+  hue_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
 }
 
 void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {

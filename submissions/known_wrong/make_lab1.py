@@ -142,6 +142,34 @@ variant(
     ),
 )
 
+variant(
+    "hue_truncates",
+    "the hue divides by d before making the numerator non-negative: C's division truncates "
+    "a negative quotient toward zero, so a pixel whose fraction is negative lands one bin "
+    "above the right one (47% of the colours).",
+    (
+        "  int h6 = top == r ? 60 * (g - b) : top == g ? 60 * (b - r) + 120 * d"
+        " : 60 * (r - g) + 240 * d;\n"
+        "  if (h6 < 0) h6 += 360 * d;\n"
+        "  return h6 / d;\n",
+        "  // DEFECT: divides first, then adds the turn.\n"
+        "  const int h = top == r   ? 60 * (g - b) / d\n"
+        "                : top == g ? 60 * (b - r) / d + 120\n"
+        "                           : 60 * (r - g) / d + 240;\n"
+        "  return h < 0 ? h + 360 : h;\n",
+    ),
+)
+
+variant(
+    "colour_no_stride",
+    "the colour kernels count one step of the grid and stop: an image larger than the "
+    "grid keeps pixels nobody counts.",
+    (
+        "  for (long long i = tid; i < n4; i += stride) {\n",
+        "  for (long long i = tid; i < n4 && i == tid; i += stride) {  // DEFECT: one step\n",
+    ),
+)
+
 manifest = load_manifest(REPO / "datasets/lab1.json")
 cases = {c["name"]: c for c in manifest["cases"]}
 baked = {}

@@ -1,11 +1,13 @@
 // Every lab1 variant, on every public case, with the course's launch configuration
 // and with an odd one (block and slice sizes that divide nothing), must give the
-// exact CPU histogram; the atomic operations must give exactly the CPU's results.
+// exact CPU histogram; so must the colour variants on every public image; the atomic
+// operations must give exactly the CPU's results.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <sstream>
+#include <string>
 
 #include "lab1.hpp"
 #include "lab1_cases.hpp"
@@ -55,15 +57,67 @@ std::vector<const char*> variant_names() {
   return names;
 }
 
+// The manifest's cases of samples, or its images (the colour part's).
+std::vector<harness::DatasetCase> cases(bool images) {
+  std::vector<harness::DatasetCase> chosen;
+  for (const harness::DatasetCase& c : k_cases) {
+    if ((std::string(c.distribution) == kImageDistribution) == images) chosen.push_back(c);
+  }
+  return chosen;
+}
+
 INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
                          testing::Combine(testing::ValuesIn(variant_names()),
-                                          testing::ValuesIn(k_cases),
+                                          testing::ValuesIn(cases(false)),
                                           testing::Values(Config::Course, Config::Odd)),
                          [](const testing::TestParamInfo<Param>& info) {
                            std::ostringstream name;
                            name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name
                                 << "__"
                                 << (std::get<2>(info.param) == Config::Course ? "seed_launch"
+                                                                              : "odd_launch");
+                           return name.str();
+                         });
+
+// ---- The colour images: rgb (l) and hue (m) on every public image, at the lab's grid
+// and at an odd one (7 blocks of 96 threads: fewer threads than counters, a grid-stride
+// loop over the larger images) ----
+
+using ColourParam = std::tuple<const char*, harness::DatasetCase, Config>;
+
+class Colour : public testing::TestWithParam<ColourParam> {};
+
+TEST_P(Colour, MatchesTheCpuHistogramExactly) {
+  const auto& [name, image, config] = GetParam();
+  const ColourVariant& v = find_colour_variant(name);
+  ColourBench bench(load_image(harness::dataset_path(LAB_DATA_DIR, image.name), image.n));
+  const Launch launch = config == Config::Course ? kColourLaunch : kColourOddLaunch;
+  const std::string wrong = bench.check(v, launch);
+  EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << image.name
+                             << " (" << image.n << " pixels), launched with " << launch.blocks
+                             << " blocks x " << launch.threads << " threads"
+                             << (v.planes > 1 ? " (bin c * kColourBins + v: c = 0 red, 1 green, "
+                                                "2 blue)"
+                                              : " (bin kHueGrey: the greys)")
+                             << ":\n"
+                             << wrong;
+}
+
+std::vector<const char*> colour_names() {
+  std::vector<const char*> names;
+  for (const ColourVariant& v : colour_variants()) names.push_back(v.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Correctness, Colour,
+                         testing::Combine(testing::ValuesIn(colour_names()),
+                                          testing::ValuesIn(cases(true)),
+                                          testing::Values(Config::Course, Config::Odd)),
+                         [](const testing::TestParamInfo<ColourParam>& info) {
+                           std::ostringstream name;
+                           name << std::get<0>(info.param) << "__" << std::get<1>(info.param).name
+                                << "__"
+                                << (std::get<2>(info.param) == Config::Course ? "default_launch"
                                                                               : "odd_launch");
                            return name.str();
                          });

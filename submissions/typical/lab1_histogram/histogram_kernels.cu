@@ -206,6 +206,63 @@ __global__ void atomic_catalogue_kernel(int* slots, int* exch_old, int* cas_old,
   atomicXor(&slots[kSlotXor], tid);
 }
 
+// (l) The three channel histograms of an image: 3 x 256 counters in shared memory, a
+// grid-stride loop with one pixel per thread per step, then one atomicAdd per bin.
+__global__ void rgb_kernel(const uchar4* image, int n, int* h) {
+  __shared__ int histo[kRgbBins];
+  for (int b = threadIdx.x; b < kRgbBins; b += blockDim.x) histo[b] = 0;
+  __syncthreads();
+
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = global_tid(); i < n; i += stride) {
+    const uchar4 p = image[i];
+    atomicAdd(&histo[p.x], 1);
+    atomicAdd(&histo[kColourBins + p.y], 1);
+    atomicAdd(&histo[2 * kColourBins + p.z], 1);
+  }
+  __syncthreads();
+
+  for (int b = threadIdx.x; b < kRgbBins; b += blockDim.x) {
+    if (histo[b] != 0) atomicAdd(h + b, histo[b]);
+  }
+}
+
+// The hue bin of one pixel, with the contract's integer formula.
+__device__ int hue_bin(int r, int g, int b) {
+  const int mx = max(r, max(g, b));
+  const int mn = min(r, min(g, b));
+  const int d = mx - mn;
+  if (d == 0) return kHueGrey;
+  int h6;
+  if (mx == r) {
+    h6 = 60 * (g - b);
+  } else if (mx == g) {
+    h6 = 60 * (b - r) + 120 * d;
+  } else {
+    h6 = 60 * (r - g) + 240 * d;
+  }
+  if (h6 < 0) h6 += 360 * d;
+  return h6 / d;
+}
+
+// (m) The hue histogram, the same way as (l) with kHueBins counters.
+__global__ void hue_kernel(const uchar4* image, int n, int* h) {
+  __shared__ int histo[kHueBins];
+  for (int b = threadIdx.x; b < kHueBins; b += blockDim.x) histo[b] = 0;
+  __syncthreads();
+
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = global_tid(); i < n; i += stride) {
+    const uchar4 p = image[i];
+    atomicAdd(&histo[hue_bin(p.x, p.y, p.z)], 1);
+  }
+  __syncthreads();
+
+  for (int b = threadIdx.x; b < kHueBins; b += blockDim.x) {
+    if (histo[b] != 0) atomicAdd(h + b, histo[b]);
+  }
+}
+
 // (j) The course's check_threshold.
 __global__ void check_threshold_kernel(const int* values, int n, int threshold, int* flag) {
   const long long i = global_tid();
@@ -291,6 +348,16 @@ void histogram_best(const int* samples, int n, int* hist, Launch launch) {
     if (needed < blocks) blocks = needed > 0 ? static_cast<int>(needed) : 1;
   }
   best_kernel<<<blocks, kBestThreads>>>(samples, n, hist);
+}
+
+void histogram_rgb(const uchar4* image, int n, int* hist, Launch launch) {
+  cudaMemsetAsync(hist, 0, kRgbBins * sizeof(int));
+  rgb_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
+}
+
+void histogram_hue(const uchar4* image, int n, int* hist, Launch launch) {
+  cudaMemsetAsync(hist, 0, kHueBins * sizeof(int));
+  hue_kernel<<<launch.blocks, launch.threads>>>(image, n, hist);
 }
 
 void check_threshold(const int* values, int n, int threshold, int* flag, Launch launch) {
