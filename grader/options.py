@@ -21,7 +21,6 @@ from grader.core.build import IMPL_WORDS
 from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
-from grader.core.process_mode import DEFAULT_PROCESS_MODE, PROCESS_MODES
 from grader.core.release import DECIDED, HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
@@ -124,19 +123,6 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_process_mode_argument(parser: argparse.ArgumentParser) -> None:
-    """--process-mode: one process per untimed test, or per group of a program's tests."""
-    parser.add_argument(
-        "--process-mode",
-        choices=PROCESS_MODES,
-        default=DEFAULT_PROCESS_MODE,
-        help="per-test: every test in its own process; per-program: a program's untimed "
-        "tests share a process, in bounded groups, and any test that did not pass there "
-        "(and every test after it) runs again alone, whose verdict counts (default: "
-        "%(default)s)",
-    )
-
-
 def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
     """--sandbox require|auto|off, for every command that runs student code."""
     parser.add_argument(
@@ -183,7 +169,6 @@ def add_grading_arguments(
     add_secret_argument(parser, secret)
     add_repo_argument(parser)
     add_jobs_argument(parser)
-    add_process_mode_argument(parser)
     if calibration:
         add_calibration_argument(parser)
     add_sandbox_argument(parser)

@@ -8,8 +8,7 @@
 #      touching one of its files;
 #   2. grades the reference once with flat timeouts: its results.json is the
 #      calibration (grade --calibration) that sizes every later grading's timeouts;
-#   3. grades each submission, all labs, on hidden data with the sanitizer stage,
-#      in process mode MODE (default per-program);
+#   3. grades each submission, all labs, on hidden data with the sanitizer stage;
 #   4. grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
 #      `grader batch --build-once` on one GPU of CLASS_SLOTS slots (default 2;
 #      CLASS_SANITIZE=1 adds the sanitizer stage), and checks every verdict;
@@ -25,7 +24,6 @@ source "$root/scripts/bubblewrap-env.sh"
 out=${OUT:-$root/build/bench-grading}
 work=$root/build/bench
 labs=${LABS:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | paste -sd,)}
-mode=${MODE:-per-program}
 source "$root/scripts/owned-dirs.sh"
 owned_dir "$out" && owned_dir "$work" || exit 2
 cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DLAB_ONLY=${labs//,/;}")
@@ -51,7 +49,7 @@ build() {  # build folder, implementation folder, more cmake arguments
 }
 grade() {  # report name, build, more grade arguments
   python3 -m grader grade --build "$2" --labs "$labs" --secret-file "$secret" \
-    --process-mode "$mode" --report "$out/$1" "${@:3}"
+    --report "$out/$1" "${@:3}"
 }
 
 step fixed-parts build "$work/fixed" skeletons
@@ -87,7 +85,7 @@ CUDA_VISIBLE_DEVICES=0 step class-spec python3 scripts/gpu_resource_spec.py \
 step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" \
   --resource-spec "$work/gpus.json" \
   --build-root "$work/class-build" --build-jobs "$(nproc)" --build-once "$sanitize" \
-  --process-mode "$mode" --calibration "$out/calibration/results.json" \
+  --calibration "$out/calibration/results.json" \
   --report "$out/class" "${gtest[@]/#/--cmake-arg=}"
 step class-check python3 submissions/sample_class.py check "$class" "$out/class"
 

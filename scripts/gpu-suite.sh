@@ -7,10 +7,7 @@
 #      crash) and fast;
 #   3. prints the course's tables for the reference solutions (ctest label tables.<lab>);
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
-#      grade (one grading, reports in grade/), modes (each tree and each
-#      known-wrong submission graded in both --process-mode values: identical
-#      verdicts, scripts/check-modes.sh; MODES="solutions" or "known-wrong" runs
-#      a part), sanitize (compute-sanitizer),
+#      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
 #      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
 #      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason),
@@ -125,10 +122,6 @@ for check in $checks; do
            python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
            cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
                 --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
-    # Each tree and every known-wrong submission graded in both process modes
-    # with one secret: the verdicts must be equal (scripts/check-modes.sh).
-    modes) cmd=(bash "$root/scripts/check-modes.sh" "$out" "$lab_list"
-                ${MODES:-${TREES:-solutions skeletons} known-wrong}) ;;
     sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
                    --report "$out/$check.md") ;;
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
@@ -141,7 +134,7 @@ for check in $checks; do
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
     # The course's launch-configuration tables through `grader sweep`.
     sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;
-    *) echo "unknown check $check (grade, modes, sanitize, repeat, known-wrong, class, sweep)"; status=1
+    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class, sweep)"; status=1
        continue ;;
   esac
   (cd "$root" && "${cmd[@]}") >"$out/$check.log" 2>&1

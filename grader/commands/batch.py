@@ -154,7 +154,6 @@ def _run(args: argparse.Namespace) -> int:
         student_timeout_s=args.student_timeout,
         jobs=check_jobs(args.jobs),
         sanitize=args.sanitize is not False,
-        process_mode=args.process_mode,
         calibration=args.calibration.resolve() if args.calibration else None,
         shared_gpus=tuple(s.gpu for s in slots if s.slots > 1),
         release=release,

@@ -190,7 +190,6 @@ def _grade(args: argparse.Namespace) -> int:
         sandbox=sandbox,
         hidden=hidden,
         sanitize=sanitize,
-        process_mode=args.process_mode,
         calibration=args.calibration,
         outcome_cache=(
             OutcomeCache(args.outcome_cache, args.submission_digest)

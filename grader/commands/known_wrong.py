@@ -3,7 +3,7 @@ for its own reason.
 
     python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--labs LABS]
                                   [--static-only] [--cmake-arg=-D...] [--secret-file PATH]
-                                  [--build-jobs J] [--jobs N] [--process-mode MODE]
+                                  [--build-jobs J] [--jobs N]
 
 Prints the table (submission | expected reason | verdict | as expected) and
 writes it to `--report`. Exit 0 when every submission was rejected as expected,
@@ -45,7 +45,6 @@ from grader.options import (
     add_build_jobs_argument,
     add_cmake_arg_argument,
     add_jobs_argument,
-    add_process_mode_argument,
     add_repo_argument,
     add_report_file_argument,
     add_secret_argument,
@@ -101,14 +100,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="also write every test run's status, per submission, to FILE (JSON, the "
-        "shape of a report's results.json: scripts/compare_modes.py compares two)",
+        "shape of a report's results.json: scripts/compare_verdicts.py compares two)",
     )
     add_repo_argument(parser, "holding submissions/known_wrong")
     add_build_jobs_argument(
         parser, "entries built at once, ahead of grading (default: %(default)s)"
     )
     add_jobs_argument(parser)
-    add_process_mode_argument(parser)
 
 
 def static_findings(
@@ -186,7 +184,6 @@ def grade_entry(
         extra_env={"LAB_KERNEL_TIMEOUT_S": f"{args.kernel_timeout:g}"},
         jobs=args.jobs,
         sanitize=entry.sanitize_stage,
-        process_mode=args.process_mode,
     )
     if not session.gpu.present:
         return None, ""

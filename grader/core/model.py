@@ -36,6 +36,15 @@ def is_lab_id(text: str) -> bool:
     return _LAB_ID.fullmatch(text) is not None
 
 
+def variant_of(gtest_name: str) -> str:
+    """`shuffle` for `.../shuffle__single__block512` (a gtest or ctest name); a case
+    that is not parametrized is its own variant. The one rule: the sanitizer stage,
+    the public-data check (scoring.py) and the re-runs after a group (schedule.py)
+    group by it."""
+    suite, slash, param = gtest_name.rpartition("/")
+    return param.split("__", 1)[0] if slash and suite else gtest_name
+
+
 class Status(str, enum.Enum):
     """What became of a test. ERROR means the grader could not run it at all."""
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.core.model import LabTest, Outcome, Status
-from grader.core.process_mode import untimed_check
+from grader.core.process_groups import untimed_check
 
 _SHARED = (Status.PASSED, Status.FAILED)  # an ERROR is the grader's, not the code's
 

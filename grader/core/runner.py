@@ -9,7 +9,7 @@ FIXTURES_SETUP: ctest judges by exit status and takes a test's word for a skip,
 while a verdict here comes from GoogleTest's XML report vouched for by the end
 marker (provenance.py), a skip counts only without a GPU, student code runs in the
 sandbox, timeouts follow a calibration (watchdog.py), and a run may share a process
-with its program's other tests (process_mode.py). What ctest decides is still
+with its program's other tests (process_groups.py). What ctest decides is still
 taken from it: the commands, TIMEOUT, fixtures and labels (discovery.py).
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from grader.core import clocks, process_mode
+from grader.core import clocks, process_groups
 from grader.core.gtest_xml import GtestCase, read_cases
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.provenance import Provenance, RunFiles
@@ -233,10 +233,10 @@ class Runner:
         return self.execute(test)
 
     def run_group(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
-        """Run `tests`, one program's untimed cases (process_mode.plan) or its timed
-        ones (process_mode.timed_groups), in one process after their fixtures: the
-        outcomes of those the process settles, by name. The caller runs the others
-        alone."""
+        """Run `tests`, one program's untimed cases (process_groups.plan) or its timed
+        ones (process_groups.timed_groups), in one process after their fixtures: the
+        outcomes of those the process settles, by name (process_groups.settled; of
+        timed tests, only passes). The caller runs the others again."""
         blocked = self._ensure_fixtures(tests[0])  # one program key: the same fixtures
         if blocked is not None:
             return {test.name: blocked for test in tests}
@@ -246,14 +246,15 @@ class Runner:
         )
         timeout_s = self._sized_timeout(
             tests,
-            process_mode.group_timeout([self.flat_timeout(t) for t in tests], self.timeout_scale),
+            process_groups.group_timeout([self.flat_timeout(t) for t in tests], self.timeout_scale),
         )
         result, cases, provenance, around = self._execute(group, timeout_s, tests)
         outcomes: dict[str, Outcome] = {}
-        for test, case in process_mode.settled(tests, result, cases, provenance):
+        for test, case in process_groups.settled(tests, result, cases, provenance):
             outcome = self._settled(test, case, result, provenance, around)
-            if outcome.status is not Status.PASSED:
-                break  # only a pass is taken from a shared process
+            failed_first = outcome.status is Status.FAILED and case.failures and not first.is_timed
+            if outcome.status is not Status.PASSED and not failed_first:
+                break
             outcomes[test.name] = outcome
         return outcomes
 
@@ -266,9 +267,11 @@ class Runner:
         around: dict[str, str],
     ) -> Outcome:
         """A test the group's process settles, judged as a run of its case alone: the
-        process's provenance was checked, and its case passed."""
+        process's provenance was checked, and its case passed (or ran first and failed)."""
         own = dataclasses.replace(
-            group, returncode=0, output=process_mode.case_output(group.output, case.name)
+            group,
+            returncode=0 if case.passed else 1,
+            output=process_groups.case_output(group.output, case.name),
         )
         status, reason = classify(test, own, [case], self.gpu_present)
         figure = recorded_figure(test, group, [case], provenance)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from grader.core.gtest_xml import filter_matches
-from grader.core.model import LabTest, Outcome, Status
+from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.sanitize import SANITIZER_EXIT_CODE, tool_of
 from grader.core.verdict import WATCHDOG_EXIT
 
@@ -29,14 +29,6 @@ NOTHING_TO_RUN = (
     "not run under compute-sanitizer: every small case it covers hung (timed out), "
     "which the correctness tests already count"
 )
-
-
-def variant_of(gtest_name: str) -> str:
-    """`shuffle` for `.../shuffle__single__block512` (a gtest or ctest name); a case
-    that is not parametrized is its own variant. The one rule: scoring.py's
-    public-data check groups by it too."""
-    suite, slash, param = gtest_name.rpartition("/")
-    return param.split("__", 1)[0] if slash and suite else gtest_name
 
 
 def hung(outcome: Outcome) -> bool:

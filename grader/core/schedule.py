@@ -6,9 +6,9 @@ it. A failure that another process could have caused (a timeout, the harness's
 deadlock watchdog, running out of GPU memory) is run again alone before it
 counts: a student's hung kernel must not fail the student's other tests.
 
-In process mode `per-program` (process_mode.py) the shareable tests of one
-program run in groups, one process per group, and only a test the group cannot
-settle is run alone, as above. A program's timed tests run in one process of
+The shareable tests of one program run in groups, one process per group
+(process_groups.py), and only a test the group cannot settle is run alone, as
+above. A program's timed tests run in one process of
 their own, with the GPU to itself, when the first of them is asked for.
 
 Where a batch puts several workers on one GPU (gpu_slots.py), "alone" also means
@@ -22,7 +22,7 @@ alone, nor hold a lock that other graders' processes on the GPU respect.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
@@ -30,15 +30,9 @@ from typing import TypeVar
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.gpu_lock import GpuLock
-from grader.core.model import LabTest, Outcome, Status
+from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.outcome_cache import OutcomeCache
-from grader.core.process_mode import (
-    DEFAULT_PROCESS_MODE,
-    PER_PROGRAM,
-    PROCESS_MODES,
-    plan,
-    timed_groups,
-)
+from grader.core.process_groups import plan, timed_groups
 from grader.core.runner import Runner
 from grader.core.verdict import WATCHDOG_EXIT
 
@@ -73,14 +67,14 @@ def check_jobs(jobs: int | None) -> int | None:
     return jobs
 
 
-def check_process_mode(mode: str | None) -> str:
-    """The mode asked for (None: the default); an unknown one is the caller's mistake."""
-    mode = mode or DEFAULT_PROCESS_MODE
-    if mode not in PROCESS_MODES:
-        raise GraderUsageError(
-            f"--process-mode must be one of {', '.join(PROCESS_MODES)}, got {mode!r}"
-        )
-    return mode
+def _failing_variant(group: Sequence[LabTest], settled: Mapping[str, Outcome]) -> str | None:
+    """The variant of the case that ended what `group`'s process settled: its first
+    test that failed there or was not settled (None: every test was settled)."""
+    for test in group:
+        outcome = settled.get(test.name)
+        if outcome is None or outcome.status is not Status.PASSED:
+            return variant_of(test.name)
+    return None
 
 
 def may_share_gpu(test: LabTest) -> bool:
@@ -112,7 +106,6 @@ class Scheduler:
         self,
         runner: Runner,
         jobs: int,
-        process_mode: str | None = None,
         gpu_lock: GpuLock | None = None,
         cache: OutcomeCache | None = None,
     ) -> None:
@@ -120,7 +113,6 @@ class Scheduler:
         self.cache = cache  # verdicts of identical submissions (outcome_cache.py)
         self.reused: list[str] = []  # tests whose verdict came from the cache
         self.jobs = max(1, jobs)
-        self.process_mode = check_process_mode(process_mode)
         self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
         self.grouped = 0  # tests run in a group's shared process (mode per-program)
@@ -139,9 +131,8 @@ class Scheduler:
         """Run the shareable tests among `tests` now, `jobs` at a time; note the
         timed ones' groups (per-program), which run when first asked for."""
         tests = list(tests)
-        if self.process_mode == PER_PROGRAM:
-            for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
-                self._timed_group.update((t.name, group) for t in group)
+        for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
+            self._timed_group.update((t.name, group) for t in group)
         todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
         if self.cache is not None:
             for test in todo:
@@ -165,24 +156,33 @@ class Scheduler:
                 self.cache.put(test, outcome)
 
     def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
-        """Each test's outcome, by name: alone, or from its group's process and then,
-        where the group did not settle it, alone."""
-        if self.process_mode != PER_PROGRAM:
-            return dict(zip((t.name for t in todo), self._map(self.runner.run, todo)))
+        """Each test's outcome, by name: alone, or from a group's process. What a group
+        did not settle runs again: the failing case's variant alone (its other cases
+        are likely to fail too), the other tests as a group, round after round while
+        groups settle something; a group that settled nothing runs its tests alone."""
         units = plan(todo, self.jobs)
         # Longest first, so that no long group starts last and runs alone at the end.
         groups = sorted(
             (unit for unit in units if len(unit) > 1), key=self._expected_s, reverse=True
         )
-        ran: dict[str, Outcome] = {}
-        for settled in self._map(self.runner.run_group, groups):
-            ran.update(settled)
-        self.grouped += sum(len(g) for g in groups)
-        self.group_processes += len(groups)
         in_group = {t.name for g in groups for t in g}
+        ran: dict[str, Outcome] = {}
+        while groups:
+            again: list[list[LabTest]] = []
+            for group, settled in zip(groups, self.side_by_side(self.runner.run_group, groups)):
+                ran.update(settled)
+                rest = [t for t in group if t.name not in settled]
+                failing = _failing_variant(group, settled)
+                if settled and failing is not None:
+                    others = [t for t in rest if variant_of(t.name) != failing]
+                    if len(others) > 1:
+                        again.append(others)
+            self.grouped += sum(len(g) for g in groups)
+            self.group_processes += len(groups)
+            groups = again
         alone = [t for t in todo if t.name not in ran]
         self.group_reruns += [t.name for t in alone if t.name in in_group]
-        ran.update(zip((t.name for t in alone), self._map(self.runner.run, alone)))
+        ran.update(zip((t.name for t in alone), self.side_by_side(self.runner.run, alone)))
         return ran
 
     def _expected_s(self, tests: Sequence[LabTest]) -> float:
@@ -192,7 +192,7 @@ class Scheduler:
         known = calibration.reference_s(tests) if calibration is not None else None
         return known if known is not None else float(len(tests))
 
-    def _map(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    def side_by_side(self, work: Callable[[T], R], items: Sequence[T]) -> list[R]:
         """`work` over `items`, `jobs` at a time, results in order, each run holding
         the GPU's lock shared."""
 

@@ -10,7 +10,7 @@ dataset setups and sanitizer runs are worth nothing.
 Two rules take a test's points whatever its own verdict (_voided). A timing test
 scores 0 while a correctness test that lab.json's `timing_needs` names fails: those
 are the variants a timing test may time, and the time of a wrong answer measures
-nothing. A variant (sanitize_stage.variant_of) whose failed cases on hidden data all
+nothing. A variant (model.variant_of) whose failed cases on hidden data all
 pass on the public data (the session runs them again there) did not compute its
 answer: each of its tests scores 0 and says NOT_COMPUTED.
 """
@@ -29,8 +29,7 @@ from grader.core.discovery import SANITIZE_KIND
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.lab_file import LAB_FILE, read_lab_file
-from grader.core.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status
-from grader.core.sanitize_stage import variant_of
+from grader.core.model import OTHER_KIND, STAND_IN_KINDS, LabTest, Outcome, Status, variant_of
 
 DEFAULT_GROUPS: Mapping[str, float] = {"correctness": 60, "timing": 40}
 # Worth nothing whatever lab.json says: bars only the reference must meet,

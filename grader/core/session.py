@@ -11,7 +11,6 @@ import copy
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +30,23 @@ from grader.core.discovery import (
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo, probe
 from grader.core.gpu_lock import GpuLock
-from grader.core.model import BUILD_KIND, STAND_IN_KINDS, STATIC_KIND, LabTest, Outcome, Status
+from grader.core.model import (
+    BUILD_KIND,
+    STAND_IN_KINDS,
+    STATIC_KIND,
+    LabTest,
+    Outcome,
+    Status,
+    variant_of,
+)
 from grader.core.outcome_cache import OutcomeCache
 from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
 from grader.core.sanitize import sanitize_tests
-from grader.core.sanitize_stage import SanitizeStage, hung, variant_of
+from grader.core.sanitize_stage import SanitizeStage, hung
 from grader.core.schedule import (
     Scheduler,
     check_jobs,
-    check_process_mode,
     check_timeout_scale,
     default_jobs,
 )
@@ -69,7 +75,6 @@ class GradingSession:
         hidden_data: bool = False,
         commits: Mapping[str, Checkout] | None = None,
         sanitize_runs: Sequence[LabTest] | None = None,
-        process_mode: str | None = None,
         gpu_lock: GpuLock | None = None,
         outcome_cache: OutcomeCache | None = None,
     ) -> None:
@@ -93,7 +98,7 @@ class GradingSession:
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
-        self.scheduler = Scheduler(runner, jobs, process_mode, gpu_lock, outcome_cache)
+        self.scheduler = Scheduler(runner, jobs, gpu_lock, outcome_cache)
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
@@ -117,7 +122,6 @@ class GradingSession:
         sandbox: str | Decision | None = None,
         hidden: Sequence[Path] = (),
         sanitize: bool = False,
-        process_mode: str | None = None,
         calibration: Path | None = None,
         outcome_cache: OutcomeCache | None = None,
         data_root: Path | None = None,
@@ -130,8 +134,7 @@ class GradingSession:
         off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
         folders the sandbox never shows (the secret's, the reports'). `sanitize`:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
-        with -DLAB_SANITIZE=ON. `process_mode`: per-test or per-program (None:
-        the default; process_mode.py). `calibration`: a reference grading's
+        with -DLAB_SANITIZE=ON. `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
         timeouts (watchdog.py). `outcome_cache`: verdicts of identical submissions
         in this batch (outcome_cache.py). `data_root`: the batch's one folder of
@@ -140,7 +143,6 @@ class GradingSession:
         the caller got wrong (--sandbox require included).
         """
         check_jobs(jobs)
-        check_process_mode(process_mode)
         check_timeout_scale(timeout_scale)
         repo = repo or repo_root()
         # Decided first: listing the tests runs the student's programs.
@@ -226,7 +228,6 @@ class GradingSession:
                 "harness": checkout_of(repo),
             },
             sanitize_runs=runs,
-            process_mode=process_mode,
             gpu_lock=GpuLock.from_environment(),
             outcome_cache=outcome_cache,
         )
@@ -251,10 +252,13 @@ class GradingSession:
         return outcomes
 
     def _public_passes(self, outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
-        """On hidden data, the failed correctness cases of each variant run again in one
-        process on the public data: those that pass there, by name. A variant whose
-        every failure passes there answered the public data only (scoring.py). One that
-        hung or that the sanitizer charged is not run: neither is a wrong answer."""
+        """On hidden data, the failed correctness cases of each variant run again on
+        the public data: those that pass there, by name. A variant whose every failure
+        passes there answered the public data only (scoring.py). Each variant's first
+        failure runs first, alone and beside the others': a variant whose first failure
+        fails there too answered more than the public data, and its other cases do not
+        run. One that hung or that the sanitizer charged is not run: neither is a wrong
+        answer."""
         charged = self.sanitize.charges if self.sanitize is not None else {}
         variants: dict[tuple[str, str], list[LabTest]] = {}
         for test in self.tests:
@@ -262,14 +266,22 @@ class GradingSession:
             failed = outcome is not None and outcome.status is Status.FAILED
             if test.kind == "correctness" and test.is_gtest and failed:
                 variants.setdefault((test.lab, variant_of(test.name)), []).append(test)
+        groups = [
+            group
+            for group in variants.values()
+            if not any(hung(outcomes[t.name]) or t.name in charged for t in group)
+        ]
         public = copy.copy(self.runner)  # the same runner, without the secret
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
+        firsts = self.scheduler.side_by_side(public.run, [group[0] for group in groups])
         passes: dict[str, Outcome] = {}
-        lock = self.scheduler.gpu_lock
-        for group in variants.values():
-            if not any(hung(outcomes[t.name]) or t.name in charged for t in group):
-                with lock.shared() if lock is not None else nullcontext():
-                    passes.update(public.run_group(group))
+        for group, first in zip(groups, firsts):
+            if first.status is not Status.PASSED:
+                continue
+            passes[group[0].name] = first
+            if len(group) > 1:
+                rest = self.scheduler.side_by_side(public.run_group, [group[1:]])[0]
+                passes.update((n, o) for n, o in rest.items() if o.status is Status.PASSED)
         self.runner.processes_started += public.processes_started
         return passes
 
@@ -327,11 +339,12 @@ class GradingSession:
         if scheduler.group_processes:
             reruns = len(scheduler.group_reruns)
             run_notes.append(
-                f"Process mode per-program: {scheduler.grouped} tests ran in "
+                f"Process groups: {scheduler.grouped} tests ran in "
                 f"{scheduler.group_processes} shared process"
-                f"{'es' if scheduler.group_processes != 1 else ''}; {reruns} of them (a case "
-                "that did not pass there and every case after it) ran again alone, and "
-                "those runs' verdicts count."
+                f"{'es' if scheduler.group_processes != 1 else ''} (a test counted once per "
+                f"process it ran in); {reruns} of them (a failing case's variant after it, "
+                "or every case of a process that could not vouch for them) ran again alone, "
+                "and those runs' verdicts count."
             )
         if scheduler.reused:
             run_notes.append(

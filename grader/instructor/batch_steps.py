@@ -27,7 +27,6 @@ from grader.core.build import build_checked, configure_and_build, prebuilt_argum
 from grader.core.discovery import lab_dirs
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError
 from grader.core.gpu_lock import LOCK_ENV, lock_file
-from grader.core.process_mode import DEFAULT_PROCESS_MODE
 from grader.core.release import NOT_RELEASED, Release, decision_argv
 from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
 from grader.core.sandbox import Decision
@@ -70,7 +69,6 @@ class BatchConfig:
     student_timeout_s: float = 3 * 3600
     jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
     sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
-    process_mode: str = DEFAULT_PROCESS_MODE  # process_mode.py
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
@@ -228,8 +226,6 @@ def worker_command(
     if config.jobs is not None:
         argv += ["--jobs", str(config.jobs)]
     argv.append("--sanitize" if config.sanitize else "--no-sanitize")
-    if config.process_mode != DEFAULT_PROCESS_MODE:
-        argv += ["--process-mode", config.process_mode]
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
     if config.outcome_cache is not None and digest is not None:

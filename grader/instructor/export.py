@@ -47,8 +47,7 @@ EXCLUDED_PREFIXES = (
     "scripts/deadline-class.sh",
     "scripts/bench-grading.sh",
     "scripts/bench_summary.py",
-    "scripts/check-modes.sh",
-    "scripts/compare_modes.py",
+    "scripts/compare_verdicts.py",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
     # Making a lab: the template (its master holds a solution), its scripts and guide.

@@ -595,7 +595,7 @@ def test_batch_grades_with_the_sanitizer_stage_unless_told_not_to(tmp_path: Path
     assert "--sanitize" not in worker_command(config(sanitize=False), built, tmp_path / "r")
 
 
-def test_batch_hands_its_process_mode_and_calibration_to_each_worker(tmp_path: Path) -> None:
+def test_batch_hands_its_calibration_to_each_worker(tmp_path: Path) -> None:
     def command(**fields: Any) -> list[str]:
         config = BatchConfig(
             repo=tmp_path,
@@ -607,9 +607,6 @@ def test_batch_hands_its_process_mode_and_calibration_to_each_worker(tmp_path: P
         )
         return worker_command(config, BuiltTree(tmp_path / "b" / "ann", ("lab1",)), tmp_path)
 
-    argv = command(process_mode="per-test")
-    assert argv[argv.index("--process-mode") + 1] == "per-test"
-    assert "--process-mode" not in command()  # the worker's default is the batch's
     argv = command(calibration=tmp_path / "ref" / "results.json")
     assert argv[argv.index("--calibration") + 1] == str(tmp_path / "ref" / "results.json")
     assert "--calibration" not in command()

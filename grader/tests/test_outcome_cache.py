@@ -7,7 +7,6 @@ from pathlib import Path
 
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.outcome_cache import OutcomeCache, grading_order, tree_digest
-from grader.core.process_mode import PER_TEST
 from grader.core.schedule import Scheduler
 from grader.instructor.batch import Submission
 from grader.instructor.batch_steps import BatchConfig, BuiltTree, worker_command
@@ -82,18 +81,18 @@ def test_an_identical_submission_runs_only_its_timed_tests(tmp_path: Path) -> No
     tests = [_test("c1"), _test("c2"), _test("t1", "timing", serial=True)]
     wrong = Outcome(Status.FAILED, "element 0 wrong", returncode=1)
     first = RecordingRunner({"c2": [wrong]})
-    graded = Scheduler(first, 2, PER_TEST, cache=OutcomeCache(tmp_path, "same")).run_all(tests)  # type: ignore[arg-type]
+    graded = Scheduler(first, 2, cache=OutcomeCache(tmp_path, "same")).run_all(tests)  # type: ignore[arg-type]
     assert sorted(name for name, _ in first.log) == ["c1", "c2", "t1"]
 
     twin = RecordingRunner()
-    scheduler = Scheduler(twin, 2, PER_TEST, cache=OutcomeCache(tmp_path, "same"))  # type: ignore[arg-type]
+    scheduler = Scheduler(twin, 2, cache=OutcomeCache(tmp_path, "same"))  # type: ignore[arg-type]
     again = scheduler.run_all(tests)
     assert [name for name, _ in twin.log] == ["t1"]  # a figure is measured for each student
     assert again == graded
     assert scheduler.reused == ["c1", "c2"]
 
     other = RecordingRunner()
-    Scheduler(other, 2, PER_TEST, cache=OutcomeCache(tmp_path, "different")).run_all(tests)  # type: ignore[arg-type]
+    Scheduler(other, 2, cache=OutcomeCache(tmp_path, "different")).run_all(tests)  # type: ignore[arg-type]
     assert sorted(name for name, _ in other.log) == ["c1", "c2", "t1"]
 
 

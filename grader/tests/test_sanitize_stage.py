@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from grader.core.sanitize_stage import variant_of
+from grader.core.model import variant_of
 from grader.tests.helpers import (
     FAKES,
     FakeSpec,

@@ -13,7 +13,6 @@ import pytest
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.model import LabTest, Outcome, Status
-from grader.core.process_mode import PER_PROGRAM, PER_TEST
 from grader.core.runner import Runner
 from grader.core.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
 from grader.tests.helpers import FAKE_SETUP, fake_test
@@ -44,6 +43,10 @@ class RecordingRunner:
             self.running -= 1
         return outcome
 
+    def run_group(self, tests: list[LabTest]) -> dict[str, Outcome]:
+        """Tests with exact GoogleTest names share a process: here, each runs alone."""
+        return {test.name: self.run(test) for test in tests}
+
 
 def _test(name: str, kind: str = "correctness", serial: bool = False) -> LabTest:
     return LabTest(name=name, lab="lab1", kind=kind, run_serial=serial)
@@ -53,7 +56,7 @@ def test_untimed_tests_run_side_by_side_and_timed_tests_alone_after_them() -> No
     runner = RecordingRunner()
     tests = [_test(f"c{i}") for i in range(4)] + [_test("t0", "timing", serial=True)]
     tests += [_test(f"c{i}") for i in range(4, 8)] + [_test("r0", "reference", serial=True)]
-    outcomes = Scheduler(runner, jobs=4, process_mode=PER_TEST).run_all(tests)  # type: ignore[arg-type]
+    outcomes = Scheduler(runner, jobs=4).run_all(tests)  # type: ignore[arg-type]
     assert list(outcomes) == [t.name for t in tests]
     assert all(o.status is Status.PASSED for o in outcomes.values())
     assert runner.most_at_once == 4
@@ -71,7 +74,7 @@ def test_a_timed_test_without_run_serial_still_runs_alone() -> None:
 
 def test_one_job_runs_everything_one_at_a_time() -> None:
     runner = RecordingRunner()
-    Scheduler(runner, jobs=1, process_mode=PER_TEST).run_all([_test(f"c{i}") for i in range(5)])  # type: ignore[arg-type]
+    Scheduler(runner, jobs=1).run_all([_test(f"c{i}") for i in range(5)])  # type: ignore[arg-type]
     assert runner.most_at_once == 1
 
 
@@ -86,7 +89,7 @@ def test_a_crowded_failure_is_run_again_alone_and_the_second_verdict_stands() ->
             "wrong": [wrong, Outcome(Status.PASSED)],
         }
     )
-    scheduler = Scheduler(runner, jobs=3, process_mode=PER_TEST)  # type: ignore[arg-type]
+    scheduler = Scheduler(runner, jobs=3)  # type: ignore[arg-type]
     tests = [_test("slow"), _test("hung"), _test("wrong"), _test("fine")]
     outcomes = scheduler.run_all(tests)
     assert outcomes["slow"].status is Status.PASSED
@@ -120,7 +123,7 @@ def test_with_sized_timeouts_only_running_out_of_memory_is_confirmed_alone() -> 
     assert crowded_out(memory, sized_timeouts=True)
     hung = Outcome(Status.FAILED, "timed out after 1.5 s: possible deadlock", returncode=124)
     runner = RecordingRunner({"hung": [hung]}, calibration=object())
-    scheduler = Scheduler(runner, jobs=3, process_mode=PER_TEST)  # type: ignore[arg-type]
+    scheduler = Scheduler(runner, jobs=3)  # type: ignore[arg-type]
     assert scheduler.run_all([_test("ok"), _test("hung")])["hung"] is hung
     assert scheduler.rerun_alone == []  # the hang cost one sized timeout, not two
 
@@ -191,11 +194,11 @@ def test_the_longest_groups_start_first_by_the_calibration_else_by_size() -> Non
     slow = [_gtest(f"L.c{i}", "slow") for i in range(2)]
     tests = small + big + slow
     runner = GroupRecordingRunner()
-    Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    Scheduler(runner, jobs=1).run_all(tests)  # type: ignore[arg-type]
     assert [g[0] for g in runner.groups] == ["lab1.B.c0", "lab1.S.c0", "lab1.L.c0"]
     seconds = {t.name: 1.0 for t in tests} | {t.name: 9.0 for t in slow}
     runner = GroupRecordingRunner(calibration=_Seconds(seconds))
-    Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    Scheduler(runner, jobs=1).run_all(tests)  # type: ignore[arg-type]
     assert [g[0] for g in runner.groups] == ["lab1.L.c0", "lab1.B.c0", "lab1.S.c0"]
 
 
@@ -205,7 +208,7 @@ def test_a_programs_timed_tests_share_one_process_after_the_untimed_ones() -> No
     lone = _gtest("U.t0", "q", kind="timing")
     runner = GroupRecordingRunner()
     tests = [timed[0], *untimed, timed[1], lone, timed[2]]
-    outcomes = Scheduler(runner, jobs=1, process_mode=PER_PROGRAM).run_all(tests)  # type: ignore[arg-type]
+    outcomes = Scheduler(runner, jobs=1).run_all(tests)  # type: ignore[arg-type]
     assert all(o.status is Status.PASSED for o in outcomes.values())
     assert runner.groups == [[t.name for t in untimed], [t.name for t in timed]]
     assert [name for name, _ in runner.log] == [lone.name]  # a lone timed test runs alone

@@ -220,6 +220,12 @@ def test_the_session_runs_a_failed_variant_again_on_the_public_data(tmp_path: Pa
         case("pass", "best__prime"),
         case("fail", "shared__uniform"),
         case("pass", "shared__prime"),
+        # Both baked: the first runs alone on the public data, then the rest.
+        case("public_only", "banks__uniform"),
+        case("public_only", "banks__prime"),
+        # Its first failure fails on the public data too: the second does not run there.
+        case("fail", "inverse__uniform"),
+        case("public_only", "inverse__prime"),
         fake_test("pass", "Timing.Fastest", kind="timing"),
     ]
     policy = LabPolicy("lab1", "", {"correctness": 4, "timing": 2}, timing_needs=HISTOGRAM)
@@ -231,16 +237,30 @@ def test_the_session_runs_a_failed_variant_again_on_the_public_data(tmp_path: Pa
         hidden_data=True,
     )
     session.run_all()
-    assert set(session.public) == {"lab1.Correctness/Histogram.M/best__uniform"}
+    assert set(session.public) == {
+        f"lab1.Correctness/Histogram.M/{name}"
+        for name in ("best__uniform", "banks__uniform", "banks__prime")
+    }
     lab = session.grade().labs[0]
     lost = _lost(lab.tests)
-    assert set(lost) == {"best__uniform", "best__prime", "shared__uniform", "lab1.Timing.Fastest"}
+    assert set(lost) == {
+        "best__uniform",
+        "best__prime",
+        "shared__uniform",
+        "banks__uniform",
+        "banks__prime",
+        "inverse__uniform",
+        "inverse__prime",
+        "lab1.Timing.Fastest",
+    }
     assert [n for n, why in lost.items() if why.startswith(NOT_COMPUTED)] == [
         "best__uniform",
         "best__prime",
+        "banks__uniform",
+        "banks__prime",
         "lab1.Timing.Fastest",
     ]
-    assert lab.score == 1
+    assert lab.score == 0.5  # shared__prime: 4 points over 8 correctness tests
 
 
 def test_every_lab_names_the_correctness_tests_its_timing_tests_need() -> None:

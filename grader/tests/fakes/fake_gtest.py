@@ -137,8 +137,8 @@ WATCHDOG_LINE = (
 
 
 def case_mode(name: str) -> str:
-    """`fail` for `Suite.fail__3`: what a case of `by_name` does."""
-    return name.partition(".")[2].split("__", 1)[0]
+    """`fail` for `Suite.fail__3` or `Suite.P/fail__3`: what a case of `by_name` does."""
+    return name.partition(".")[2].rpartition("/")[2].split("__", 1)[0]
 
 
 def run_by_name(names: list[str], xml: str | None) -> int:

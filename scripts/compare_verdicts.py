@@ -1,9 +1,9 @@
 """Two gradings of one build, compared test by test: the verdicts must be the same.
 
-    python3 scripts/compare_modes.py REPORT_A REPORT_B
+    python3 scripts/compare_verdicts.py REPORT_A REPORT_B
 
-REPORT_A and REPORT_B are `grade --report` folders (results.json), e.g. the same
-build graded with --process-mode per-test and per-program, or files in that
+REPORT_A and REPORT_B are `grade --report` folders (results.json), e.g. one tree
+graded with one secret before and after a change to the grader, or files in that
 shape (`known-wrong --outcomes`). Prints one line (tests
 compared, differences, each run's execution time) and the first differences;
 exit 1 when any test's status or score differs or a test is missing from either.

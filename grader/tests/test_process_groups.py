@@ -1,6 +1,6 @@
-"""Process mode per-program gives every test the verdict per-test gives it, in fewer
-processes: the fake programs run several cases in one process (fake_gtest.py's
-`by_name` mode), each behaving as its name says."""
+"""Process groups give every test the verdict it gets run alone, in fewer processes:
+the fake programs run several cases in one process (fake_gtest.py's `by_name`
+mode), each behaving as its name says."""
 
 from __future__ import annotations
 
@@ -10,13 +10,10 @@ from typing import Any
 
 import pytest
 
-from grader.core.errors import GraderUsageError
 from grader.core.gtest_xml import GtestCase
 from grader.core.model import LabTest, Status
-from grader.core.process_mode import (
+from grader.core.process_groups import (
     GROUP_TIMEOUT_CAP_S,
-    PER_PROGRAM,
-    PER_TEST,
     case_output,
     group_timeout,
     groupable,
@@ -25,7 +22,6 @@ from grader.core.process_mode import (
     timed_groups,
 )
 from grader.core.provenance import Provenance
-from grader.core.schedule import check_process_mode
 from grader.core.session import GradingSession
 from grader.core.verdict import ProcessResult
 from grader.tests.helpers import (
@@ -38,10 +34,13 @@ from grader.tests.helpers import (
 )
 
 # Each program's cases, in the order it runs them: one of each way a case can end
-# inside a shared process, among passing neighbours before and after it.
+# inside a shared process, among passing neighbours before and after it. The
+# variants' cases are parametrized (`variants.P/fail__1`): their variant is the mode.
 PROGRAMS = {
     "clean": ["pass"] * 12,
     "fails": ["pass", "fail", "pass", "pass"],
+    "first_fails": ["fail", "pass", "pass"],
+    "variants": ["pass", "fail", "fail", "pass", "pass"],
     "skips": ["pass", "gtest_skip", "pass"],
     "crashes": ["pass", "segv", "pass", "pass"],
     "hangs": ["pass", "hang", "pass"],
@@ -72,22 +71,24 @@ def _spec(program: str, name: str, kind: str = "correctness") -> FakeSpec:
 def _specs(count_file: Path) -> list[FakeSpec]:
     specs = [setup_spec("lab1", "ok", count_file)]
     for program, modes in PROGRAMS.items():
-        specs += [_spec(program, f"{program}.{mode}__{i}") for i, mode in enumerate(modes)]
-    # Timed tests keep the GPU to themselves in both modes (per-program: in one
-    # process of their own).
+        suite = f"{program}.P/" if program == "variants" else f"{program}."
+        specs += [_spec(program, f"{suite}{mode}__{i}") for i, mode in enumerate(modes)]
+    # Timed tests keep the GPU to themselves (grouped: in one process of their own).
     specs += [_spec("timed", f"timed.{mode}__{i}", kind="timing") for i, mode in enumerate(TIMED)]
     return specs
 
 
-def _grade(tmp_path: Path, mode: str, probe: str) -> tuple[dict[str, tuple[Status, str]], int]:
-    """Every test's (status, reason) and how many processes the grading started."""
-    root = tmp_path / mode
+def _grade(tmp_path: Path, alone: bool, probe: str) -> tuple[dict[str, tuple[Status, str]], int]:
+    """Every test's (status, reason) and how many processes the grading started:
+    graded, or (`alone`) each test run by itself, one after the other."""
+    root = tmp_path / ("alone" if alone else "grouped")
     build = make_build(root, _specs(root / "count"), probe=probe)
     repo = make_repo(root, GRADING)
-    session = GradingSession.open(
-        build, labs=["lab1"], repo=repo, jobs=3, sandbox="off", process_mode=mode
-    )
-    outcomes = session.run_all()
+    session = GradingSession.open(build, labs=["lab1"], repo=repo, jobs=3, sandbox="off")
+    if alone:
+        outcomes = {test.name: session.runner.run(test) for test in session.tests}
+    else:
+        outcomes = session.run_all()
     assert (root / "count").read_text().count("ran") == 1  # the dataset setup, once
     verdicts = {name: (o.status, o.reason) for name, o in outcomes.items()}
     return verdicts, session.runner.processes_started
@@ -95,31 +96,32 @@ def _grade(tmp_path: Path, mode: str, probe: str) -> tuple[dict[str, tuple[Statu
 
 @needs_ctest
 @pytest.mark.parametrize("probe", ["present", "absent"])
-def test_both_process_modes_give_every_test_the_same_verdict(tmp_path: Path, probe: str) -> None:
-    per_test, alone = _grade(tmp_path, PER_TEST, probe)
-    per_program, shared = _grade(tmp_path, PER_PROGRAM, probe)
+def test_groups_give_every_test_its_verdict_alone(tmp_path: Path, probe: str) -> None:
+    per_test, alone = _grade(tmp_path, True, probe)
+    per_program, shared = _grade(tmp_path, False, probe)
     assert per_program == per_test
     # Every way to end is there, and not everything passed by accident.
     statuses = {status for status, _ in per_test.values()}
     assert Status.PASSED in statuses and Status.FAILED in statuses
     if probe == "absent":
         assert per_test["lab1.skips.gtest_skip__1"][0] is Status.SKIPPED
-    # Per test: the setup, every test, and the watchdog's and the hang's crowded
-    # failures confirmed alone.
+    # Alone: the setup and every test.
     tests = sum(len(modes) for modes in PROGRAMS.values()) + len(TIMED)
-    assert alone == 1 + tests + 2
-    # Per program: the setup, one process per program and one for the timed tests,
-    # and alone what a group did not settle: the case that did not pass and every
-    # case after it, or the whole group where its process cannot vouch for any case
-    # (a crash, hang, early exit, forged marker, CUDA error, watchdog); then the same
-    # crowded re-runs.
-    after_first = {"fails": 3, "skips": 2, "unreported": 2}
+    assert alone == 1 + tests
+    # Grouped: the setup, one process per program and one for the timed tests; what
+    # a group did not settle: the failing case's variant alone and the other cases
+    # as a group again (one process, or alone when only one is left), and the whole
+    # group alone where its process cannot vouch for any case (a crash, hang, early
+    # exit, forged marker, CUDA error, watchdog); then the watchdog's and the hang's
+    # crowded failures confirmed alone. A failed first case is settled: as alone.
+    after_first = {"fails": 1 + 1, "skips": 2, "unreported": 2, "first_fails": 1}
+    after_first["variants"] = 2 + 1  # fail__1 and fail__2 alone, then the passes
     whole = ("crashes", "hangs", "exits", "forges", "sticky", "watchdog")
     reruns = sum(after_first.values()) + sum(len(PROGRAMS[p]) for p in whole)
     timed_reruns = len(TIMED) - TIMED.index("fail")
     assert shared == 1 + len(PROGRAMS) + 1 + reruns + timed_reruns + 2
     assert shared < alone
-    print(f"processes started ({probe}): per-test {alone}, per-program {shared}")
+    print(f"processes started ({probe}): alone {alone}, grouped {shared}")
 
 
 def _test(name: str, program: str = "p", kind: str = "correctness", **fields: object) -> LabTest:
@@ -195,13 +197,18 @@ def test_a_group_settles_only_the_passes_before_the_first_case_that_did_not_pass
     assert settled(tests, ProcessResult(1), [_case(f"A.t{i}") for i in range(4)], marker) == []
 
 
+def test_a_group_settles_the_case_it_ran_first_when_it_failed_with_a_message() -> None:
+    tests = [_test(f"A.t{i}") for i in range(3)]
+    marker = Provenance("n", "n 1")
+    first_fails = [_case("A.t0", failed=True), _case("A.t1"), _case("A.t2")]
+    assert [t.name for t, _ in settled(tests, ProcessResult(1), first_fails, marker)] == [
+        "lab1.A.t0"  # nothing ran before it: as alone; what ran after it had a neighbour
+    ]
+    no_message = [GtestCase("A.t0", ran=False, skipped=False, failures=()), _case("A.t1")]
+    assert settled(tests, ProcessResult(1), no_message, marker) == []
+
+
 def test_a_settled_case_keeps_its_own_output() -> None:
     output = "[ RUN      ] A.a\nmine\n[       OK ] A.a (1 ms)\n[ RUN      ] A.b\nnot mine\n"
     assert case_output(output, "A.a") == "[ RUN      ] A.a\nmine\n[       OK ] A.a"
     assert case_output(output, "A.c") == ""
-
-
-def test_an_unknown_process_mode_is_a_usage_error() -> None:
-    assert check_process_mode(None) == PER_PROGRAM
-    with pytest.raises(GraderUsageError, match="--process-mode"):
-        check_process_mode("per-lab")

@@ -1,13 +1,15 @@
-"""Process mode `per-program`: the tests of one test program share a process.
+"""The tests of one test program share a process.
 
-Starting a CUDA process costs more than most correctness tests do, so in this
-mode a test program runs a bounded group of its untimed tests in one process
+Starting a CUDA process costs more than most correctness tests do, so a test
+program runs a bounded group of its untimed tests in one process
 (`--gtest_filter=A.x:A.y:...`), and its timed tests in one more, which has the
 GPU to itself as a timed test alone would. The shared process settles only what it cannot
-get wrong: a test whose own case passed, in a report the harness's end marker
-vouches for (provenance.py), before any case that did not pass. Everything else
-runs again alone in a fresh process, as in mode `per-test`, and that run's
-verdict counts, so a verdict never depends on a neighbour:
+get wrong, in a report the harness's end marker vouches for (provenance.py): a
+test whose own case passed before any case that did not pass, and the case that
+ran first in the process when it failed with GoogleTest's message (nothing ran
+before it: as alone). Everything else runs again in a fresh process, and that
+run's verdict counts, so a verdict never depends on a neighbour
+(tests/test_process_groups.py checks it against every test run alone):
 
 - a failed or skipped case, and every case after it in the report;
 - a case missing from the report (a crash, an early exit, another name);
@@ -16,6 +18,11 @@ verdict counts, so a verdict never depends on a neighbour:
   mentioned a CUDA error in its output or a failure (a sticky error fails every
   later CUDA call), or when its output matches a skip pattern (that claim is
   judged per test).
+
+Of an untimed group that settled something, the failing case's variant runs again
+alone (its other cases are likely to fail too) and the other cases as a group
+again (schedule.py); a student with one broken variant then costs a few processes,
+not one per case after it. A group that settled nothing runs alone, case by case.
 
 Dataset setups and sanitizer runs always run alone.
 """
@@ -32,11 +39,6 @@ from grader.core.model import LabTest
 from grader.core.provenance import Provenance
 from grader.core.verdict import ProcessResult, cuda_error, search_pattern
 
-PER_TEST = "per-test"
-PER_PROGRAM = "per-program"
-PROCESS_MODES = (PER_TEST, PER_PROGRAM)
-# Its verdicts matched per-test's on a GPU, test by test (scripts/check-modes.sh).
-DEFAULT_PROCESS_MODE = PER_PROGRAM
 # A group is a serial chain inside one process: bounded, so that groups still
 # spread over the `jobs` slots and a hang wastes a bounded time before the re-runs.
 MAX_GROUP_SIZE = 32
@@ -135,8 +137,10 @@ def settled(
     cases: list[GtestCase] | None,
     provenance: Provenance | None,
 ) -> list[tuple[LabTest, GtestCase]]:
-    """The tests of a group whose shared process settles their verdict (a pass),
-    with their own case; the rest are run again alone."""
+    """The tests of a group whose shared process settles their verdict, with their
+    own case: the passes before any case that did not pass, or the first case the
+    process ran when it failed with a message (no neighbour ran before it); the
+    rest are run again."""
     rc = result.returncode
     if (
         rc not in (0, 1)
@@ -152,21 +156,27 @@ def settled(
         return []
     waiting = {test.gtest_filter: test for test in tests}
     kept: list[tuple[LabTest, GtestCase]] = []
-    for case in cases:  # the order GoogleTest ran them in
+    for index, case in enumerate(cases):  # the order GoogleTest ran them in
         test = waiting.pop(case.name, None)
-        if test is None or not case.passed:
+        if test is None:
+            break
+        if not case.passed:
+            if index == 0 and case.ran and not case.skipped and case.failures:
+                kept.append((test, case))  # as alone: a fresh process, nothing before it
             break
         kept.append((test, case))
-    if rc != 0 and len(kept) == len(tests):
+    if rc != 0 and not any(case.failures for _, case in kept) and len(kept) == len(tests):
         return []  # a nonzero result with no failed case: nothing here explains it
     return kept
 
 
 def case_output(output: str, name: str) -> str:
-    """What the process printed between GoogleTest's RUN and OK lines of `name`."""
+    """What the process printed between GoogleTest's RUN and OK (or FAILED) lines of `name`."""
     start = output.find(f"[ RUN      ] {name}\n")
     if start < 0:
         return ""
-    end_line = f"[       OK ] {name}"
-    end = output.find(end_line, start)
-    return output[start : end + len(end_line)] if end >= 0 else output[start:]
+    for end_line in (f"[       OK ] {name}", f"[  FAILED  ] {name}"):
+        end = output.find(end_line, start)
+        if end >= 0:
+            return output[start : end + len(end_line)]
+    return output[start:]

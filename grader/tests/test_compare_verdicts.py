@@ -1,4 +1,4 @@
-"""scripts/compare_modes.py: two gradings of one build agree test by test, or say
+"""scripts/compare_verdicts.py: two gradings of one build agree test by test, or say
 where they do not (status, score, or a test only one of them has)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_modes.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_verdicts.py"
 
 
 def _report(folder: Path, tests: list[dict[str, Any]], seconds: int) -> Path:
