@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import os
 import tempfile
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from grader.core.build import IMPL_WORDS
 from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
-from grader.core.release import DECIDED, HOLD, RELEASE
+from grader.core.release import HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
 
@@ -184,20 +183,15 @@ def add_grading_arguments(
     add_release_arguments(parser)
 
 
-def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
-    """What `batch` hands `grade --build` for each student (batch_steps.worker_command),
-    kept out of --help: why a lab did not build, the class's shared verdicts and
-    datasets, and the release the batch decided once for everyone."""
-    for name, kind in (
-        ("--build-stage", str),
-        ("--build-log", Path),
-        ("--outcome-cache", Path),  # with --submission-digest (outcome_cache.py)
-        ("--submission-digest", str),
-        ("--data-root", Path),
-        ("--release-at", dt.datetime.fromisoformat),
-    ):
-        parser.add_argument(name, type=kind, help=argparse.SUPPRESS)
-    parser.add_argument("--hidden-results", dest="decided", choices=DECIDED, help=argparse.SUPPRESS)
+def add_request_argument(parser: argparse.ArgumentParser) -> None:
+    """--request: what `batch` adds for one student (core/worker_request.py)."""
+    parser.add_argument(
+        "--request",
+        type=Path,
+        metavar="FILE",
+        help="a batch worker's request (written by `batch`: why a lab did not build, the "
+        "class's shared verdicts and datasets, the release decided for the class)",
+    )
 
 
 def read_secret(path: Path | None) -> str | None:

@@ -7,7 +7,7 @@ held and no instructor/ folder is written.
 
 `batch` grades each student with `grade --build`, in a child process per student
 (a grader that crashes or hangs on one student takes down only its child), adding
-the options of add_batch_arguments.
+`--request` (core/worker_request.py).
 
 Exit status: 0 every selected test passed; 1 any failed (a failed build
 included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
@@ -41,7 +41,7 @@ from grader.core.discovery import (
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
 from grader.core.outcome_cache import OutcomeCache
-from grader.core.release import Release, decision_from_args, release_from_args
+from grader.core.release import Release, release_from_args
 from grader.core.reports import (
     INSTRUCTOR_DIR,
     SUMMARY_NAME,
@@ -51,12 +51,13 @@ from grader.core.reports import (
 )
 from grader.core.sandbox import Decision, warn
 from grader.core.session import GradingSession
+from grader.core.worker_request import WorkerRequest
 from grader.options import (
-    add_batch_arguments,
     add_calibration_argument,
     add_cmake_arg_argument,
     add_grading_arguments,
     add_labs_argument,
+    add_request_argument,
     add_timeout_scale_argument,
     impl_folder,
     impl_labs,
@@ -112,7 +113,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         sanitize="default: on with a secret (instructor grading), else off",
         calibration=False,
     )
-    add_batch_arguments(parser)
+    add_request_argument(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -125,12 +126,13 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
     labs = args.labs
     repo = (args.repo or repo_root()).resolve()
-    release = decision_from_args(args) if args.decided else release_from_args(args)
+    request = WorkerRequest.read(args.request) if args.request else None
+    release = request.release() if request else release_from_args(args)
     report = writable_dir(args.report)
     build, failure = args.build, None
-    if args.build_stage:  # batch's build of this student
-        log = args.build_log.read_text(encoding="utf-8") if args.build_log else ""
-        failure = BuildFailure(args.build_stage, log)
+    if request and request.build_stage:  # batch's build of this student
+        log = Path(request.build_log).read_text(encoding="utf-8") if request.build_log else ""
+        failure = BuildFailure(request.build_stage, log)
     secret = read_secret(args.secret_file)
     sanitize = args.sanitize if args.sanitize is not None else secret is not None
     hidden = [p for p in (report, args.secret_file) if p]
@@ -192,11 +194,11 @@ def _grade(args: argparse.Namespace) -> int:
         sanitize=sanitize,
         calibration=args.calibration,
         outcome_cache=(
-            OutcomeCache(args.outcome_cache, args.submission_digest)
-            if args.outcome_cache and args.submission_digest
+            OutcomeCache(Path(request.outcome_cache), request.submission_digest)
+            if request and request.outcome_cache and request.submission_digest
             else None
         ),
-        data_root=args.data_root,
+        data_root=Path(request.data_root) if request and request.data_root else None,
     )
     try:
         session.run_all()

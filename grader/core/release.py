@@ -80,22 +80,6 @@ def decide(policy: LatePolicy | None, now: dt.datetime, forced: str | None = Non
     return Release(False, f"held until {at.isoformat()}, the class's last due time", at)
 
 
-# A batch decides once, at its start, and hands the decision to each worker: a batch
-# that runs past the deadline still treats every student alike.
-DECIDED = ("held", "released")
-
-
-def decision_argv(release: Release) -> list[str]:
-    """`release` as the options grader/options.py's add_batch_arguments adds."""
-    at = ["--release-at", release.at.isoformat()] if release.at is not None else []
-    return ["--hidden-results", DECIDED[release.released], *at]
-
-
-def decision_from_args(args: argparse.Namespace) -> Release:
-    released = args.decided == "released"
-    return Release(released, f"{args.decided} by the batch", args.release_at)
-
-
 def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 

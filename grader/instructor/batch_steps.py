@@ -27,10 +27,11 @@ from grader.core.build import build_checked, configure_and_build, prebuilt_argum
 from grader.core.discovery import lab_dirs
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError
 from grader.core.gpu_lock import LOCK_ENV, lock_file
-from grader.core.release import NOT_RELEASED, Release, decision_argv
+from grader.core.release import NOT_RELEASED, Release
 from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
 from grader.core.sandbox import Decision
 from grader.core.scoring import load_policy
+from grader.core.worker_request import WorkerRequest
 from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
 from grader.instructor.class_table import graded_result, result_from_report
 from grader.trust.static_check import rejections
@@ -41,6 +42,7 @@ _TAIL_LINES = 6
 DATASETS_DIR = "datasets"  # LAB_DATA_ROOT of a build (cmake/LabTesting.cmake)
 # Under --build-root; safe_name strips a leading dot, so no student's build is named so.
 FIXED_BUILD = ".fixed-parts"
+REQUEST_SUFFIX = ".request.json"  # beside each student's build folder
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,8 @@ def apply_static(
 def worker_command(
     config: BatchConfig, built: BuiltTree, report: Path, digest: str | None = None
 ) -> list[str]:
-    """The child's argv: grade the built tree (of a folder of digest `digest`) into `report`."""
+    """The child's argv: grade the built tree (of a folder of digest `digest`) into
+    `report`, with the batch's request written beside the build (worker_request.py)."""
     argv = [
         sys.executable,
         "-m",
@@ -219,8 +222,6 @@ def worker_command(
         "--timeout-scale",
         str(config.timeout_scale),
     ]
-    if built.failure_stage:
-        argv += ["--build-stage", built.failure_stage, "--build-log", str(built.failure_log)]
     if config.secret_file is not None:
         argv += ["--secret-file", str(config.secret_file)]
     if config.jobs is not None:
@@ -228,11 +229,18 @@ def worker_command(
     argv.append("--sanitize" if config.sanitize else "--no-sanitize")
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
-    if config.outcome_cache is not None and digest is not None:
-        argv += ["--outcome-cache", str(config.outcome_cache), "--submission-digest", digest]
-    if config.data_root is not None:
-        argv += ["--data-root", str(config.data_root)]
-    return argv + decision_argv(config.release)
+    cache = config.outcome_cache is not None and digest is not None
+    request = WorkerRequest.of(
+        config.release,
+        build_stage=built.failure_stage,
+        build_log=str(built.failure_log) if built.failure_log else None,
+        outcome_cache=str(config.outcome_cache) if cache else None,
+        submission_digest=digest if cache else None,
+        data_root=str(config.data_root) if config.data_root is not None else None,
+    )
+    # Beside the build, not in the report: the report folder is the student's.
+    path = built.build_dir.with_name(built.build_dir.name + REQUEST_SUFFIX)
+    return argv + ["--request", str(request.write(path))]
 
 
 def grade_submission(

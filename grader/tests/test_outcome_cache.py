@@ -8,6 +8,7 @@ from pathlib import Path
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.outcome_cache import OutcomeCache, grading_order, tree_digest
 from grader.core.schedule import Scheduler
+from grader.core.worker_request import WorkerRequest
 from grader.instructor.batch import Submission
 from grader.instructor.batch_steps import BatchConfig, BuiltTree, worker_command
 from grader.tests.test_schedule import RecordingRunner
@@ -106,10 +107,15 @@ def test_the_batch_hands_each_worker_the_shared_folder_and_its_digest(tmp_path: 
     sub = Submission("ann", _tree(tmp_path / "ann"), ("lab1",))
     built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
     digest = tree_digest(sub.path)
-    argv = worker_command(_config(tmp_path, tmp_path / "verdicts"), built, tmp_path / "r", digest)
-    assert argv[argv.index("--outcome-cache") + 1] == str(tmp_path / "verdicts")
-    assert argv[argv.index("--submission-digest") + 1] == digest
-    assert "--outcome-cache" not in worker_command(_config(tmp_path), built, tmp_path / "r", digest)
+
+    def request(config: BatchConfig) -> WorkerRequest:
+        argv = worker_command(config, built, tmp_path / "r", digest)
+        return WorkerRequest.read(Path(argv[argv.index("--request") + 1]))
+
+    shared = request(_config(tmp_path, tmp_path / "verdicts"))
+    assert (shared.outcome_cache, shared.submission_digest) == (str(tmp_path / "verdicts"), digest)
+    alone = request(_config(tmp_path))
+    assert (alone.outcome_cache, alone.submission_digest) == (None, None)
 
 
 def test_copies_are_graded_after_their_original_the_most_copied_first() -> None:

@@ -21,13 +21,12 @@ from grader.core.release import (
     RELEASE,
     Release,
     decide,
-    decision_argv,
-    decision_from_args,
     release_from_args,
     release_time,
 )
 from grader.core.reports import write_all
 from grader.core.scoring import Grade, LabPolicy, score_lab
+from grader.core.worker_request import WorkerRequest
 from grader.instructor.batch import LabResult, StudentResult, Submission
 from grader.instructor.batch_steps import (
     BatchConfig,
@@ -37,7 +36,7 @@ from grader.instructor.batch_steps import (
     worker_command,
 )
 from grader.instructor.class_table import result_from_report, write_class_table
-from grader.options import add_batch_arguments, add_release_arguments
+from grader.options import add_release_arguments
 from grader.tests.helpers import (
     gtest_spec,
     make_build,
@@ -116,13 +115,16 @@ def test_the_command_line_reads_the_policy_and_the_flags(tmp_path: Path) -> None
 
 def test_a_batch_hands_its_one_decision_to_every_worker(tmp_path: Path) -> None:
     for release in (HELD, RELEASED, decide(None, DUE)):
-        parser = argparse.ArgumentParser()
-        add_batch_arguments(parser)
-        again = decision_from_args(parser.parse_args(decision_argv(release)))
+        path = WorkerRequest.of(release).write(tmp_path / "request.json")
+        again = WorkerRequest.read(path).release()
         assert (again.released, again.at) == (release.released, release.at)
     config = BatchConfig(tmp_path, ("lab1",), tmp_path, tmp_path, {}, release=RELEASED)
     argv = worker_command(config, BuiltTree(tmp_path / "b", ("lab1",)), tmp_path / "r")
-    assert argv[-4:] == ["--hidden-results", "released", "--release-at", LAST.isoformat()]
+    request = WorkerRequest.read(Path(argv[argv.index("--request") + 1]))
+    assert (request.released, request.release_at) == (True, LAST.isoformat())
+    (tmp_path / "bad.json").write_text('{"released": true, "colour": 1}')
+    with pytest.raises(GraderUsageError, match="not a batch's request"):
+        WorkerRequest.read(tmp_path / "bad.json")
 
 
 # --- one student's reports ----------------------------------------------------------------
