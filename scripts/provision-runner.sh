@@ -105,7 +105,7 @@ check_privileges() {
     note "the runner user has passwordless sudo: nothing needs it; remove it"
   fi
   if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then ok "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"
-  else note "CUDA_VISIBLE_DEVICES unset: one GPU per runner is advised (grader/README.md)"; fi
+  else note "CUDA_VISIBLE_DEVICES unset: one GPU per runner is advised (CONTRIBUTING.md, The grading runners)"; fi
 }
 
 report() {
