@@ -19,7 +19,10 @@ from typing import Any
 
 def verdicts(report: Path) -> tuple[dict[str, tuple[str, Any]], Any]:
     path = report / "results.json" if report.is_dir() else report
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # the grading did not finish: its log says why
+        raise SystemExit(f"compare_verdicts: {path}: no grading results ({exc})") from None
     tests = {str(t["name"]): (str(t["status"]), t.get("score")) for t in doc["tests"]}
     return tests, doc.get("execution_time")
 

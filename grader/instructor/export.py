@@ -48,6 +48,7 @@ EXCLUDED_PREFIXES = (
     "scripts/bench-grading.sh",
     "scripts/bench_summary.py",
     "scripts/compare_verdicts.py",
+    "scripts/check-verdicts.sh",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
     # Making a lab: the template (its master holds a solution), its scripts and guide.

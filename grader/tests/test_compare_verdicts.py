@@ -46,3 +46,10 @@ def test_a_different_status_or_a_missing_test_exits_1_and_names_it(tmp_path: Pat
         "  lab1.A (correctness): ('passed', 1) vs missing",
         "  lab1.B (correctness): ('failed', 0) vs ('passed', 1)",
     ]
+
+
+def test_a_missing_report_is_named_not_a_traceback(tmp_path: Path) -> None:
+    a = _report(tmp_path / "a", [PASSED], 90)
+    proc = _compare(a, tmp_path / "none")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"{tmp_path / 'none'}: no grading results" in proc.stderr
