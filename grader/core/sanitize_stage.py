@@ -4,11 +4,12 @@ give the right answer on this GPU still costs the points it would cost on anothe
 CMake registers one `labN.sanitize.<tool>` run per lab and tool (memcheck,
 racecheck, synccheck) over the lab's small correctness cases (sanitize.py). After
 the correctness tests, each run goes over the small cases of every variant that
-did not hang (a hung kernel under racecheck would hold the GPU for minutes, and its
-tests already fail). A run that compute-sanitizer fails is split by variant, to
-find whose kernel it was; every correctness test of that variant, at every size,
-then fails with the tool's report. A failure no single variant reproduces is
-charged to every variant of the run. The runs themselves are worth no points.
+passed a correctness test and did not hang (a hung kernel under racecheck would hold
+the GPU for minutes; a charge fails only passed tests, so a variant that passed
+none, such as an untouched skeleton's, needs no run). A run that compute-sanitizer
+fails is split by variant, to find whose kernel it was; every correctness test of
+that variant, at every size, then fails with the tool's report. A failure no single
+variant reproduces is charged to every variant of the run. The runs themselves are worth no points.
 
 A variant is the first `__`-separated part of a parametrized case's name
 (`Correctness/Reduction.GivesTheExactSum/shuffle__single__block512` is `shuffle`),
@@ -26,8 +27,8 @@ from grader.core.sanitize import SANITIZER_EXIT_CODE, tool_of
 from grader.core.verdict import WATCHDOG_EXIT
 
 NOTHING_TO_RUN = (
-    "not run under compute-sanitizer: every small case it covers hung (timed out), "
-    "which the correctness tests already count"
+    "not run under compute-sanitizer: the variant of every small case it covers hung "
+    "(timed out) or failed every correctness test, which the correctness tests already count"
 )
 
 
@@ -95,7 +96,13 @@ class SanitizeStage:
         for run in self.runs:
             cases = self.covered(run)
             stalled = {variant_of(t.gtest_filter or "") for t in cases if _hung(outcome_of, t)}
-            kept = [t for t in cases if variant_of(t.gtest_filter or "") not in stalled]
+            # A charge fails only passed tests: a variant that passed none needs no run.
+            passed = {
+                variant_of(t.gtest_filter or "")
+                for t in self._program_tests(run)
+                if outcome_of.get(t.name, _NOT_RUN).status is Status.PASSED
+            }
+            kept = [t for t in cases if variant_of(t.gtest_filter or "") in passed - stalled]
             if kept:
                 planned.append((run, run.with_filter([t.gtest_filter or "" for t in kept])))
             else:
@@ -146,6 +153,9 @@ class SanitizeStage:
             f"GPU may turn into a wrong answer:\n{charge.reason}"
         )
         return replace(outcome, status=Status.FAILED, reason=reason)
+
+
+_NOT_RUN = Outcome(Status.FAILED, "")
 
 
 def _hung(outcome_of: Mapping[str, Outcome], test: LabTest) -> bool:
