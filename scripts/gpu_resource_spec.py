@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from grader.instructor.gpu_slots import SPEC_VERSION, gpu_indices  # noqa: E402
+from grader.core.gpu_slots import SPEC_VERSION, gpu_indices  # noqa: E402
 
 EXIT_USAGE = 2
 EXIT_NO_GPU = 3

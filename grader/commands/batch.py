@@ -25,6 +25,14 @@ from grader.command import Command
 from grader.core.build import decide_build, print_progress
 from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.gpu_slots import (
+    GpuSlots,
+    check_listed,
+    describe,
+    one_slot_each,
+    read_resource_spec,
+    worker_gpus,
+)
 from grader.core.model import lab_number
 from grader.core.outcome_cache import grading_order, tree_digest
 from grader.core.release import release_from_args
@@ -40,14 +48,6 @@ from grader.instructor.batch_steps import (
     lab_maxima,
 )
 from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
-from grader.instructor.gpu_slots import (
-    GpuSlots,
-    check_listed,
-    describe,
-    one_slot_each,
-    read_resource_spec,
-    worker_gpus,
-)
 from grader.instructor.gpu_usage import LOG_NAME, UsageLog, worker_time
 from grader.instructor.written_answers import summary
 from grader.options import (

@@ -27,9 +27,9 @@ from typing import Generic, TextIO, TypeVar
 from grader.core.clocks import Run, nvidia_smi
 from grader.core.discovery import lab_folders
 from grader.core.errors import GraderUsageError
+from grader.core.gpu_slots import gpu_indices
 from grader.core.model import lab_number
 from grader.core.scoring import points_cell
-from grader.instructor.gpu_slots import gpu_indices
 
 _NVIDIA_SMI_TIMEOUT_S = 60
 

@@ -21,6 +21,7 @@ import pytest
 
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_lock import LOCK_FOLDER
+from grader.core.gpu_slots import GpuSlots, worker_gpus
 from grader.instructor.batch import (
     LabResult,
     StudentResult,
@@ -32,7 +33,6 @@ from grader.instructor.batch import (
 )
 from grader.instructor.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
 from grader.instructor.class_table import result_from_report, write_class_table
-from grader.instructor.gpu_slots import GpuSlots, worker_gpus
 from grader.tests.helpers import (
     gtest_spec,
     make_build,

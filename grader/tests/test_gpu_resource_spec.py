@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader.instructor.gpu_slots import GpuSlots, read_resource_spec
+from grader.core.gpu_slots import GpuSlots, read_resource_spec
 from grader.tests.helpers import fake_nvidia_smi
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_resource_spec.py"

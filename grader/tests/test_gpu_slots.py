@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from grader.core.errors import GraderUsageError
-from grader.instructor.gpu_slots import (
+from grader.core.gpu_slots import (
     GpuSlots,
     check_listed,
     describe,
