@@ -3,6 +3,7 @@ that it configures (and, with CUDA_LABS_SLOW_TESTS=1, builds) on its own."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shlex
@@ -515,3 +516,25 @@ def test_the_printed_check_configures_the_export_from_anywhere(tmp_path: Path) -
     cache = (out / "build" / "ci-skeletons" / "CMakeCache.txt").read_text()
     assert f"CMAKE_HOME_DIRECTORY:INTERNAL={out}\n" in cache
     assert not any(elsewhere.iterdir())
+
+
+def test_every_exported_python_file_imports_only_exported_modules(exported: Path) -> None:
+    """A script students get (scripts/gpu_resource_spec.py) must not reach into a
+    module the export leaves out (grader/instructor/). Imports at module level only: a
+    guarded one (release.py's of deadline.py, under a check the file exists) may name
+    a module the export leaves out."""
+    missing = []
+    for path in sorted(exported.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in (n for n in names if n == "grader" or n.startswith("grader.")):
+                module = exported.joinpath(*name.split("."))
+                if not (module.with_suffix(".py").is_file() or (module / "__init__.py").is_file()):
+                    missing.append(f"{path.relative_to(exported)} imports {name}")
+    assert missing == []
