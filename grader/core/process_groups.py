@@ -138,9 +138,9 @@ def settled(
     provenance: Provenance | None,
 ) -> list[tuple[LabTest, GtestCase]]:
     """The tests of a group whose shared process settles their verdict, with their
-    own case: the passes before any case that did not pass, or the first case the
-    process ran when it failed with a message (no neighbour ran before it); the
-    rest are run again."""
+    own case: the passes before any case that did not pass, and the first case the
+    process ran when it failed with a message (no neighbour ran before it; of timed
+    tests, whose figure a failure does not give, only passes); the rest run again."""
     rc = result.returncode
     if (
         rc not in (0, 1)
@@ -161,7 +161,8 @@ def settled(
         if test is None:
             break
         if not case.passed:
-            if index == 0 and case.ran and not case.skipped and case.failures:
+            first_failed = index == 0 and case.ran and not case.skipped and case.failures
+            if first_failed and not test.is_timed:
                 kept.append((test, case))  # as alone: a fresh process, nothing before it
             break
         kept.append((test, case))

@@ -235,8 +235,8 @@ class Runner:
     def run_group(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
         """Run `tests`, one program's untimed cases (process_groups.plan) or its timed
         ones (process_groups.timed_groups), in one process after their fixtures: the
-        outcomes of those the process settles, by name (process_groups.settled; of
-        timed tests, only passes). The caller runs the others again."""
+        outcomes of those the process settles, by name (process_groups.settled). The
+        caller runs the others again."""
         blocked = self._ensure_fixtures(tests[0])  # one program key: the same fixtures
         if blocked is not None:
             return {test.name: blocked for test in tests}
@@ -252,9 +252,8 @@ class Runner:
         outcomes: dict[str, Outcome] = {}
         for test, case in process_groups.settled(tests, result, cases, provenance):
             outcome = self._settled(test, case, result, provenance, around)
-            failed_first = outcome.status is Status.FAILED and case.failures and not first.is_timed
-            if outcome.status is not Status.PASSED and not failed_first:
-                break
+            if outcome.status is not (Status.PASSED if case.passed else Status.FAILED):
+                break  # judged otherwise than its case reads (a skip claim): run again
             outcomes[test.name] = outcome
         return outcomes
 

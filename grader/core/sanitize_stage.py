@@ -100,7 +100,7 @@ class SanitizeStage:
             passed = {
                 variant_of(t.gtest_filter or "")
                 for t in self._program_tests(run)
-                if outcome_of.get(t.name, _NOT_RUN).status is Status.PASSED
+                if t.name in outcome_of and outcome_of[t.name].status is Status.PASSED
             }
             kept = [t for t in cases if variant_of(t.gtest_filter or "") in passed - stalled]
             if kept:
@@ -153,9 +153,6 @@ class SanitizeStage:
             f"GPU may turn into a wrong answer:\n{charge.reason}"
         )
         return replace(outcome, status=Status.FAILED, reason=reason)
-
-
-_NOT_RUN = Outcome(Status.FAILED, "")
 
 
 def _hung(outcome_of: Mapping[str, Outcome], test: LabTest) -> bool:

@@ -115,7 +115,7 @@ class Scheduler:
         self.jobs = max(1, jobs)
         self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
-        self.grouped = 0  # tests run in a group's shared process (mode per-program)
+        self.grouped = 0  # tests run in a group's shared process, once per process
         self.group_processes = 0
         self.group_reruns: list[str] = []  # tests a group did not settle, so run alone
         self._shared: dict[str, Outcome] = {}
@@ -129,7 +129,7 @@ class Scheduler:
 
     def prepare(self, tests: Iterable[LabTest]) -> None:
         """Run the shareable tests among `tests` now, `jobs` at a time; note the
-        timed ones' groups (per-program), which run when first asked for."""
+        timed ones' groups, which run when first asked for."""
         tests = list(tests)
         for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
             self._timed_group.update((t.name, group) for t in group)

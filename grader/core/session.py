@@ -275,13 +275,13 @@ class GradingSession:
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
         firsts = self.scheduler.side_by_side(public.run, [group[0] for group in groups])
         passes: dict[str, Outcome] = {}
+        rests: list[list[LabTest]] = []
         for group, first in zip(groups, firsts):
-            if first.status is not Status.PASSED:
-                continue
-            passes[group[0].name] = first
-            if len(group) > 1:
-                rest = self.scheduler.side_by_side(public.run_group, [group[1:]])[0]
-                passes.update((n, o) for n, o in rest.items() if o.status is Status.PASSED)
+            if first.status is Status.PASSED:
+                passes[group[0].name] = first
+                rests += [group[1:]] if len(group) > 1 else []
+        for settled in self.scheduler.side_by_side(public.run_group, rests):
+            passes.update((n, o) for n, o in settled.items() if o.status is Status.PASSED)
         self.runner.processes_started += public.processes_started
         return passes
 

@@ -149,6 +149,8 @@ PARTS = (
     "no tests",  # a student whose labs were all rejected or did not build
     "waiting",  # for a build, or for the last students of the batch
 )
+# The parts a grading's own phases (session.py's phase_s) measure.
+_PHASES = {"untimed tests": "shared", "sanitizer": "sanitize", "public re-runs": "public"}
 
 
 @dataclass(frozen=True)
@@ -180,10 +182,10 @@ def worker_time(results: Sequence[StudentResult], workers: int, wall_s: float) -
             parts["no tests"] += result.duration_s
             continue
         grading = phases["grading"]
-        named = {"untimed tests": "shared", "sanitizer": "sanitize", "public re-runs": "public"}
-        for part, phase in named.items():
-            parts[part] += phases.get(phase, 0.0)
-        parts["timed tests"] += max(0.0, grading - sum(phases.get(p, 0.0) for p in named.values()))
+        measured = {part: phases.get(phase, 0.0) for part, phase in _PHASES.items()}
+        for part, seconds in measured.items():
+            parts[part] += seconds
+        parts["timed tests"] += max(0.0, grading - sum(measured.values()))
         parts["start-up"] += max(0.0, result.duration_s - grading)
     parts["waiting"] = max(0.0, workers * wall_s - sum(parts.values()))
     return WorkerTime(workers, wall_s, parts)
