@@ -44,7 +44,9 @@ fi
 for n in ${GPUS:-2 1}; do
   gpus=(--gpus "$n")
   if [[ $n =~ ^([0-9]+)x([0-9]+)$ ]]; then
-    CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((BASH_REMATCH[1] - 1))) \
+    # The first G GPUs of CUDA_VISIBLE_DEVICES where it is set, else of the machine.
+    devices=${CUDA_VISIBLE_DEVICES:-$(seq -s, 0 $((BASH_REMATCH[1] - 1)))}
+    CUDA_VISIBLE_DEVICES=$(cut -d, -f1-"${BASH_REMATCH[1]}" <<<"$devices") \
       python3 scripts/gpu_resource_spec.py --slots "${BASH_REMATCH[2]}" "$logs/gpus-$n.json" ||
       status=1
     gpus=(--resource-spec "$logs/gpus-$n.json")

@@ -3,26 +3,28 @@
 Starting a CUDA process costs more than most correctness tests do, so a test
 program runs a bounded group of its untimed tests in one process
 (`--gtest_filter=A.x:A.y:...`), and its timed tests in one more, which has the
-GPU to itself as a timed test alone would. The shared process settles only what it cannot
-get wrong, in a report the harness's end marker vouches for (provenance.py): a
-test whose own case passed before any case that did not pass, and the case that
-ran first in the process when it failed with GoogleTest's message (nothing ran
-before it: as alone). Everything else runs again in a fresh process, and that
-run's verdict counts, so a verdict never depends on a neighbour
-(tests/test_process_groups.py checks it against every test run alone):
+GPU to itself as a timed test alone would. A sound process settles every case it
+reported, passed or failed with GoogleTest's message, in a report the harness's
+end marker vouches for (provenance.py): its neighbours are the student's own
+cases, each on its own buffers, and the harness waits for every kernel, so a case
+that fails only after another ran shows code that keeps state between calls, a
+defect the lab's programs meet too. Only what a crash, a timeout or a broken
+context leaves unknown runs again in a fresh process, and that run's verdict
+counts (tests/test_process_groups.py checks it against every test run alone):
 
-- a failed or skipped case, and every case after it in the report;
+- the case whose failure or output names a CUDA error (a sticky error fails every
+  later CUDA call), unless it ran first, and every case after it;
+- a skipped case (that claim is judged per test), and every case after it;
 - a case missing from the report (a crash, an early exit, another name);
 - the whole group when the process timed out, hit the kernel watchdog, printed
-  too much, ended without a vouched-for report, exited with neither 0 nor 1, or
-  mentioned a CUDA error in its output or a failure (a sticky error fails every
-  later CUDA call), or when its output matches a skip pattern (that claim is
-  judged per test).
+  too much, ended without a vouched-for report, exited with neither 0 nor 1,
+  printed a CUDA error outside any case, or matched a skip pattern.
 
-Of an untimed group that settled something, the failing case's variant runs again
-alone (its other cases are likely to fail too) and the other cases as a group
-again (schedule.py); a student with one broken variant then costs a few processes,
-not one per case after it. A group that settled nothing runs alone, case by case.
+Of timed tests, whose figure a failure does not give, only the passes before the
+first other case are settled. Of an untimed group that settled something, the
+first unsettled case's variant runs again alone (its other cases are likely to
+break too) and the other cases as a group again (schedule.py). A group that
+settled nothing runs alone, case by case.
 
 Dataset setups and sanitizer runs always run alone.
 """
@@ -138,9 +140,7 @@ def settled(
     provenance: Provenance | None,
 ) -> list[tuple[LabTest, GtestCase]]:
     """The tests of a group whose shared process settles their verdict, with their
-    own case: the passes before any case that did not pass, and the first case the
-    process ran when it failed with a message (no neighbour ran before it; of timed
-    tests, whose figure a failure does not give, only passes); the rest run again."""
+    own case, in the order GoogleTest ran them (see the module's docstring)."""
     rc = result.returncode
     if (
         rc not in (0, 1)
@@ -149,21 +149,28 @@ def settled(
         or cases is None
         or provenance is None
         or provenance.problem(rc) is not None
-        or cuda_error("\n".join([result.output, *(f for c in cases for f in c.failures)]))
-        is not None
         or any(search_pattern(p, result.output) for t in tests for p in t.skip_patterns)
     ):
         return []
+    broke = [
+        cuda_error("\n".join([*c.failures, case_output(result.output, c.name)])) is not None
+        for c in cases
+    ]
+    everything = "\n".join([result.output, *(f for c in cases for f in c.failures)])
+    if not any(broke) and cuda_error(everything) is not None:
+        return []  # a CUDA error no case owns: nothing here can be trusted
     waiting = {test.gtest_filter: test for test in tests}
     kept: list[tuple[LabTest, GtestCase]] = []
-    for index, case in enumerate(cases):  # the order GoogleTest ran them in
+    for index, case in enumerate(cases):
         test = waiting.pop(case.name, None)
         if test is None:
             break
-        if not case.passed:
-            first_failed = index == 0 and case.ran and not case.skipped and case.failures
-            if first_failed and not test.is_timed:
-                kept.append((test, case))  # as alone: a fresh process, nothing before it
+        reported = case.ran and not case.skipped and bool(case.failures)
+        if broke[index]:
+            if index == 0 and reported and not test.is_timed:
+                kept.append((test, case))  # nothing ran before it: as alone
+            break
+        if not case.passed and (test.is_timed or not reported):
             break
         kept.append((test, case))
     if rc != 0 and not any(case.failures for _, case in kept) and len(kept) == len(tests):

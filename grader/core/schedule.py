@@ -67,12 +67,11 @@ def check_jobs(jobs: int | None) -> int | None:
     return jobs
 
 
-def _failing_variant(group: Sequence[LabTest], settled: Mapping[str, Outcome]) -> str | None:
-    """The variant of the case that ended what `group`'s process settled: its first
-    test that failed there or was not settled (None: every test was settled)."""
+def _unsettled_variant(group: Sequence[LabTest], settled: Mapping[str, Outcome]) -> str | None:
+    """The variant of `group`'s first test its process did not settle (None: it settled
+    every test): the case that crashed, hung or broke the context is likely among them."""
     for test in group:
-        outcome = settled.get(test.name)
-        if outcome is None or outcome.status is not Status.PASSED:
+        if test.name not in settled:
             return variant_of(test.name)
     return None
 
@@ -157,8 +156,8 @@ class Scheduler:
 
     def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
         """Each test's outcome, by name: alone, or from a group's process. What a group
-        did not settle runs again: the failing case's variant alone (its other cases
-        are likely to fail too), the other tests as a group, round after round while
+        did not settle runs again: the first unsettled case's variant alone (its other
+        cases are likely to break too), the other tests as a group, round after round while
         groups settle something; a group that settled nothing runs its tests alone."""
         units = plan(todo, self.jobs)
         # Longest first, so that no long group starts last and runs alone at the end.
@@ -172,7 +171,7 @@ class Scheduler:
             for group, settled in zip(groups, self.side_by_side(self.runner.run_group, groups)):
                 ran.update(settled)
                 rest = [t for t in group if t.name not in settled]
-                failing = _failing_variant(group, settled)
+                failing = _unsettled_variant(group, settled)
                 if settled and failing is not None:
                     others = [t for t in rest if variant_of(t.name) != failing]
                     if len(others) > 1:

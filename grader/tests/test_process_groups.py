@@ -108,15 +108,16 @@ def test_groups_give_every_test_its_verdict_alone(tmp_path: Path, probe: str) ->
     # Alone: the setup and every test.
     tests = sum(len(modes) for modes in PROGRAMS.values()) + len(TIMED)
     assert alone == 1 + tests
-    # Grouped: the setup, one process per program and one for the timed tests; what
-    # a group did not settle: the failing case's variant alone and the other cases
-    # as a group again (one process, or alone when only one is left), and the whole
-    # group alone where its process cannot vouch for any case (a crash, hang, early
-    # exit, forged marker, CUDA error, watchdog); then the watchdog's and the hang's
-    # crowded failures confirmed alone. A failed first case is settled: as alone.
-    after_first = {"fails": 1 + 1, "skips": 2, "unreported": 2, "first_fails": 1}
-    after_first["variants"] = 2 + 1  # fail__1 and fail__2 alone, then the passes
-    whole = ("crashes", "hangs", "exits", "forges", "sticky", "watchdog")
+    # Grouped: the setup, one process per program and one for the timed tests. A
+    # failure GoogleTest reports in a sound process is settled there. What a group
+    # did not settle (a skip, a missing case, a CUDA error after the first case) runs
+    # again: the first unsettled case's variant alone and the other cases as a group
+    # again (one process, or alone when only one is left); the whole group alone
+    # where its process cannot vouch for any case (a crash, hang, early exit, forged
+    # marker, watchdog); then the watchdog's and the hang's crowded failures
+    # confirmed alone.
+    after_first = {"skips": 2, "unreported": 2, "sticky": 2}
+    whole = ("crashes", "hangs", "exits", "forges", "watchdog")
     reruns = sum(after_first.values()) + sum(len(PROGRAMS[p]) for p in whole)
     timed_reruns = len(TIMED) - TIMED.index("fail")
     assert shared == 1 + len(PROGRAMS) + 1 + reruns + timed_reruns + 2
@@ -180,29 +181,44 @@ def _case(name: str, failed: bool = False, why: str = "bin 3: expected 5, got 4"
     return GtestCase(name, ran=True, skipped=False, failures=(why,) if failed else ())
 
 
-def test_a_group_settles_only_the_passes_before_the_first_case_that_did_not_pass() -> None:
+def test_a_sound_group_settles_its_failures_and_stops_at_a_broken_context() -> None:
     tests = [_test(f"A.t{i}") for i in range(4)]
     marker = Provenance("n", "n 1")
     cases = [_case("A.t1"), _case("A.t0", failed=True), _case("A.t2"), _case("A.t3")]
     kept = settled(tests, ProcessResult(1), cases, marker)
-    assert [t.name for t, _ in kept] == ["lab1.A.t1"]  # the report's order, not the filter's
-    # Not vouched for (another result in the marker), or a CUDA error in the output:
+    # Every case, in the report's order, not the filter's.
+    assert [t.name for t, _ in kept] == ["lab1.A.t1", "lab1.A.t0", "lab1.A.t2", "lab1.A.t3"]
+    # Not vouched for (another result in the marker), or a CUDA error no case owns:
     # nothing is settled.
     assert settled(tests, ProcessResult(0), [_case(f"A.t{i}") for i in range(4)], marker) == []
     sticky = ProcessResult(1, "cudaErrorIllegalAddress")
     assert settled(tests, sticky, cases, marker) == []
-    in_failure = [_case("A.t1"), _case("A.t0", failed=True, why="cudaErrorIllegalAddress")]
-    assert settled(tests, ProcessResult(1), in_failure, marker) == []
+    # A case that broke the context: what ran before it stands, it and the rest do not.
+    in_failure = [
+        _case("A.t1"),
+        _case("A.t0", failed=True, why="cudaErrorIllegalAddress"),
+        _case("A.t2"),
+    ]
+    assert [t.name for t, _ in settled(tests, ProcessResult(1), in_failure, marker)] == [
+        "lab1.A.t1"
+    ]
     # A nonzero result that no failed case explains settles nothing either.
     assert settled(tests, ProcessResult(1), [_case(f"A.t{i}") for i in range(4)], marker) == []
 
 
-def test_a_group_settles_the_case_it_ran_first_when_it_failed_with_a_message() -> None:
+def test_a_timed_group_settles_only_the_passes_before_its_first_failure() -> None:
+    tests = [_test(f"T.t{i}", kind="timing") for i in range(3)]
+    marker = Provenance("n", "n 1")
+    cases = [_case("T.t0"), _case("T.t1", failed=True), _case("T.t2")]
+    assert [t.name for t, _ in settled(tests, ProcessResult(1), cases, marker)] == ["lab1.T.t0"]
+
+
+def test_a_case_that_broke_the_context_first_is_settled_as_alone() -> None:
     tests = [_test(f"A.t{i}") for i in range(3)]
     marker = Provenance("n", "n 1")
-    first_fails = [_case("A.t0", failed=True), _case("A.t1"), _case("A.t2")]
-    assert [t.name for t, _ in settled(tests, ProcessResult(1), first_fails, marker)] == [
-        "lab1.A.t0"  # nothing ran before it: as alone; what ran after it had a neighbour
+    first = [_case("A.t0", failed=True, why="cudaErrorIllegalAddress"), _case("A.t1")]
+    assert [t.name for t, _ in settled(tests, ProcessResult(1), first, marker)] == [
+        "lab1.A.t0"  # nothing ran before it: as alone; what ran after it lost its context
     ]
     no_message = [GtestCase("A.t0", ran=False, skipped=False, failures=()), _case("A.t1")]
     assert settled(tests, ProcessResult(1), no_message, marker) == []
