@@ -222,6 +222,14 @@ def score_lab(
     return LabScore(policy, tuple(scores), tuple(notes))
 
 
+def unmet_timing_need(failed: str) -> str:
+    """Why a timing test counts for nothing (and does not run: session.py)."""
+    return (
+        f"{failed} failed, one of the correctness tests this lab's timing tests need "
+        "(lab.json timing_needs): the time of a wrong answer measures nothing"
+    )
+
+
 def _voided(
     policy: LabPolicy, results: Sequence[tuple[LabTest, Outcome]], public: Mapping[str, Outcome]
 ) -> dict[str, str]:
@@ -244,10 +252,7 @@ def _voided(
     flagged = [flags[variant_of(t.name)] for t in needed if variant_of(t.name) in flags]
     timing = flagged[0] if flagged else ""
     if needed and not timing:
-        timing = (
-            f"not counted: {needed[0].name} failed, one of the correctness tests this lab's "
-            "timing tests need (lab.json timing_needs): the time of a wrong answer measures nothing"
-        )
+        timing = f"not counted: {unmet_timing_need(needed[0].name)}"
     voided = {}
     for test, outcome in results:
         if test.kind == "correctness" and variant_of(test.name) in flags:

@@ -50,7 +50,7 @@ from grader.core.schedule import (
     check_timeout_scale,
     default_jobs,
 )
-from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab
+from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab, unmet_timing_need
 from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
 NOT_RUN = "not run: the grading session stopped early"
@@ -295,6 +295,8 @@ class GradingSession:
             outcome = Outcome(Status.FAILED, self._build_reason(test.lab))
         elif test.kind == SANITIZE_KIND and self.sanitize is not None:
             outcome = self.sanitize.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
+        elif (unmet := self._unmet_timing_need(test)) is not None:
+            outcome = Outcome(Status.FAILED, unmet)
         else:
             outcome = self.scheduler.run(test)
             if self.sanitize is not None:
@@ -306,6 +308,20 @@ class GradingSession:
                 )
         self.outcomes[test.name] = outcome
         return outcome
+
+    def _unmet_timing_need(self, test: LabTest) -> str | None:
+        """Why a timing test does not run: a correctness test that lab.json's
+        `timing_needs` names failed (they run first: discovery's order). It would
+        score 0 whatever its figure (scoring.py), and timing a wrong or hung kernel
+        costs the GPU to itself for nothing."""
+        needs = self.policies[test.lab].timing_needs if test.lab in self.policies else None
+        if test.kind != "timing" or needs is None:
+            return None
+        for name, outcome in self.outcomes.items():
+            failed = outcome.status in (Status.FAILED, Status.ERROR)
+            if failed and name.startswith(f"{test.lab}.") and needs.search(name):
+                return f"not run: {unmet_timing_need(name)}"
+        return None
 
     def _build_reason(self, lab: str) -> str:
         """The compiler's first errors for `lab`, or a reminder to build."""

@@ -258,8 +258,9 @@ def test_the_session_runs_a_failed_variant_again_on_the_public_data(tmp_path: Pa
         "best__prime",
         "banks__uniform",
         "banks__prime",
-        "lab1.Timing.Fastest",
     ]
+    # A needed correctness test failed: the timing test did not take the GPU at all.
+    assert lost["lab1.Timing.Fastest"].startswith("not run: lab1.Correctness/Histogram.M/")
     assert lab.score == 0.5  # shared__prime: 4 points over 8 correctness tests
 
 

@@ -38,7 +38,10 @@ TEST(Timing, SharedBeatsTheSeedGlobalAtomics) {
 
 TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
   HistogramBench bench = uniform_bench();
-  const harness::TimingOptions quick = harness::quick_options(400);
+  // Choosing, not judging: the fast variants reach max_reps within a few milliseconds,
+  // and a slow one (inverse, 8.6 ms) cannot be the fastest, so 50 ms of it is enough;
+  // the chosen one is timed in full below. Every grading has the GPU to itself for this.
+  const harness::TimingOptions quick = harness::quick_options(50);
   std::vector<harness::Candidate> candidates;
   for (const Variant& v : variants()) {
     const Launch launch = resolve_launch(v, bench.n(), v.defaults);
