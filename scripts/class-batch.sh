@@ -12,8 +12,8 @@
 # costs seconds, not minutes.
 # Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
 # time went, GPU use, as expected. Everything goes under LOGS (default
-# build/class-batch). The 22-student class takes about 5 minutes on one H100 of 3
-# slots, so start it detached on a lent machine.
+# build/class-batch). A lent machine is given back soon after its command returns, so
+# the class must fit one command there: 22 students on 2 GPUs, 200 on 4 at least.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/python-env.sh"
