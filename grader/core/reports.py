@@ -25,6 +25,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,6 @@ from grader.core.commits import Checkout
 from grader.core.model import (
     BUILD_KIND,
     OTHER_KIND,
-    STAND_IN_KINDS,
     STATIC_KIND,
     Figure,
     LabTest,
@@ -41,7 +41,7 @@ from grader.core.model import (
     lab_number,
 )
 from grader.core.release import NOT_RELEASED, Release
-from grader.core.scoring import Grade, LabScore, ScoredTest, number
+from grader.core.scoring import Grade, LabScore, ScoredTest, number, on_hidden_data
 
 JUNIT_NAME = "junit.xml"
 RESULTS_NAME = "results.json"
@@ -61,42 +61,25 @@ def write_all(out_dir: Path, grade: Grade, release: Release = NOT_RELEASED) -> d
     On hidden data they hold its results back unless `release` released them, and
     `out_dir/instructor/` gets them whole, so nothing is lost.
     """
-    hold = release.until() if grade.hidden_data and not release.released else None
-    paths = _write(out_dir, grade, hold)
+    held = grade.hidden_data and not release.released
+    paths = _write(out_dir, replace(grade, held_until=release.until()) if held else grade)
     if grade.hidden_data:
-        _write(out_dir / INSTRUCTOR_DIR, grade, None)
+        _write(out_dir / INSTRUCTOR_DIR, grade)
     return paths
 
 
-def _write(out_dir: Path, grade: Grade, hold: str | None) -> dict[str, Path]:
+def _write(out_dir: Path, grade: Grade) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {name: out_dir / name for name in (JUNIT_NAME, RESULTS_NAME, SUMMARY_NAME)}
-    junit_tree(grade, hold).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
+    junit_tree(grade).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
     paths[RESULTS_NAME].write_text(
-        json.dumps(results_json(grade, hold), indent=2) + "\n", encoding="utf-8"
+        json.dumps(results_json(grade), indent=2) + "\n", encoding="utf-8"
     )
-    paths[SUMMARY_NAME].write_text(summary_markdown(grade, hold), encoding="utf-8")
+    paths[SUMMARY_NAME].write_text(summary_markdown(grade), encoding="utf-8")
     return paths
 
 
-# --- hidden-data results held back -------------------------------------------------------
-# `hold` below is None when everything may be shown, else what the held results wait
-# for ("until after the deadline (...)"), as each report says it.
-
-
-def on_hidden_data(hidden_data: bool, test: ScoredTest) -> bool:
-    """Whether `test` of a grading on hidden data (or not) ran on it. A stand-in (a
-    lab that did not build or the static check rejected) ran on no data: whether
-    the lab built is always the student's to see."""
-    return hidden_data and test.test.kind not in STAND_IN_KINDS
-
-
-def _shown(grade: Grade, tests: Sequence[ScoredTest], hold: str | None) -> list[ScoredTest]:
-    return [t for t in tests if hold is None or not on_hidden_data(grade.hidden_data, t)]
-
-
-def _held(grade: Grade, tests: Sequence[ScoredTest], hold: str | None) -> list[ScoredTest]:
-    return [t for t in tests if hold is not None and on_hidden_data(grade.hidden_data, t)]
+# --- hidden-data results held back (Grade.held_until, Grade.shown, Grade.held) ---------
 
 
 def _count(tests: Sequence[ScoredTest], status: Status) -> int:
@@ -111,24 +94,25 @@ def _points(tests: Sequence[ScoredTest]) -> tuple[float, float]:
     return sum(t.points for t in tests), sum(t.max_points for t in tests)
 
 
-def _notes(grade: Grade, hold: str | None) -> list[str]:
-    run_notes = list(grade.run_notes) if hold is None else []
+def _notes(grade: Grade) -> list[str]:
+    run_notes = [] if grade.held_until else list(grade.run_notes)
     return list(grade.notes) + run_notes + [n for lab in grade.labs for n in lab.notes]
 
 
-def _held_sentence(held: Sequence[ScoredTest], hold: str) -> str:
+def _held_sentence(grade: Grade, held: Sequence[ScoredTest]) -> str:
     worth = number(sum(t.max_points for t in held))
     plural = "tests" if len(held) != 1 else "test"
     return (
-        f"Hidden-data results are held {hold}: {len(held)} {plural} worth {worth} points, "
-        "whose scores and reasons are not shown; the scores here count the other tests only."
+        f"Hidden-data results are held {grade.held_until}: {len(held)} {plural} worth {worth} "
+        "points, whose scores and reasons are not shown; the scores here count the other "
+        "tests only."
     )
 
 
 # --- JUnit XML -------------------------------------------------------------------------
 
 
-def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
+def junit_tree(grade: Grade) -> ET.ElementTree:
     """JUnit XML with one testsuite per lab; held tests are left out, and a lab
     with some says how many in its `held` property."""
     name = f"cuda-labs ({grade.unsandboxed})" if grade.unsandboxed else "cuda-labs"
@@ -137,11 +121,11 @@ def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
         {
             "name": _xml(name),
             "timestamp": grade.timestamp,
-            **_junit_counts(_shown(grade, grade.all_tests(), hold)),
+            **_junit_counts(grade.shown(grade.all_tests())),
         },
     )
     for lab in grade.labs:
-        shown, held = _shown(grade, lab.tests, hold), _held(grade, lab.tests, hold)
+        shown, held = grade.shown(lab.tests), grade.held(lab.tests)
         suite = ET.SubElement(
             root,
             "testsuite",
@@ -154,7 +138,7 @@ def junit_tree(grade: Grade, hold: str | None = None) -> ET.ElementTree:
             ("score", number(score)),
             ("max_score", number(max_score)),
             ("gpu", grade.gpu.describe()),
-            *([("held", f"{len(held)} hidden-data tests held {hold}")] if held else []),
+            *([("held", f"{len(held)} hidden-data tests held {grade.held_until}")] if held else []),
         ):
             ET.SubElement(props, "property", name=key, value=_xml(str(value)))
         for test in shown:
@@ -232,7 +216,7 @@ def lab_test_name(row: Mapping[str, Any]) -> str | None:
     return name[: -len(suffix)] if kind and name.endswith(suffix) else None
 
 
-def results_json(grade: Grade, hold: str | None = None) -> dict[str, Any]:
+def results_json(grade: Grade) -> dict[str, Any]:
     """Gradescope's results format; a test's `status` is only ever passed or failed.
 
     Held, every test stays in (Gradescope needs their scores for the final total,
@@ -242,35 +226,35 @@ def results_json(grade: Grade, hold: str | None = None) -> dict[str, Any]:
     the due date (`output`, `leaderboard`) cover public-data tests only;
     `extra_data`, which Gradescope shows no one, stays whole.
     """
-    held = _held(grade, grade.all_tests(), hold)
+    held = grade.held(grade.all_tests())
     doc: dict[str, Any] = {
         **({} if held else {"score": number(grade.score)}),
         "execution_time": round(grade.execution_s),
-        "output": _overview(grade, hold),
+        "output": _overview(grade),
         "output_format": TEXT_FORMAT,
         "test_output_format": TEXT_FORMAT,
         "test_name_format": TEXT_FORMAT,
         "visibility": VISIBLE,
         # The grader's stdout quotes failures on hidden data: instructors only.
         "stdout_visibility": "hidden",
-        "extra_data": _extra_data(grade, hold),
+        "extra_data": _extra_data(grade),
         "tests": [
             result_test(t, number_, grade.hidden_data) for number_, t in numbered_tests(grade)
         ],
     }
-    board = leaderboard(grade, hold)
+    board = leaderboard(grade)
     if board:
         doc["leaderboard"] = board
     return doc
 
 
-def _extra_data(grade: Grade, hold: str | None) -> dict[str, Any]:
+def _extra_data(grade: Grade) -> dict[str, Any]:
     """What the spec has no field for: stored with the result, shown to no one.
 
     `hidden_results`: null on public data, else whether this copy holds them back
     ("held") or shows them ("shown").
     """
-    state = None if not grade.hidden_data else "held" if hold is not None else "shown"
+    state = None if not grade.hidden_data else "held" if grade.held_until else "shown"
     return {
         "max_score": number(grade.max_score),
         "gpu": grade.gpu.as_json(),
@@ -285,7 +269,7 @@ def _extra_data(grade: Grade, hold: str | None) -> dict[str, Any]:
         "hidden_results": state,
         "sandboxed": not grade.unsandboxed,
         "labs": [_result_lab(lab) for lab in grade.labs],
-        "notes": _notes(grade, None),
+        "notes": _notes(replace(grade, held_until="")),
     }
 
 
@@ -359,7 +343,7 @@ def _figure_data(figure: Figure) -> dict[str, Any]:
 LEADERBOARD_ORDER = "desc"
 
 
-def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
+def leaderboard(grade: Grade) -> list[dict[str, Any]]:
     """Each lab's measured performance: one entry per figure of a passed test, named
     `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab; held, the
     figures of hidden-data tests are left out (Gradescope shows the board at once).
@@ -375,17 +359,17 @@ def leaderboard(grade: Grade, hold: str | None = None) -> list[dict[str, Any]]:
             "value": round(figure.value, 3),
             "order": LEADERBOARD_ORDER,
         }
-        for lab, _, figure in _measured(grade, hold)
+        for lab, _, figure in _measured(grade)
     ]
 
 
-def _measured(grade: Grade, hold: str | None) -> list[tuple[str, ScoredTest, Figure]]:
+def _measured(grade: Grade) -> list[tuple[str, ScoredTest, Figure]]:
     """(lab, test, figure) of each passed test that recorded one, lab by lab, less
     those of held tests: only what the grade accepted is ranked."""
     return [
         (lab.lab, test, test.outcome.figure)
         for lab in _by_number(grade.labs)
-        for test in _shown(grade, lab.tests, hold)
+        for test in grade.shown(lab.tests)
         if test.outcome.status is Status.PASSED and test.outcome.figure is not None
     ]
 
@@ -407,19 +391,19 @@ def _result_lab(lab: LabScore) -> dict[str, Any]:
     }
 
 
-def _overview(grade: Grade, hold: str | None) -> str:
+def _overview(grade: Grade) -> str:
     lines = [grade.unsandboxed] if grade.unsandboxed else []
     for lab in grade.labs:
-        score, max_score = _points(_shown(grade, lab.tests, hold))
-        held = _held(grade, lab.tests, hold)
+        score, max_score = _points(grade.shown(lab.tests))
+        held = grade.held(lab.tests)
         line = f"{lab.policy.label}: {number(score)}/{number(max_score)}"
         lines.append(
             line + (f" on public data, {len(held)} hidden-data tests held" if held else "")
         )
-    held = _held(grade, grade.all_tests(), hold)
-    if held and hold is not None:
-        lines.append(_held_sentence(held, hold))
-    skipped = _skip_sentence(grade, _shown(grade, grade.all_tests(), hold))
+    held = grade.held(grade.all_tests())
+    if held:
+        lines.append(_held_sentence(grade, held))
+    skipped = _skip_sentence(grade, grade.shown(grade.all_tests()))
     if skipped:
         lines.append(skipped)
     lines.append(f"GPU: {grade.gpu.describe()}")
@@ -442,27 +426,27 @@ def _skip_sentence(grade: Grade, tests: Sequence[ScoredTest]) -> str:
 # --- Markdown summary ------------------------------------------------------------------
 
 
-def summary_markdown(grade: Grade, hold: str | None = None) -> str:
+def summary_markdown(grade: Grade) -> str:
     """A job summary: the score table, what failed and why, then the GPU. Held, the
     table counts public-data tests, with a `held` column, and the held tests are
     listed by name only."""
     heading = "## cuda-labs grading" + (
         f" ({_inline(grade.unsandboxed)})" if grade.unsandboxed else ""
     )
-    all_held = _held(grade, grade.all_tests(), hold)
+    all_held = grade.held(grade.all_tests())
     out = [heading, ""]
-    if all_held and hold is not None:
-        out += [f"**{_held_sentence(all_held, hold)}**", ""]
+    if all_held:
+        out += [f"**{_held_sentence(grade, all_held)}**", ""]
     held_head = (" held |", " ---: |") if all_held else ("", "")
     out += [
         "| lab | score | max | passed | failed | skipped |" + held_head[0],
         "| --- | ---: | ---: | ---: | ---: | ---: |" + held_head[1],
     ]
     for lab in grade.labs:
-        out.append(_summary_row(_cell(lab.policy.label), grade, lab.tests, hold, all_held))
-    out.append(_summary_row("**total**", grade, grade.all_tests(), hold, all_held, bold=True))
+        out.append(_summary_row(_cell(lab.policy.label), grade, lab.tests, all_held))
+    out.append(_summary_row("**total**", grade, grade.all_tests(), all_held, bold=True))
     out.append("")
-    shown = _shown(grade, grade.all_tests(), hold)
+    shown = grade.shown(grade.all_tests())
     skipped = _skip_sentence(grade, shown)
     if skipped:
         out += [f"**{skipped}**", ""]
@@ -473,11 +457,11 @@ def summary_markdown(grade: Grade, hold: str | None = None) -> str:
             out += _failed_item(test)
         out.append("")
     if all_held:
-        out += [f"### Held {_inline(hold or '')}", ""]
+        out += [f"### Held {_inline(grade.held_until)}", ""]
         out += [f"- **{_inline(t.test.name)}** ({t.test.kind}): held" for t in all_held]
         out.append("")
-    out += _figures_table(grade, hold)
-    notes = _notes(grade, hold)
+    out += _figures_table(grade)
+    notes = _notes(grade)
     if notes:
         out += ["### Notes", ""] + [f"- {n}" for n in notes] + [""]
     out += [f"GPU: {grade.gpu.describe()}", "", f"Graded at {grade.timestamp}.", ""]
@@ -491,12 +475,11 @@ def _summary_row(
     label: str,
     grade: Grade,
     tests: Sequence[ScoredTest],
-    hold: str | None,
     all_held: Sequence[ScoredTest],
     *,
     bold: bool = False,
 ) -> str:
-    shown = _shown(grade, tests, hold)
+    shown = grade.shown(tests)
     score, max_score = (number(v) for v in _points(shown))
     mark = "**" if bold else ""
     row = (
@@ -504,12 +487,12 @@ def _summary_row(
         f"{_count(shown, Status.PASSED)} | {_failed_count(shown)} | "
         f"{_count(shown, Status.SKIPPED)} |"
     )
-    return row + (f" {len(_held(grade, tests, hold))} |" if all_held else "")
+    return row + (f" {len(grade.held(tests))} |" if all_held else "")
 
 
-def _figures_table(grade: Grade, hold: str | None) -> list[str]:
+def _figures_table(grade: Grade) -> list[str]:
     """The leaderboard's figures with their bars, where students look."""
-    rows = _measured(grade, hold)
+    rows = _measured(grade)
     if not rows:
         return []
     out = [

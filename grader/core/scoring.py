@@ -140,6 +140,13 @@ class LabScore:
         return sum(1 for t in self.tests if t.outcome.status is status)
 
 
+def on_hidden_data(hidden_data: bool, test: ScoredTest) -> bool:
+    """Whether `test` of a grading on hidden data (or not) ran on it. A stand-in (a lab
+    that did not build or the static check rejected) ran on no data: whether the lab
+    built is always the student's to see."""
+    return hidden_data and test.test.kind not in STAND_IN_KINDS
+
+
 @dataclass(frozen=True)
 class Grade:
     """Everything the reports need: labs, the GPU, when, and general notes."""
@@ -164,6 +171,17 @@ class Grade:
     # Notes on how tests ran (reruns after a shared run): they tell of outcomes, so
     # reports hold them back with the hidden-data results.
     run_notes: tuple[str, ...] = ()
+    # Set on the copy of the reports that holds hidden-data results back: what they
+    # wait for ("until after the deadline (...)"); "" shows everything (reports.py).
+    held_until: str = ""
+
+    def shown(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
+        """`tests` less those this copy holds back."""
+        return [t for t in tests if not (self.held_until and on_hidden_data(self.hidden_data, t))]
+
+    def held(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
+        """Those of `tests` this copy holds back."""
+        return [t for t in tests if self.held_until and on_hidden_data(self.hidden_data, t)]
 
     @property
     def score(self) -> float:
