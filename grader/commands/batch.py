@@ -215,10 +215,16 @@ def _grade_class(
     written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
     elapsed = time.monotonic() - start
     per_gpu = {gpu: sum(1 for r in results if r.gpu == gpu) for gpu in gpus}
-    rate = 3600 * gradable / (len(gpus) * elapsed) if elapsed > 0 else 0.0
-    done = (
-        f"Batch done in {elapsed:.0f} s ({rate:.0f} students per GPU-hour); graded per GPU: "
-        + ", ".join(f"GPU {g}: {n}" for g, n in per_gpu.items())
+    # Only the students graded count: a batch whose every student broke (no GPU
+    # visible, say) measured no throughput.
+    count = sum(1 for r in results if r.status == "graded")
+    rate = (
+        f"{3600 * count / (len(gpus) * elapsed):.0f} students per GPU-hour"
+        if count and elapsed > 0
+        else "no student graded"
+    )
+    done = f"Batch done in {elapsed:.0f} s ({rate}); graded per GPU: " + ", ".join(
+        f"GPU {g}: {n}" for g, n in per_gpu.items()
     )
     spent = worker_time(results, len(workers), elapsed).line()
     use = (
