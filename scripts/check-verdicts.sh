@@ -5,7 +5,8 @@
 # -x -C BASE`) and by this one, all on hidden data from one secret, then compared test
 # by test (scripts/compare_verdicts.py). Each grader grades with its own harness, so
 # pick a BASE whose labs/ this change did not touch. With two GPUs the two graders run
-# at once, one on each. One line per comparison; exit 1 on any difference.
+# at once, one on each; with four, each grader's trees and its known-wrong runs too.
+# One line per comparison; exit 1 on any difference.
 #   check-verdicts.sh BASE OUT [LABS]      (LABS: lab1,lab2,...; default every lab)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +25,7 @@ python3 -c 'import secrets; print(secrets.token_hex(16))' >"$out/secret"
 gtest=()
 [ -d "$root/.deps/googletest" ] && gtest=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 
-grade_all() {  # name, repository whose grader grades, GPU
+trees() {  # name, repository whose grader grades, GPU
   local name=$1 repo=$2
   export CUDA_VISIBLE_DEVICES=$3
   for tree in solutions skeletons; do
@@ -32,19 +33,30 @@ grade_all() {  # name, repository whose grader grades, GPU
       --build-dir "$out/build-$name-$tree" --secret-file "$out/secret" "${gtest[@]}" \
       --report "$out/$name-$tree" >"$out/$name-$tree.log" 2>&1)
   done
+}
+known_wrong() {  # name, repository whose grader grades, GPU
+  local name=$1 repo=$2
+  export CUDA_VISIBLE_DEVICES=$3
   (cd "$repo" && python3 -m grader known-wrong --labs "$labs" --build-root "$out/kw-$name" \
     --build-jobs 8 "${gtest[@]}" --secret-file "$out/secret" \
     --outcomes "$out/$name-known-wrong.json" >"$out/$name-known-wrong.log" 2>&1) ||
     echo "known-wrong ($name): not every submission rejected as expected" >>"$out/problems.txt"
 }
+# One GPU per grading where there are four, one per grader where there are two.
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
-if [ "$gpus" -ge 2 ]; then
-  grade_all base "$base" 0 &
-  grade_all head "$root" 1
+if [ "$gpus" -ge 4 ]; then
+  trees base "$base" 0 &
+  known_wrong base "$base" 1 &
+  trees head "$root" 2 &
+  known_wrong head "$root" 3
+  wait
+elif [ "$gpus" -ge 2 ]; then
+  (trees base "$base" 0 && known_wrong base "$base" 0) &
+  trees head "$root" 1 && known_wrong head "$root" 1
   wait
 else
-  grade_all base "$base" 0
-  grade_all head "$root" 0
+  trees base "$base" 0 && known_wrong base "$base" 0
+  trees head "$root" 0 && known_wrong head "$root" 0
 fi
 
 fail=0
