@@ -22,6 +22,7 @@ alone, nor hold a lock that other graders' processes on the GPU respect.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
@@ -114,6 +115,7 @@ class Scheduler:
         self.jobs = max(1, jobs)
         self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
+        self.alone_wait_s = 0.0  # waiting for the GPU's lock to run alone (other workers)
         self.grouped = 0  # tests run in a group's shared process, once per process
         self.group_processes = 0
         self.group_reruns: list[str] = []  # tests a group did not settle, so run alone
@@ -206,8 +208,11 @@ class Scheduler:
 
     def _alone(self, work: Callable[[T], R], item: T) -> R:
         """`work(item)` with the GPU to itself: this worker runs nothing beside it, and
-        the GPU's lock keeps every other worker's runs off the GPU meanwhile."""
+        the GPU's lock keeps every other worker's runs off the GPU meanwhile (the wait
+        for it adds to `alone_wait_s`)."""
+        asked = time.monotonic()
         with self._held(exclusive=True):
+            self.alone_wait_s += time.monotonic() - asked
             return work(item)
 
     def _held(self, *, exclusive: bool) -> AbstractContextManager[None]:

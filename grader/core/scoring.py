@@ -165,6 +165,7 @@ class Grade:
     commits: Mapping[str, Checkout] = field(default_factory=dict)
     # Where the wall time went: test processes started, and seconds per phase
     # ("shared": the untimed tests side by side, "sanitize": the sanitizer stage,
+    # "gpu_wait": in a batch, the timed tests' wait for the other workers on their GPU,
     # "public": failed variants run again on the public data).
     processes_started: int = 0
     phase_s: Mapping[str, float] = field(default_factory=dict)

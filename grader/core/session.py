@@ -244,7 +244,10 @@ class GradingSession:
             start = time.monotonic()
             self.sanitize.run_all(self.scheduler.shared, self.scheduler.prepare, self.scheduler.run)
             self.phase_s["sanitize"] = time.monotonic() - start
+        waited = self.scheduler.alone_wait_s
         outcomes = {test.name: self._run(test) for test in tests}
+        if self.scheduler.gpu_lock is not None:  # the timed tests' wait for their GPU
+            self.phase_s["gpu_wait"] = self.scheduler.alone_wait_s - waited
         if self.hidden_data:
             start = time.monotonic()
             self.public.update(self._public_passes(outcomes))

@@ -168,6 +168,8 @@ class _Progress:
                 else result.why[:100]
             )
             where = f", gpu {result.gpu}" if result.gpu else ""
+            wait = result.phase_s.get("gpu_wait", 0.0)
+            where += f", {wait:.0f} s of it waiting to have the GPU alone" if wait >= 1 else ""
             elapsed = time.monotonic() - self.started
             print(
                 f"[{bar:<{width}}] {self.done}/{self.total} {elapsed:6.0f} s  {result.name}: "

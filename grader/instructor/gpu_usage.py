@@ -144,13 +144,19 @@ PARTS = (
     "start-up",  # the child grader: Python, the sandboxed listing and GPU probe, the reports
     "untimed tests",  # side by side on the GPU (several jobs, several slots)
     "sanitizer",
-    "timed tests",  # alone on the GPU, with any wait for its lock
+    "timed tests",  # alone on the GPU
+    "waiting for the GPU",  # a timed test's wait for the other workers on its GPU to finish
     "public re-runs",  # a hidden-data failure checked on the public data
     "no tests",  # a student whose labs were all rejected or did not build
     "waiting",  # for a build, or for the last students of the batch
 )
 # The parts a grading's own phases (session.py's phase_s) measure.
-_PHASES = {"untimed tests": "shared", "sanitizer": "sanitize", "public re-runs": "public"}
+_PHASES = {
+    "untimed tests": "shared",
+    "sanitizer": "sanitize",
+    "waiting for the GPU": "gpu_wait",
+    "public re-runs": "public",
+}
 
 
 @dataclass(frozen=True)

@@ -209,3 +209,19 @@ def test_with_a_lock_one_job_still_confirms_a_crowded_failure_alone() -> None:
     assert scheduler.run_all([_test("hangs")])["lab1.hangs"].status is Status.PASSED
     assert runner.log == [("lab1.hangs", "shared"), ("lab1.hangs", "exclusive")]
     assert scheduler.rerun_alone == ["lab1.hangs"]
+
+
+def test_the_wait_to_run_alone_is_counted(tmp_path: Path) -> None:
+    """What a timed test waited for the other workers on its GPU: the batch's 'waiting
+    for the GPU' (gpu_usage.worker_time)."""
+    path = lock_file(tmp_path, "0")
+    runner = _Runner(_RecordingLock(), {})
+    scheduler = Scheduler(runner, jobs=1, gpu_lock=GpuLock(path, timeout_s=LONG_S))  # type: ignore[arg-type]
+    scheduler.run(_test("t", "timing"))  # no other worker on the GPU: no wait
+    assert scheduler.alone_wait_s < SHORT_S
+    thread = threading.Thread(target=lambda: scheduler.run(_test("u", "timing")))
+    with _held_elsewhere(path, "shared"):  # another worker's untimed run, for SHORT_S
+        thread.start()
+        time.sleep(SHORT_S)
+    thread.join(LONG_S)
+    assert scheduler.alone_wait_s >= SHORT_S * 0.8

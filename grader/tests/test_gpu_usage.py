@@ -73,7 +73,7 @@ def test_worker_time_splits_each_students_duration_by_its_phases() -> None:
         "ann",
         "graded",
         duration_s=24.0,
-        phase_s={"grading": 21.0, "shared": 5.0, "sanitize": 8.0, "public": 1.0},
+        phase_s={"grading": 21.0, "shared": 5.0, "sanitize": 8.0, "gpu_wait": 2.0, "public": 1.0},
     )
     rejected = StudentResult("bob", "graded", duration_s=2.0)  # no child: no phases
     spent = worker_time([graded, rejected, StudentResult("cy", "not a submission")], 2, 20.0)
@@ -81,7 +81,8 @@ def test_worker_time_splits_each_students_duration_by_its_phases() -> None:
         "start-up": 3.0,
         "untimed tests": 5.0,
         "sanitizer": 8.0,
-        "timed tests": 7.0,
+        "timed tests": 5.0,
+        "waiting for the GPU": 2.0,
         "public re-runs": 1.0,
         "no tests": 2.0,
         "waiting": 14.0,
