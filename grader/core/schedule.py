@@ -151,7 +151,7 @@ class Scheduler:
             neighbours = self.jobs > 1 or self.gpu_lock is not None
             if neighbours and crowded_out(outcome, self.runner.calibration is not None):
                 self.rerun_alone.append(test.name)
-                outcome = self._alone(self.runner.run, test)
+                outcome = self.alone(self.runner.run, test)
             self._shared[test.name] = outcome
             if self.cache is not None:
                 self.cache.put(test, outcome)
@@ -206,7 +206,7 @@ class Scheduler:
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
             return list(pool.map(shared, items))
 
-    def _alone(self, work: Callable[[T], R], item: T) -> R:
+    def alone(self, work: Callable[[T], R], item: T) -> R:
         """`work(item)` with the GPU to itself: this worker runs nothing beside it, and
         the GPU's lock keeps every other worker's runs off the GPU meanwhile (the wait
         for it adds to `alone_wait_s`)."""
@@ -235,10 +235,10 @@ class Scheduler:
         if group is not None:
             for other in group:
                 self._timed_group.pop(other.name, None)
-            settled = self._alone(self.runner.run_group, group)
+            settled = self.alone(self.runner.run_group, group)
             self._timed.update(settled)
             self.grouped += len(group)
             self.group_processes += 1
             self.group_reruns += [t.name for t in group if t.name not in settled]
         outcome = self._timed.pop(test.name, None)
-        return outcome if outcome is not None else self._alone(self.runner.run, test)
+        return outcome if outcome is not None else self.alone(self.runner.run, test)

@@ -48,6 +48,7 @@ from grader.core.schedule import (
     Scheduler,
     check_jobs,
     check_timeout_scale,
+    crowded_out,
     default_jobs,
 )
 from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab, unmet_timing_need
@@ -261,7 +262,8 @@ class GradingSession:
         failure runs first, alone and beside the others': a variant whose first failure
         fails there too answered more than the public data, and its other cases do not
         run. One that hung or that the sanitizer charged is not run: neither is a wrong
-        answer."""
+        answer. What a group's process did not settle, or a busy GPU could have failed,
+        runs again alone."""
         charged = self.sanitize.charges if self.sanitize is not None else {}
         variants: dict[tuple[str, str], list[LabTest]] = {}
         for test in self.tests:
@@ -276,15 +278,27 @@ class GradingSession:
         ]
         public = copy.copy(self.runner)  # the same runner, without the secret
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
-        firsts = self.scheduler.side_by_side(public.run, [group[0] for group in groups])
+
+        def run(test: LabTest) -> Outcome:
+            # A failure a busy GPU could explain runs again with the GPU to itself: a
+            # variant's flag must not depend on how crowded the GPU was.
+            outcome = public.run(test)
+            return self.scheduler.alone(public.run, test) if crowded_out(outcome) else outcome
+
+        firsts = self.scheduler.side_by_side(run, [group[0] for group in groups])
         passes: dict[str, Outcome] = {}
         rests: list[list[LabTest]] = []
         for group, first in zip(groups, firsts):
             if first.status is Status.PASSED:
                 passes[group[0].name] = first
                 rests += [group[1:]] if len(group) > 1 else []
-        for settled in self.scheduler.side_by_side(public.run_group, rests):
+        unsettled: list[LabTest] = []  # by a crash, a timeout, a broken context: alone
+        for rest, settled in zip(rests, self.scheduler.side_by_side(public.run_group, rests)):
             passes.update((n, o) for n, o in settled.items() if o.status is Status.PASSED)
+            unsettled += [t for t in rest if t.name not in settled]
+        for test, outcome in zip(unsettled, self.scheduler.side_by_side(run, unsettled)):
+            if outcome.status is Status.PASSED:
+                passes[test.name] = outcome
         self.runner.processes_started += public.processes_started
         return passes
 
