@@ -125,6 +125,11 @@ def setup_spec(lab: str, mode: str, count_file: Path) -> FakeSpec:
     )
 
 
+def histogram_lab(**score: int) -> dict[str, dict[str, Any] | None]:
+    """The grading of a repository holding lab1_histogram alone, scored as `score`."""
+    return {"lab1_histogram": {"lab": "lab1", "title": "Histogram", "score": score}}
+
+
 def make_repo(root: Path, grading: dict[str, dict[str, Any] | None]) -> Path:
     """A repository with labs/<dir>/ folders; a dict value becomes its lab.json."""
     repo = root / "repo"
@@ -166,6 +171,48 @@ def run_grader(
         timeout=120,
         check=False,
     )
+
+
+def run_grade(
+    root: Path, repo: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`grade ARGS --repo REPO --report ROOT/out` in a child run in `root`."""
+    return run_grader(
+        "grade", *args, "--repo", str(repo), "--report", str(root / "out"), cwd=root, env=env
+    )
+
+
+def grade_hidden(
+    root: Path, repo: Path, build: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`grade` of `build` on hidden data (a secret in ROOT/secret), its sanitizer stage off."""
+    secret = root / "secret"
+    secret.write_text("s3cret\n")
+    # The fake builds have no sanitize tests; test_sanitize_stage.py checks their results.
+    hidden = ["--secret-file", str(secret), "--no-sanitize"]
+    return run_grade(root, repo, "--build", str(build), *hidden, *args, env=env)
+
+
+def figure_build(root: Path) -> Path:
+    """A fake lab1 build: its dataset setup, a timing test with a figure, a failing test."""
+    return make_build(
+        root,
+        [
+            setup_spec("lab1", "ok", root / "count"),
+            gtest_spec("lab1", "timing", "pass_with_figure", "Hist.Fast"),
+            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
+        ],
+    )
+
+
+def git(repo: Path, *args: str) -> str:
+    """`git ARGS` in `repo` as a throwaway committer; its stdout, stripped."""
+    return subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 def fake_nvidia_smi(root: Path, listing: str, returncode: int = 0) -> Path:

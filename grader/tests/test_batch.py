@@ -35,6 +35,7 @@ from grader.instructor.batch_steps import BatchConfig, BuiltTree, grade_submissi
 from grader.instructor.class_table import result_from_report, write_class_table
 from grader.tests.helpers import (
     gtest_spec,
+    histogram_lab,
     make_build,
     make_repo,
     needs_ctest,
@@ -391,6 +392,25 @@ def test_write_class_table(tmp_path: Path) -> None:
 # --- the real grade step, on a fake build tree ------------------------------------------------
 
 
+def _config(
+    tmp_path: Path,
+    labs: tuple[str, ...] = ("lab1",),
+    *,
+    repo: Path | None = None,
+    lab_max: dict[str, float] | None = None,
+    **fields: Any,
+) -> BatchConfig:
+    """A BatchConfig of `labs` reporting to tmp_path/out and building in tmp_path/b."""
+    return BatchConfig(
+        repo=tmp_path if repo is None else repo,
+        labs=labs,
+        report_root=tmp_path / "out",
+        build_root=tmp_path / "b",
+        lab_max={} if lab_max is None else lab_max,
+        **fields,
+    )
+
+
 @needs_ctest
 def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
     build = make_build(
@@ -400,21 +420,11 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
             gtest_spec("lab1", "timing", "fail", "Suite.B"),
         ],
     )
-    repo = make_repo(
+    repo = make_repo(tmp_path, histogram_lab(correctness=1, timing=4))
+    config = _config(
         tmp_path,
-        {
-            "lab1_histogram": {
-                "lab": "lab1",
-                "title": "Histogram",
-                "score": {"correctness": 1, "timing": 4},
-            }
-        },
-    )
-    config = BatchConfig(
+        ("lab1", "lab3"),
         repo=repo,
-        labs=("lab1", "lab3"),
-        report_root=tmp_path / "out",
-        build_root=tmp_path / "b",
         lab_max={"lab1": 5, "lab3": 7},
         sanitize=False,  # the fake build has no sanitize tests (test_sanitize_stage.py)
         shared_gpus=("1",),
@@ -443,14 +453,7 @@ def test_grade_submission_without_a_gpu_is_broken_not_passed(tmp_path: Path) -> 
         tmp_path, [gtest_spec("lab1", "correctness", "no_gpu", "Suite.A")], probe="absent"
     )
     repo = make_repo(tmp_path, {"lab1_histogram": None})
-    config = BatchConfig(
-        repo=repo,
-        labs=("lab1",),
-        report_root=tmp_path / "out",
-        build_root=tmp_path / "b",
-        lab_max={},
-        sanitize=False,
-    )
+    config = _config(tmp_path, repo=repo, sanitize=False)
     result = grade_submission(
         config, Submission("ann", tmp_path, ("lab1",)), BuiltTree(build, ("lab1",)), "0"
     )
@@ -558,13 +561,7 @@ def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
 
     sub_dir = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub_dir / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
-    config = BatchConfig(
-        repo=tmp_path,
-        labs=("lab1", "lab3"),
-        report_root=tmp_path / "out",
-        build_root=tmp_path / "b",
-        lab_max={"lab1": 120, "lab3": 50},
-    )
+    config = _config(tmp_path, ("lab1", "lab3"), lab_max={"lab1": 120, "lab3": 50})
     sub = Submission("cheat", sub_dir, ("lab1",))
     built = build_submission(config, sub)
     assert built.labs == () and list(built.static) == ["lab1"]
@@ -580,31 +577,16 @@ def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
 
 
 def test_batch_grades_with_the_sanitizer_stage_unless_told_not_to(tmp_path: Path) -> None:
-    def config(**fields: Any) -> BatchConfig:
-        return BatchConfig(
-            repo=tmp_path,
-            labs=("lab1",),
-            report_root=tmp_path / "out",
-            build_root=tmp_path / "b",
-            lab_max={},
-            **fields,
-        )
-
     built = BuiltTree(tmp_path / "b" / "ann", ("lab1",))
-    assert "--sanitize" in worker_command(config(), built, tmp_path / "r")
-    assert "--sanitize" not in worker_command(config(sanitize=False), built, tmp_path / "r")
+    assert "--sanitize" in worker_command(_config(tmp_path), built, tmp_path / "r")
+    assert "--sanitize" not in worker_command(
+        _config(tmp_path, sanitize=False), built, tmp_path / "r"
+    )
 
 
 def test_batch_hands_its_calibration_to_each_worker(tmp_path: Path) -> None:
     def command(**fields: Any) -> list[str]:
-        config = BatchConfig(
-            repo=tmp_path,
-            labs=("lab1",),
-            report_root=tmp_path / "out",
-            build_root=tmp_path / "b",
-            lab_max={},
-            **fields,
-        )
+        config = _config(tmp_path, **fields)
         return worker_command(config, BuiltTree(tmp_path / "b" / "ann", ("lab1",)), tmp_path)
 
     argv = command(calibration=tmp_path / "ref" / "results.json")

@@ -13,22 +13,17 @@ import pytest
 from grader.tests.helpers import (
     FakeSpec,
     gtest_spec,
+    histogram_lab,
     make_build,
     make_repo,
     needs_ctest,
+    run_grade,
     run_grader,
     setup_spec,
 )
 
 pytestmark = needs_ctest
-GRADING = {
-    "lab1_histogram": {
-        "lab": "lab1",
-        "title": "Histogram",
-        "score": {"correctness": 1, "timing": 4},
-    },
-    "lab10_scan": None,
-}
+GRADING = {**histogram_lab(correctness=1, timing=4), "lab10_scan": None}
 
 
 def _grader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -39,18 +34,7 @@ def _grade(
     tmp_path: Path, specs: list[FakeSpec], *extra: str, probe: str | None = "present"
 ) -> subprocess.CompletedProcess[str]:
     build = make_build(tmp_path, specs, probe=probe)
-    repo = make_repo(tmp_path, GRADING)
-    return _grader(
-        "grade",
-        "--build",
-        str(build),
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        *extra,
-        cwd=tmp_path,
-    )
+    return run_grade(tmp_path, make_repo(tmp_path, GRADING), "--build", str(build), *extra)
 
 
 def _results(tmp_path: Path) -> dict[str, Any]:
@@ -237,16 +221,7 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
         'echo \'skeletons/lab1_histogram/histogram.cu(12): error: identifier "bins" is '
         "undefined'\necho '1 error detected in the compilation of histogram.cu.'\nexit 1\n"
     )
-    proc = _grader(
-        "grade",
-        "--impl",
-        str(student),
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
-    )
+    proc = run_grade(tmp_path, repo, "--impl", str(student))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"impl={student}" in (tmp_path / "out" / "build.log").read_text()
     assert (tmp_path / "build-grade-alice").is_dir()
@@ -266,18 +241,14 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
         "cmake_minimum_required(VERSION 3.20)\nproject(cuda_labs NONE)\n"
         'message(FATAL_ERROR "lab1: histogram.cu is missing")\n'
     )
-    proc = _grader(
-        "grade",
+    proc = run_grade(
+        tmp_path,
+        repo,
         "--impl",
         "skeletons",
         "--build-dir",
         str(tmp_path / "b"),
         "--cmake-arg=-DLAB_EXTRA=1",
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     doc = _results(tmp_path)
@@ -290,16 +261,7 @@ def test_impl_configure_failure_fails_every_lab(tmp_path: Path) -> None:
     shutil.which("cmake") is None or shutil.which("ninja") is None, reason="cmake and ninja needed"
 )
 def test_impl_a_lab_the_static_check_rejects_scores_zero_and_is_not_run(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path,
-        {
-            "lab1_histogram": {
-                "lab": "lab1",
-                "title": "Histogram",
-                "score": {"correctness": 7},
-            }
-        },
-    )
+    repo = make_repo(tmp_path, histogram_lab(correctness=7))
     (repo / "CMakeLists.txt").write_text("""cmake_minimum_required(VERSION 3.20)
 project(cuda_labs NONE)
 enable_testing()
@@ -309,16 +271,7 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     student = tmp_path / "cheat"
     (student / "lab1_histogram").mkdir(parents=True)
     (student / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
-    proc = _grader(
-        "grade",
-        "--impl",
-        str(student),
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
-    )
+    proc = run_grade(tmp_path, repo, "--impl", str(student))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "lab1 rejected by the static check" in proc.stderr
     doc = _results(tmp_path)
@@ -380,18 +333,7 @@ set_tests_properties(lab1.Hist.Uniform PROPERTIES LABELS "lab1;lab1.correctness"
     student = tmp_path / "carol"
     for lab_dir in ("lab1_histogram", "lab10_scan"):
         (student / lab_dir).mkdir(parents=True)
-    proc = _grader(
-        "grade",
-        "--impl",
-        str(student),
-        "--repo",
-        str(repo),
-        "--labs",
-        "lab1",
-        "--report",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
-    )
+    proc = run_grade(tmp_path, repo, "--impl", str(student), "--labs", "lab1")
     assert "grader: building lab1 against" in proc.stdout, proc.stdout + proc.stderr
     assert "only=lab1\n" in (tmp_path / "out" / "build.log").read_text()
 

@@ -36,6 +36,35 @@ def _cmake(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _configure_student(build: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The student preset configured into `build` for one GPU architecture, with `args`."""
+    return _cmake(
+        "--preset", "student", "-B", str(build), "-DCMAKE_CUDA_ARCHITECTURES=86-real", *args
+    )
+
+
+def _ctest(build: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """`ctest --test-dir BUILD ARGS`, its output captured."""
+    return subprocess.run(
+        ["ctest", "--test-dir", str(build), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+    )
+
+
+def _cmake_script(script: Path, definition: str) -> subprocess.CompletedProcess[str]:
+    """`cmake -D... -P script`: one CMake script run with one cache definition."""
+    return subprocess.run(
+        ["cmake", definition, "-P", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def _lines(proc: subprocess.CompletedProcess[str], marker: str = "cuda-labs:") -> list[str]:
     return [line for line in proc.stdout.splitlines() if marker in line]
 
@@ -56,13 +85,7 @@ lab_selection(chosen "${{ONLY}}" lab1 lab2 lab3 lab10)
 message(STATUS "chosen=${{chosen}}")
 lab_selection_message("${{ONLY}}" ${{chosen}})
 """)
-    return subprocess.run(
-        ["cmake", f"-DONLY={lab_only}", "-P", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return _cmake_script(script, f"-DONLY={lab_only}")
 
 
 @needs_cmake
@@ -117,13 +140,7 @@ def test_an_empty_lab_impl_is_refused(tmp_path: Path, lab_impl: str) -> None:
     """-DLAB_IMPL= once resolved to the repository root and built against it."""
     script = tmp_path / "impl.cmake"
     script.write_text(f'include("{REPO / "cmake" / "LabImpl.cmake"}")\n')
-    proc = subprocess.run(
-        ["cmake", f"-DLAB_IMPL={lab_impl}", "-P", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = _cmake_script(script, f"-DLAB_IMPL={lab_impl}")
     assert proc.returncode != 0
     assert "LAB_IMPL is empty: give skeletons, solutions, or your folder" in _errors(proc)
     assert "labs build against" not in proc.stdout
@@ -166,15 +183,7 @@ def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_pat
     copy = tmp_path / "my copy"
     shutil.copytree(REPO / "skeletons", copy)
     build = tmp_path / "b"
-    first = _cmake(
-        "--preset",
-        "student",
-        "-B",
-        str(build),
-        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
-        f"-DLAB_IMPL={copy}",
-        "-DLAB_ONLY=lab3,lab1",
-    )
+    first = _configure_student(build, f"-DLAB_IMPL={copy}", "-DLAB_ONLY=lab3,lab1")
     assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-2000:]
     impl_line = (
         f"-- cuda-labs: labs build against {copy} (LAB_IMPL={copy}, kept in this "
@@ -191,13 +200,7 @@ def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_pat
     again = _cmake("--preset", "student", "-B", str(build))
     assert again.returncode == 0, again.stderr[-2000:]
     assert _lines(again) == [impl_line, only_line]
-    listed = subprocess.run(
-        ["ctest", "--test-dir", str(build), "-N"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    ).stdout
+    listed = _ctest(build, "-N").stdout
     assert "lab2." not in listed and "lab1." in listed
 
     unknown = _cmake("--preset", "student", "-B", str(build), "-DLAB_ONLY=lab9")
@@ -217,14 +220,7 @@ def test_a_students_folder_and_lab_selection_survive_a_plain_reconfigure(tmp_pat
 @needs_cuda_cmake
 def test_the_reference_preset_builds_the_solutions_whatever_the_cache_holds(tmp_path: Path) -> None:
     build = tmp_path / "b"
-    first = _cmake(
-        "--preset",
-        "student",
-        "-B",
-        str(build),
-        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
-        "-DLAB_ONLY=lab1",
-    )
+    first = _configure_student(build, "-DLAB_ONLY=lab1")
     assert first.returncode == 0, first.stderr[-2000:]
     assert f"labs build against {REPO / 'skeletons'} " in first.stdout
     ref = _cmake("--preset", "reference", "-B", str(build))
@@ -256,25 +252,15 @@ def test_gpu_tests_ask_ctest_for_a_gpu_slot_and_get_one(tmp_path: Path) -> None:
     sanitizer.write_text('#!/bin/sh\necho "allocated: $CTEST_RESOURCE_GROUP_0_GPUS"\n')
     sanitizer.chmod(0o755)
     build = tmp_path / "b"
-    configured = _cmake(
-        "--preset",
-        "student",
-        "-B",
-        str(build),
-        "-DCMAKE_CUDA_ARCHITECTURES=86-real",
+    configured = _configure_student(
+        build,
         "-DLAB_ONLY=lab1",
         "-DLAB_SANITIZE=ON",
         f"-DLAB_COMPUTE_SANITIZER={sanitizer}",
     )
     assert configured.returncode == 0, configured.stderr[-2000:]
     _stand_in_for_discovery(build)
-    shown = subprocess.run(
-        ["ctest", "--test-dir", str(build), "--show-only=json-v1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    shown = _ctest(build, "--show-only=json-v1", check=True)
     groups: dict[str, object] = {}
     for test in json.loads(shown.stdout)["tests"]:
         props = {p["name"]: p["value"] for p in test.get("properties", [])}
@@ -303,13 +289,7 @@ def test_gpu_tests_ask_ctest_for_a_gpu_slot_and_get_one(tmp_path: Path) -> None:
         check=False,
     )
     assert written.returncode == 0, written.stderr
-    ran = subprocess.run(
-        ["ctest", "--test-dir", str(build), "--resource-spec-file", str(spec), "-j", "3"]
-        + ["-R", r"^lab1\.sanitize\.", "-FA", ".*", "-V"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    spec_args = ["--resource-spec-file", str(spec), "-j", "3"]
+    ran = _ctest(build, *spec_args, "-R", r"^lab1\.sanitize\.", "-FA", ".*", "-V")
     assert ran.returncode == 0, ran.stdout[-2000:]
     assert ran.stdout.count("allocated: id:0,slots:1") == 3, ran.stdout[-2000:]

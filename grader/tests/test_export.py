@@ -24,7 +24,7 @@ from grader.instructor.export import (
     student_presets,
     student_readme,
 )
-from grader.tests.helpers import PACKAGE_PARENT
+from grader.tests.helpers import run_grader
 
 REPO = Path(__file__).resolve().parents[2]
 needs_cuda_cmake = pytest.mark.skipif(
@@ -191,15 +191,7 @@ def _snapshot(root: Path) -> dict[str, str]:
 def _export_cli(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "grader", "export", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader("export", *args, cwd=cwd, env=env)
 
 
 def _refused(result: subprocess.CompletedProcess[str], message: str) -> None:
@@ -373,15 +365,7 @@ def test_an_unwritable_outdir_is_a_usage_error(tmp_path: Path) -> None:
     locked.mkdir()
     locked.chmod(0o500)
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "grader", "export", str(locked / "x")],
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        result = _export_cli(str(locked / "x"), cwd=tmp_path)
     finally:
         locked.chmod(0o700)
     assert result.returncode == 2
@@ -396,15 +380,7 @@ def test_an_outdir_under_a_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_the_command_line_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "x").write_text("x")
-    result = subprocess.run(
-        [sys.executable, "-m", "grader", "export", str(tmp_path)],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = _export_cli(str(tmp_path), cwd=tmp_path)
     assert result.returncode == 2
     assert "is not empty" in result.stderr and "Traceback" not in result.stderr
 

@@ -45,21 +45,22 @@ def test_a_path_without_the_tools_is_reported_missing(tmp_path: Path) -> None:
     assert "provision-runner.sh --install" in result.stderr
 
 
-def test_an_old_cmake_is_reported_with_its_version(tmp_path: Path) -> None:
+def _with_cmake(tmp_path: Path, version: str) -> Path:
+    """The _bin folder plus a `cmake` that reports `version`."""
     folder = _bin(tmp_path)
     cmake = folder / "cmake"
-    cmake.write_text("#!/bin/bash\necho 'cmake version 3.22.1'\n")
+    cmake.write_text(f"#!/bin/bash\necho 'cmake version {version}'\n")
     cmake.chmod(0o755)
-    result = _report(folder)
+    return folder
+
+
+def test_an_old_cmake_is_reported_with_its_version(tmp_path: Path) -> None:
+    result = _report(_with_cmake(tmp_path, "3.22.1"))
     assert "MISSING  cmake 3.25 or newer (found 3.22)" in result.stdout
 
 
 def test_a_recent_cmake_is_accepted(tmp_path: Path) -> None:
-    folder = _bin(tmp_path)
-    cmake = folder / "cmake"
-    cmake.write_text("#!/bin/bash\necho 'cmake version 4.1.0'\n")
-    cmake.chmod(0o755)
-    assert "ok       cmake 4.1" in _report(folder).stdout
+    assert "ok       cmake 4.1" in _report(_with_cmake(tmp_path, "4.1.0")).stdout
 
 
 def test_an_unknown_option_is_a_usage_error(tmp_path: Path) -> None:

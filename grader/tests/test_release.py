@@ -38,6 +38,8 @@ from grader.instructor.batch_steps import (
 from grader.instructor.class_table import result_from_report, write_class_table
 from grader.options import add_release_arguments
 from grader.tests.helpers import (
+    figure_build,
+    grade_hidden,
     gtest_spec,
     make_build,
     make_repo,
@@ -349,33 +351,11 @@ def test_batch_reads_its_deadline_policy_before_anything_else(tmp_path: Path) ->
 
 @needs_ctest
 def test_grade_with_a_secret_releases_after_the_last_due_time(tmp_path: Path) -> None:
-    build = make_build(
-        tmp_path,
-        [
-            setup_spec("lab1", "ok", tmp_path / "count"),
-            gtest_spec("lab1", "timing", "pass_with_figure", "Hist.Fast"),
-            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
-        ],
-    )
+    build = figure_build(tmp_path)
     repo = make_repo(tmp_path, {"lab1_histogram": {"lab": "lab1", "score": {"timing": 4}}})
-    (tmp_path / "secret").write_text("s3cret\n")
     policy = tmp_path / "deadline.json"
     policy.write_text(json.dumps({"due": "2020-01-01T00:00:00+00:00", "extensions": {"a": 2}}))
-    proc = run_grader(
-        "grade",
-        "--build",
-        str(build),
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        "--secret-file",
-        str(tmp_path / "secret"),
-        "--no-sanitize",
-        "--deadline-policy",
-        str(policy),
-        cwd=tmp_path,
-    )
+    proc = grade_hidden(tmp_path, repo, build, "--deadline-policy", str(policy))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "hidden-data results released: the class's last due time, 2020-01-03" in proc.stdout
     doc = json.loads((tmp_path / "out" / "results.json").read_text())

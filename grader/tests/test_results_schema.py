@@ -9,9 +9,6 @@ ours goes into `extra_data`, which the spec stores as given.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,12 +20,12 @@ from grader.core.release import Release
 from grader.core.reports import write_all
 from grader.core.scoring import Grade, LabPolicy, score_lab
 from grader.tests.helpers import (
-    PACKAGE_PARENT,
-    gtest_spec,
-    make_build,
+    figure_build,
+    git,
+    grade_hidden,
+    histogram_lab,
     make_repo,
     needs_ctest,
-    setup_spec,
 )
 
 Check = Callable[[Any], bool]
@@ -257,67 +254,17 @@ def test_public_data_results_are_visible(tmp_path: Path) -> None:
     assert doc["extra_data"]["hidden_data"] is False
 
 
-def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
 @needs_ctest
 def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
     """A real `grade` on fake tests: hidden data, a harness in git, a job summary."""
-    build = make_build(
-        tmp_path,
-        [
-            setup_spec("lab1", "ok", tmp_path / "count"),
-            gtest_spec("lab1", "timing", "pass_with_figure", "Hist.Fast"),
-            gtest_spec("lab1", "correctness", "fail", "Hist.Uniform"),
-        ],
-    )
-    repo = make_repo(
-        tmp_path,
-        {
-            "lab1_histogram": {
-                "lab": "lab1",
-                "title": "Histogram",
-                "score": {"correctness": 1, "timing": 4},
-            }
-        },
-    )
-    _git(repo, "init", "-q")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-q", "-m", "labs")
-    secret = tmp_path / "secret"
-    secret.write_text("s3cret\n")
+    build = figure_build(tmp_path)
+    repo = make_repo(tmp_path, histogram_lab(correctness=1, timing=4))
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "labs")
     job_summary = tmp_path / "step-summary.md"
     job_summary.write_text("before\n")
-    env = {**os.environ, "PYTHONPATH": PACKAGE_PARENT, "GITHUB_STEP_SUMMARY": str(job_summary)}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "grade",
-            "--build",
-            str(build),
-            "--repo",
-            str(repo),
-            "--report",
-            str(tmp_path / "out"),
-            "--secret-file",
-            str(secret),
-            "--no-sanitize",  # the fake build has none; test_sanitize_stage.py checks its results
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = grade_hidden(tmp_path, repo, build, env={"GITHUB_STEP_SUMMARY": str(job_summary)})
     assert proc.returncode == 1, proc.stdout + proc.stderr
     # No deadline policy and no --release-hidden: held, the whole reports in instructor/.
     assert "hidden-data results held: no --deadline-policy" in proc.stdout
@@ -334,7 +281,7 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
         {"name": "lab1 fastest variant / copy ceiling", "value": 0.912, "order": "desc"}
     ]
     extra = doc["extra_data"]
-    assert extra["harness_commit"] == {"commit": _git(repo, "rev-parse", "HEAD"), "clean": True}
+    assert extra["harness_commit"] == {"commit": git(repo, "rev-parse", "HEAD"), "clean": True}
     assert extra["hidden_data"] is True and extra["max_score"] == 5
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "held until after the deadline" in summary

@@ -17,17 +17,17 @@ from grader.tests.helpers import (
     FAKES,
     FakeSpec,
     gtest_spec,
+    histogram_lab,
     make_build,
     make_repo,
     needs_ctest,
+    run_grade,
     run_grader,
 )
 from grader.tests.test_results_schema import assert_to_spec
 
 pytestmark = needs_ctest
-GRADING: dict[str, dict[str, Any] | None] = {
-    "lab1_histogram": {"lab": "lab1", "title": "Histogram", "score": {"correctness": 1}}
-}
+GRADING = histogram_lab(correctness=1)
 SMALL = "*__single*"
 
 
@@ -70,10 +70,7 @@ PASSING = {
 def _grade(tmp_path: Path, specs: list[FakeSpec], *extra: str) -> subprocess.CompletedProcess[str]:
     build = make_build(tmp_path, specs)
     repo = make_repo(tmp_path, GRADING)
-    report = ["--report", str(tmp_path / "out"), "--sandbox", "off"]
-    return run_grader(
-        "grade", "--build", str(build), "--repo", str(repo), *report, *extra, cwd=tmp_path
-    )
+    return run_grade(tmp_path, repo, "--build", str(build), "--sandbox", "off", *extra)
 
 
 def _tests(tmp_path: Path) -> dict[str, dict[str, Any]]:

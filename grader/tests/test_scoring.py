@@ -23,7 +23,7 @@ from grader.core.scoring import (
     score_lab,
 )
 from grader.core.session import GradingSession
-from grader.tests.helpers import FAKE_SETUP, fake_test, make_repo
+from grader.tests.helpers import FAKE_SETUP, fake_test, histogram_lab, make_repo
 
 
 def _test(name: str, kind: str, lab: str = "lab1") -> LabTest:
@@ -34,16 +34,7 @@ PASS = Outcome(Status.PASSED)
 
 
 def test_each_group_of_lab_json_is_split_evenly_among_its_tests(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path,
-        {
-            "lab1_histogram": {
-                "lab": "lab1",
-                "title": "Histogram",
-                "score": {"correctness": 2, "timing": 8},
-            }
-        },
-    )
+    repo = make_repo(tmp_path, histogram_lab(correctness=2, timing=8))
     policy = load_policy("lab1", repo / "labs" / "lab1_histogram")
     assert policy.title == "Histogram" and not policy.notes
     lab = score_lab(

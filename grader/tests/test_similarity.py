@@ -108,22 +108,17 @@ def test_the_planted_near_copy_ranks_first_and_the_skeleton_counts_for_no_one(
     assert "<mark>" in pairs[0].highlighted[0]
 
 
-def _similarity(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return run_grader("similarity", *args, cwd=cwd)
+def _similarity(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`similarity ARGS` over _class's folders, the repository tmp_path, reports in out/."""
+    _class(tmp_path)
+    (tmp_path / "labs" / LAB).mkdir(parents=True)
+    class_dir = str(tmp_path / "class")
+    report = ["--report", str(tmp_path / "out"), "--repo", str(tmp_path)]
+    return run_grader("similarity", class_dir, *report, *args, cwd=tmp_path)
 
 
 def test_the_command_writes_both_reports(tmp_path: Path) -> None:
-    _class(tmp_path)
-    repo = tmp_path
-    (repo / "labs" / LAB).mkdir(parents=True)
-    proc = _similarity(
-        str(tmp_path / "class"),
-        "--report",
-        str(tmp_path / "out"),
-        "--repo",
-        str(repo),
-        cwd=tmp_path,
-    )
+    proc = _similarity(tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "first: alice and carol" in proc.stdout
     table = (tmp_path / "out" / "similarity.md").read_text()
@@ -140,17 +135,7 @@ def test_the_command_writes_both_reports(tmp_path: Path) -> None:
     ],
 )
 def test_bad_arguments_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
-    _class(tmp_path)
-    (tmp_path / "labs" / LAB).mkdir(parents=True)
-    proc = _similarity(
-        str(tmp_path / "class"),
-        "--report",
-        str(tmp_path / "out"),
-        "--repo",
-        str(tmp_path),
-        *args,
-        cwd=tmp_path,
-    )
+    proc = _similarity(tmp_path, *args)
     assert proc.returncode == 2
     assert message in proc.stderr
     assert not (tmp_path / "out" / "similarity.md").exists()

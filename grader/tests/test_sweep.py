@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.core.errors import GraderUsageError
-from grader.tests.helpers import PACKAGE_PARENT
+from grader.tests.helpers import PACKAGE_PARENT, run_grader
 from grader.tools.sweep import (
     EXIT_NO_DEVICE,
     NoDevice,
@@ -254,30 +254,18 @@ if "--format" in sys.argv:
 def _sweep(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # Keep the caller's PYTHONPATH: matplotlib may be installed through it.
     path = os.pathsep.join(filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
-    return subprocess.run(
-        [sys.executable, "-m", "grader", "sweep", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_grader("sweep", *args, cwd=tmp_path, env={"PYTHONPATH": path, "MPLBACKEND": "Agg"})
 
 
-def test_cli_writes_the_table(tmp_path: Path) -> None:
-    repo, build = _fake_lab(tmp_path)
+def _sweep_with_data(
+    tmp_path: Path, repo: Path, build: Path, out: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`sweep ARGS` of the fake lab on an 8-byte dataset, writing its tables to `out`."""
     data = tmp_path / "d.bin"
     data.write_bytes(b"\0" * 8)
-    result = _sweep(
+    return _sweep(
         tmp_path,
-        "lab1",
-        "shared",
-        "--param",
-        "blocks=2048,4096",
-        "--param",
-        "threads=256",
+        *args,
         "--build",
         str(build),
         "--repo",
@@ -285,7 +273,23 @@ def test_cli_writes_the_table(tmp_path: Path) -> None:
         "--data",
         str(data),
         "--out",
-        str(tmp_path / "out"),
+        str(out),
+    )
+
+
+def test_cli_writes_the_table(tmp_path: Path) -> None:
+    repo, build = _fake_lab(tmp_path)
+    result = _sweep_with_data(
+        tmp_path,
+        repo,
+        build,
+        tmp_path / "out",
+        "lab1",
+        "shared",
+        "--param",
+        "blocks=2048,4096",
+        "--param",
+        "threads=256",
     )
     assert result.returncode == 0, result.stderr
     rows = list(csv.reader((tmp_path / "out" / "sweep.csv").open()))
@@ -331,22 +335,8 @@ def test_cli_bad_input(tmp_path: Path, args: tuple[str, ...], message: str) -> N
 
 def test_cli_without_a_gpu_exits_3(tmp_path: Path) -> None:
     repo, build = _fake_lab(tmp_path, exit_code=EXIT_NO_DEVICE)
-    data = tmp_path / "d.bin"
-    data.write_bytes(b"\0" * 8)
-    result = _sweep(
-        tmp_path,
-        "lab1",
-        "shared",
-        "--param",
-        "blocks=1",
-        "--build",
-        str(build),
-        "--repo",
-        str(repo),
-        "--data",
-        str(data),
-        "--out",
-        str(tmp_path / "o"),
+    result = _sweep_with_data(
+        tmp_path, repo, build, tmp_path / "o", "lab1", "shared", "--param", "blocks=1"
     )
     assert result.returncode == 3 and "Traceback" not in result.stderr
     # One plain line quoting the program, never a Python list repr.

@@ -24,7 +24,7 @@ from grader.tests.helpers import (
     make_build,
     make_repo,
     needs_ctest,
-    run_grader,
+    run_grade,
 )
 
 GPU = "NVIDIA H100 80GB HBM3"
@@ -159,18 +159,7 @@ def _grade(tmp_path: Path, calibration: Path) -> subprocess.CompletedProcess[str
     build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "pass", "Hist.Small")])
     lab = {"title": "Histogram", "score": {"correctness": 1, "timing": 4}}
     repo = make_repo(tmp_path, {"lab1_histogram": lab})
-    return run_grader(
-        "grade",
-        "--build",
-        str(build),
-        "--repo",
-        str(repo),
-        "--report",
-        str(tmp_path / "out"),
-        "--calibration",
-        str(calibration),
-        cwd=tmp_path,
-    )
+    return run_grade(tmp_path, repo, "--build", str(build), "--calibration", str(calibration))
 
 
 @needs_ctest
