@@ -25,9 +25,14 @@ from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
 
 
-def add_build_argument(parser: argparse.ArgumentParser, help: str) -> None:
+def add_build_argument(parser: argparse.ArgumentParser, help: str, required: bool = True) -> None:
     """--build: the built tree a command runs, required where it is the only source."""
-    parser.add_argument("--build", type=Path, required=True, metavar="BUILD", help=help)
+    parser.add_argument("--build", type=Path, required=required, metavar="BUILD", help=help)
+
+
+def add_build_dir_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--build-dir: where the tree of --impl is configured and built."""
+    parser.add_argument("--build-dir", type=Path, metavar="B", help=help)
 
 
 def add_secret_argument(parser: argparse.ArgumentParser, help: str) -> None:
@@ -78,6 +83,15 @@ def add_class_report_argument(parser: argparse.ArgumentParser) -> None:
     """--class-report: what `batch --report` wrote, read by the class commands."""
     parser.add_argument(
         "--class-report", type=Path, required=True, metavar="REPORT", help="a batch report folder"
+    )
+
+
+def add_report_dir_argument(
+    parser: argparse.ArgumentParser, help: str, default: Path | None = None
+) -> None:
+    """--report OUT: the folder a command writes its reports to, required without a default."""
+    parser.add_argument(
+        "--report", type=Path, required=default is None, default=default, metavar="OUT", help=help
     )
 
 

@@ -55,6 +55,7 @@ from grader.options import (
     add_cmake_arg_argument,
     add_grading_arguments,
     add_labs_argument,
+    add_report_dir_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
     writable_dir,
@@ -63,13 +64,7 @@ from grader.options import (
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_submissions_argument(parser)
-    parser.add_argument(
-        "--report",
-        type=Path,
-        required=True,
-        metavar="OUT",
-        help="folder for one report folder per student, class.csv, class.md",
-    )
+    add_report_dir_argument(parser, "folder for one report folder per student, class.csv, class.md")
     gpus = parser.add_mutually_exclusive_group()
     gpus.add_argument(
         "--gpus",

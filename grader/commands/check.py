@@ -21,6 +21,8 @@ from grader.core.build import check_built_from, checked_build_target
 from grader.core.discovery import check_build_dir, checked_repo, repo_root
 from grader.core.errors import EXIT_FAILED, EXIT_OK, GraderUsageError
 from grader.options import (
+    add_build_argument,
+    add_build_dir_argument,
     add_cmake_arg_argument,
     add_labs_argument,
     add_repo_argument,
@@ -39,17 +41,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skeletons, solutions, or a folder laid out like skeletons/",
     )
     add_labs_argument(parser, "every lab in DIR")
-    parser.add_argument(
-        "--build",
-        type=Path,
-        metavar="BUILD",
-        help="check the objects of this build instead of compiling them",
+    add_build_argument(
+        parser, "check the objects of this build instead of compiling them", required=False
     )
-    parser.add_argument(
-        "--build-dir",
-        type=Path,
-        metavar="B",
-        help="compile the student's objects here and keep them (default: a temporary folder)",
+    add_build_dir_argument(
+        parser, "compile the student's objects here and keep them (default: a temporary folder)"
     )
     add_cmake_arg_argument(
         parser,

@@ -53,10 +53,12 @@ from grader.core.sandbox import Decision, warn
 from grader.core.session import GradingSession
 from grader.core.worker_request import WorkerRequest
 from grader.options import (
+    add_build_dir_argument,
     add_calibration_argument,
     add_cmake_arg_argument,
     add_grading_arguments,
     add_labs_argument,
+    add_report_dir_argument,
     add_request_argument,
     add_timeout_scale_argument,
     impl_folder,
@@ -80,24 +82,17 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="configure and build the labs against DIR "
         f"({' or '.join(IMPL_WORDS)}, or a student's folder)",
     )
-    parser.add_argument(
-        "--build-dir",
-        type=Path,
-        metavar="B",
-        help="build directory for --impl (default: ./build-grade-<name>)",
-    )
+    add_build_dir_argument(parser, "build directory for --impl (default: ./build-grade-<name>)")
     add_cmake_arg_argument(
         parser,
         "extra configure argument for --impl, e.g. "
         "--cmake-arg=-DLAB_GTEST_SOURCE_DIR=/src/googletest (repeatable)",
     )
     add_labs_argument(parser, "every lab built")
-    parser.add_argument(
-        "--report",
-        type=Path,
+    add_report_dir_argument(
+        parser,
+        "folder for junit.xml, results.json, summary.md (default: %(default)s)",
         default=Path("grading-report"),
-        metavar="OUT",
-        help="folder for junit.xml, results.json, summary.md (default: %(default)s)",
     )
     add_timeout_scale_argument(parser)
     add_calibration_argument(parser)

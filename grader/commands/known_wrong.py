@@ -45,6 +45,7 @@ from grader.options import (
     add_build_jobs_argument,
     add_cmake_arg_argument,
     add_jobs_argument,
+    add_labs_argument,
     add_repo_argument,
     add_report_file_argument,
     add_secret_argument,
@@ -71,9 +72,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="judge only this submission (repeatable)",
     )
-    parser.add_argument(
-        "--labs", metavar="LABS", help="judge only the submissions of these labs, e.g. lab1,lab3"
-    )
+    add_labs_argument(parser, "the submissions of every lab")
     parser.add_argument(
         "--static-only",
         action="store_true",

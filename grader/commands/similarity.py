@@ -9,7 +9,6 @@ included); 2 usage error (not a class folder, unknown lab, copydetect missing).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from grader.command import Command
 from grader.core.discovery import (
@@ -24,6 +23,7 @@ from grader.instructor.similarity import compare_class, html_report, markdown
 from grader.options import (
     add_labs_argument,
     add_repo_argument,
+    add_report_dir_argument,
     add_submissions_argument,
     writable_dir,
 )
@@ -31,9 +31,7 @@ from grader.options import (
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_submissions_argument(parser)
-    parser.add_argument(
-        "--report", type=Path, required=True, metavar="OUT", help="folder for the reports"
-    )
+    add_report_dir_argument(parser, "folder for the reports")
     add_labs_argument(parser, "every lab")
     parser.add_argument(
         "--threshold",
