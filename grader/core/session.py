@@ -279,13 +279,18 @@ class GradingSession:
         public = copy.copy(self.runner)  # the same runner, without the secret
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
 
-        def run(test: LabTest) -> Outcome:
-            # A failure a busy GPU could explain runs again with the GPU to itself: a
-            # variant's flag must not depend on how crowded the GPU was.
-            outcome = public.run(test)
-            return self.scheduler.alone(public.run, test) if crowded_out(outcome) else outcome
+        def run(tests: list[LabTest]) -> list[Outcome]:
+            # Side by side; then, one at a time with the GPU to itself, each failure a
+            # busy GPU could explain: a variant's flag must not depend on the crowd.
+            scheduler = self.scheduler
+            ran = scheduler.side_by_side(public.run, tests)
+            if scheduler.jobs == 1 and scheduler.gpu_lock is None:
+                return ran  # each ran alone already
+            return [
+                scheduler.alone(public.run, t) if crowded_out(o) else o for t, o in zip(tests, ran)
+            ]
 
-        firsts = self.scheduler.side_by_side(run, [group[0] for group in groups])
+        firsts = run([group[0] for group in groups])
         passes: dict[str, Outcome] = {}
         rests: list[list[LabTest]] = []
         for group, first in zip(groups, firsts):
@@ -296,7 +301,7 @@ class GradingSession:
         for rest, settled in zip(rests, self.scheduler.side_by_side(public.run_group, rests)):
             passes.update((n, o) for n, o in settled.items() if o.status is Status.PASSED)
             unsettled += [t for t in rest if t.name not in settled]
-        for test, outcome in zip(unsettled, self.scheduler.side_by_side(run, unsettled)):
+        for test, outcome in zip(unsettled, run(unsettled)):
             if outcome.status is Status.PASSED:
                 passes[test.name] = outcome
         self.runner.processes_started += public.processes_started
