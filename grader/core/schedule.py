@@ -145,16 +145,36 @@ class Scheduler:
         if not todo:
             return
         ran = self._run_units(todo)
-        for test in todo:
-            outcome = ran[test.name]
-            # Another worker on this GPU (its lock) is a neighbour too.
-            neighbours = self.jobs > 1 or self.gpu_lock is not None
-            if neighbours and crowded_out(outcome, self.runner.calibration is not None):
-                self.rerun_alone.append(test.name)
-                outcome = self.alone(self.runner.run, test)
+        sized = self.runner.calibration is not None
+        outcomes = [ran[t.name] for t in todo]
+        confirmed = self.confirm_alone(self.runner.run, todo, outcomes, sized, self.rerun_alone)
+        for test, outcome in zip(todo, confirmed):
             self._shared[test.name] = outcome
             if self.cache is not None:
                 self.cache.put(test, outcome)
+
+    def confirm_alone(
+        self,
+        run: Callable[[LabTest], Outcome],
+        tests: Sequence[LabTest],
+        outcomes: Sequence[Outcome],
+        sized_timeouts: bool = False,
+        rerun: list[str] | None = None,
+    ) -> list[Outcome]:
+        """`outcomes` of `tests` run side by side, with each failure a busy GPU could
+        explain (crowded_out) replaced by `run` again with the GPU to itself, one at a
+        time, its name added to `rerun`; as they are where nothing ran beside them
+        (another worker on this GPU, its lock, is a neighbour too)."""
+        if self.jobs == 1 and self.gpu_lock is None:
+            return list(outcomes)
+        confirmed = []
+        for test, outcome in zip(tests, outcomes):
+            if crowded_out(outcome, sized_timeouts):
+                outcome = self.alone(run, test)
+                if rerun is not None:
+                    rerun.append(test.name)
+            confirmed.append(outcome)
+        return confirmed
 
     def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
         """Each test's outcome, by name: alone, or from a group's process. What a group

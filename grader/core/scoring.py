@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -176,13 +176,17 @@ class Grade:
     # wait for ("until after the deadline (...)"); "" shows everything (reports.py).
     held_until: str = ""
 
+    def is_held(self, test: ScoredTest) -> bool:
+        """Whether this copy of the reports holds `test` back."""
+        return bool(self.held_until) and on_hidden_data(self.hidden_data, test)
+
     def shown(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
         """`tests` less those this copy holds back."""
-        return [t for t in tests if not (self.held_until and on_hidden_data(self.hidden_data, t))]
+        return [t for t in tests if not self.is_held(t)]
 
     def held(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
         """Those of `tests` this copy holds back."""
-        return [t for t in tests if self.held_until and on_hidden_data(self.hidden_data, t)]
+        return [t for t in tests if self.is_held(t)]
 
     @property
     def score(self) -> float:
@@ -241,6 +245,19 @@ def score_lab(
     return LabScore(policy, tuple(scores), tuple(notes))
 
 
+def failed_needs(policy: LabPolicy, results: Iterable[tuple[LabTest, Outcome]]) -> list[LabTest]:
+    """The correctness tests `timing_needs` names that failed, in the order given."""
+    needs = policy.timing_needs
+    return [
+        test
+        for test, outcome in results
+        if needs is not None
+        and test.kind == "correctness"
+        and outcome.status in (Status.FAILED, Status.ERROR)
+        and needs.search(test.name)
+    ]
+
+
 def unmet_timing_need(failed: str) -> str:
     """Why a timing test counts for nothing (and does not run: session.py)."""
     return (
@@ -266,8 +283,7 @@ def _voided(
         for variant, tests in failed.items()
         if all(t.name in public and public[t.name].status is Status.PASSED for t in tests)
     }
-    needs = policy.timing_needs
-    needed = [t for tests in failed.values() for t in tests if needs and needs.search(t.name)]
+    needed = failed_needs(policy, results)
     flagged = [flags[variant_of(t.name)] for t in needed if variant_of(t.name) in flags]
     timing = flagged[0] if flagged else ""
     if needed and not timing:

@@ -48,10 +48,16 @@ from grader.core.schedule import (
     Scheduler,
     check_jobs,
     check_timeout_scale,
-    crowded_out,
     default_jobs,
 )
-from grader.core.scoring import Grade, LabPolicy, load_policy, score_lab, unmet_timing_need
+from grader.core.scoring import (
+    Grade,
+    LabPolicy,
+    failed_needs,
+    load_policy,
+    score_lab,
+    unmet_timing_need,
+)
 from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
 NOT_RUN = "not run: the grading session stopped early"
@@ -280,15 +286,9 @@ class GradingSession:
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
 
         def run(tests: list[LabTest]) -> list[Outcome]:
-            # Side by side; then, one at a time with the GPU to itself, each failure a
-            # busy GPU could explain: a variant's flag must not depend on the crowd.
-            scheduler = self.scheduler
-            ran = scheduler.side_by_side(public.run, tests)
-            if scheduler.jobs == 1 and scheduler.gpu_lock is None:
-                return ran  # each ran alone already
-            return [
-                scheduler.alone(public.run, t) if crowded_out(o) else o for t, o in zip(tests, ran)
-            ]
+            # A variant's flag must not depend on how crowded the GPU was.
+            ran = self.scheduler.side_by_side(public.run, tests)
+            return self.scheduler.confirm_alone(public.run, tests, ran)
 
         firsts = run([group[0] for group in groups])
         passes: dict[str, Outcome] = {}
@@ -336,14 +336,11 @@ class GradingSession:
         `timing_needs` names failed (they run first: discovery's order). It would
         score 0 whatever its figure (scoring.py), and timing a wrong or hung kernel
         costs the GPU to itself for nothing."""
-        needs = self.policies[test.lab].timing_needs if test.lab in self.policies else None
-        if test.kind != "timing" or needs is None:
+        if test.kind != "timing" or test.lab not in self.policies:
             return None
-        for name, outcome in self.outcomes.items():
-            failed = outcome.status in (Status.FAILED, Status.ERROR)
-            if failed and name.startswith(f"{test.lab}.") and needs.search(name):
-                return f"not run: {unmet_timing_need(name)}"
-        return None
+        ran = [(t, self.outcomes[t.name]) for t in self.tests if t.name in self.outcomes]
+        failed = failed_needs(self.policies[test.lab], (r for r in ran if r[0].lab == test.lab))
+        return f"not run: {unmet_timing_need(failed[0].name)}" if failed else None
 
     def _build_reason(self, lab: str) -> str:
         """The compiler's first errors for `lab`, or a reminder to build."""
