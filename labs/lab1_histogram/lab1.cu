@@ -126,6 +126,7 @@ std::string HistogramBench::compare() {
 }
 
 std::string HistogramBench::check(Launcher run, Launch launch) {
+  restore();
   d_hist_.poison();
   run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch);
   LAB_CHECK_LAUNCH();
@@ -176,10 +177,12 @@ harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
          harness::shuffled(d_base_.get(), d_samples_.get(), samples_.size(), seed, Relabel(seed));
        },
        {harness::region_of(d_samples_), harness::region_of(d_base_)},
-       [&] {
-         LAB_CUDA_CHECK(cudaMemcpy(d_samples_.get(), d_base_.get(), d_base_.bytes(),
-                                   cudaMemcpyDeviceToDevice));
-       }});
+       [&] { restore(); }});
+}
+
+void HistogramBench::restore() {
+  LAB_CUDA_CHECK(
+      cudaMemcpy(d_samples_.get(), d_base_.get(), d_base_.bytes(), cudaMemcpyDeviceToDevice));
 }
 
 harness::TimingStats HistogramBench::time_course_global(const harness::TimingOptions& options) {
@@ -316,6 +319,7 @@ const std::vector<int>& ColourBench::expected(const ColourVariant& v) {
 }
 
 std::string ColourBench::check(const ColourVariant& v, Launch launch) {
+  restore();
   harness::DeviceBuffer<int> hist(v.bins());
   hist.poison();
   v.run(d_image_.get(), static_cast<int>(n()), hist.get(), launch);

@@ -86,8 +86,9 @@ class HistogramBench {
   double bytes_moved() const { return 4.0 * n() + 4.0 * kBins; }  // samples read, bins written
   const std::vector<int>& expected() const { return expected_; }
 
-  // Poisons the output, runs once, waits (with the deadline) and compares with the
-  // CPU reference. Returns "" when right, else the first mismatches.
+  // Restores the samples (a launcher that wrote into its input spoils only its own
+  // run), poisons the output, runs once, waits (with the deadline) and compares with
+  // the CPU reference. Returns "" when right, else the first mismatches.
   std::string check(Launcher run, Launch launch);
   std::string check_cub();
   const std::vector<int>& last_result() const { return last_; }
@@ -105,6 +106,7 @@ class HistogramBench {
  private:
   std::string compare();
   std::string compare_with_cub();
+  void restore();  // the samples from d_base_
   std::vector<int> samples_;
   std::vector<int> expected_;
   std::vector<int> last_;
@@ -168,8 +170,8 @@ class ColourBench {
   // The CPU reference for `v` on the bench's image, counted once.
   const std::vector<int>& expected(const ColourVariant& v);
 
-  // Poisons the output, runs once, waits (with the deadline) and compares with the CPU
-  // reference. Returns "" when right, else the first mismatches.
+  // Restores the image, poisons the output, runs once, waits (with the deadline) and
+  // compares with the CPU reference. Returns "" when right, else the first mismatches.
   std::string check(const ColourVariant& v, Launch launch);
   const std::vector<int>& last_result() const { return last_; }
 

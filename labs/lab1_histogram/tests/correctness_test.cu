@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -35,14 +37,41 @@ Launch launch_for(const Variant& v, Config c) {
   return v.defaults;
 }
 
+// One bench per dataset for the whole program: reading and counting 2^25 samples
+// costs about 0.3 s of CPU, a check milliseconds, and check() restores the input.
+// Cleared when the suite ends, while the CUDA runtime still runs.
+template <class Bench>
+class BenchCache {
+ public:
+  template <class Load>
+  Bench& get(const harness::DatasetCase& data, Load load) {
+    std::unique_ptr<Bench>& bench = benches_[data.name];
+    if (!bench)
+      bench = std::make_unique<Bench>(load(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
+    return *bench;
+  }
+  void clear() { benches_.clear(); }
+
+ private:
+  std::map<std::string, std::unique_ptr<Bench>> benches_;
+};
+
 using Param = std::tuple<const char*, harness::DatasetCase, Config>;
 
-class Histogram : public testing::TestWithParam<Param> {};
+class Histogram : public testing::TestWithParam<Param> {
+ protected:
+  static BenchCache<HistogramBench>& benches() {
+    static BenchCache<HistogramBench> cache;
+    return cache;
+  }
+  static void TearDownTestSuite() { benches().clear(); }
+};
 
 TEST_P(Histogram, MatchesTheCpuHistogramExactly) {
   const auto& [name, data, config] = GetParam();
   const Variant& v = find_variant(name);
-  HistogramBench bench(load_samples(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
+  HistogramBench& bench = benches().get(
+      data, [](const std::string& path, long long n) { return load_samples(path, n); });
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v.run, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
@@ -85,12 +114,20 @@ INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
 
 using ColourParam = std::tuple<const char*, harness::DatasetCase, Config>;
 
-class Colour : public testing::TestWithParam<ColourParam> {};
+class Colour : public testing::TestWithParam<ColourParam> {
+ protected:
+  static BenchCache<ColourBench>& benches() {
+    static BenchCache<ColourBench> cache;
+    return cache;
+  }
+  static void TearDownTestSuite() { benches().clear(); }
+};
 
 TEST_P(Colour, MatchesTheCpuHistogramExactly) {
   const auto& [name, image, config] = GetParam();
   const ColourVariant& v = find_colour_variant(name);
-  ColourBench bench(load_image(harness::dataset_path(LAB_DATA_DIR, image.name), image.n));
+  ColourBench& bench = benches().get(
+      image, [](const std::string& path, long long n) { return load_image(path, n); });
   const Launch launch = config == Config::Course ? kColourLaunch : kColourOddLaunch;
   const std::string wrong = bench.check(v, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << image.name
