@@ -64,7 +64,7 @@ echo "== sample class of ${SIZE:-22}, lab1, $(nvidia-smi --query-gpu=name --form
   sort | uniq -c | sed 's/^ *//' | paste -sd,)"
 if [ -n "${CALIBRATE:-}" ]; then
   grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
-print(f"grading {d[\"execution_time_s\"]:.1f} s, score {sum(l[\"score\"] for l in d[\"labs\"]):g}")' \
+print("grading %.1f s, score %g" % (d["execution_time_s"], sum(l["score"] for l in d["labs"])))' \
     "$logs/reference/instructor/results.json" 2>/dev/null)
   echo "reference, $CALIBRATE: ${grading:-no result: see reference.log}; $(cat "$logs/reference-wall") s with its build"
 fi
