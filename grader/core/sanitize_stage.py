@@ -24,17 +24,12 @@ from dataclasses import dataclass, replace
 from grader.core.gtest_xml import filter_matches
 from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.sanitize import SANITIZER_EXIT_CODE, tool_of
-from grader.core.verdict import WATCHDOG_EXIT
+from grader.core.verdict import hung
 
 NOTHING_TO_RUN = (
     "not run under compute-sanitizer: the variant of every small case it covers hung "
     "(timed out) or failed every correctness test, which the correctness tests already count"
 )
-
-
-def hung(outcome: Outcome) -> bool:
-    """A test killed by the harness's kernel watchdog or by its timeout."""
-    return outcome.returncode == WATCHDOG_EXIT or outcome.reason.startswith("timed out after")
 
 
 def sanitizer_failed(outcome: Outcome) -> bool:

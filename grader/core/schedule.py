@@ -35,7 +35,7 @@ from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.outcome_cache import OutcomeCache
 from grader.core.process_groups import plan, timed_groups
 from grader.core.runner import Runner
-from grader.core.verdict import WATCHDOG_EXIT
+from grader.core.verdict import hung
 
 MAX_JOBS = 8
 # A correctness test holds a CUDA context and at most ~1.5 GB of data.
@@ -82,20 +82,15 @@ def may_share_gpu(test: LabTest) -> bool:
     return not test.is_timed
 
 
-def crowded_out(outcome: Outcome, sized_timeouts: bool = False) -> bool:
-    """A failure that a busy GPU could explain, so it is confirmed alone.
-
-    Timeouts sized to the reference (watchdog.py) are FACTOR times a whole test's
-    time, its process start and CPU work included, which no sharing of the GPU
-    among MAX_JOBS tests stretches a correct kernel to: only running out of
-    memory is then confirmed, and a hung test costs its sized timeout once."""
+def crowded_out(outcome: Outcome) -> bool:
+    """A failure that a busy GPU could explain, so it is confirmed alone: a timeout
+    (even one sized to the reference, watchdog.py: four GPUs' worth of graders on
+    one host stretched correct lab1 cases past it, H100 x4) or running out of memory."""
     if outcome.status is not Status.FAILED:
         return False
-    text = outcome.reason + "\n" + outcome.output
-    if sized_timeouts:
-        return any(word in text for word in _MEMORY_WORDS)
-    if outcome.returncode == WATCHDOG_EXIT:
+    if hung(outcome):
         return True
+    text = outcome.reason + "\n" + outcome.output
     return any(word in text for word in ("timed out", *_MEMORY_WORDS))
 
 
@@ -145,9 +140,8 @@ class Scheduler:
         if not todo:
             return
         ran = self._run_units(todo)
-        sized = self.runner.calibration is not None
         outcomes = [ran[t.name] for t in todo]
-        confirmed = self.confirm_alone(self.runner.run, todo, outcomes, sized, self.rerun_alone)
+        confirmed = self.confirm_alone(self.runner.run, todo, outcomes, self.rerun_alone)
         for test, outcome in zip(todo, confirmed):
             self._shared[test.name] = outcome
             if self.cache is not None:
@@ -158,21 +152,26 @@ class Scheduler:
         run: Callable[[LabTest], Outcome],
         tests: Sequence[LabTest],
         outcomes: Sequence[Outcome],
-        sized_timeouts: bool = False,
         rerun: list[str] | None = None,
     ) -> list[Outcome]:
         """`outcomes` of `tests` run side by side, with each failure a busy GPU could
         explain (crowded_out) replaced by `run` again with the GPU to itself, one at a
         time, its name added to `rerun`; as they are where nothing ran beside them
-        (another worker on this GPU, its lock, is a neighbour too)."""
+        (another worker on this GPU, its lock, is a neighbour too). Once a variant hung
+        alone, its other timeouts stand: a hung variant costs one more timeout, not one
+        per case."""
         if self.jobs == 1 and self.gpu_lock is None:
             return list(outcomes)
         confirmed = []
+        hung_alone: set[tuple[str, str]] = set()
         for test, outcome in zip(tests, outcomes):
-            if crowded_out(outcome, sized_timeouts):
+            variant = (test.lab, variant_of(test.name))
+            if crowded_out(outcome) and not (hung(outcome) and variant in hung_alone):
                 outcome = self.alone(run, test)
                 if rerun is not None:
                     rerun.append(test.name)
+                if hung(outcome):
+                    hung_alone.add(variant)
             confirmed.append(outcome)
         return confirmed
 

@@ -43,7 +43,7 @@ from grader.core.outcome_cache import OutcomeCache
 from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
 from grader.core.sanitize import sanitize_tests
-from grader.core.sanitize_stage import SanitizeStage, hung
+from grader.core.sanitize_stage import SanitizeStage
 from grader.core.schedule import (
     Scheduler,
     check_jobs,
@@ -58,6 +58,7 @@ from grader.core.scoring import (
     score_lab,
     unmet_timing_need,
 )
+from grader.core.verdict import hung
 from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
 NOT_RUN = "not run: the grading session stopped early"

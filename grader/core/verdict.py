@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from grader.core.gpu import SKIP_EXIT_CODE, skip_reason
 from grader.core.gtest_xml import GtestCase, matching
-from grader.core.model import Figure, LabTest, Status
+from grader.core.model import Figure, LabTest, Outcome, Status
 from grader.core.provenance import Provenance
 from grader.core.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
 
@@ -27,6 +27,12 @@ _WATCHDOG_LINE = re.compile(r"cuda-labs: (.*timed out after .*possible deadlock.
 _TAIL_LINES = 8
 _FAILURE_LINES = 6
 _LINE_CHARS = 300
+
+
+def hung(outcome: Outcome) -> bool:
+    """A test killed by the harness's kernel watchdog or by its timeout."""
+    return outcome.returncode == WATCHDOG_EXIT or outcome.reason.startswith("timed out after")
+
 
 _CUDA_ERROR = re.compile(
     r"cudaError[A-Za-z]+|an illegal memory access was encountered|unspecified launch failure"
