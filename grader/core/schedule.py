@@ -139,7 +139,7 @@ class Scheduler:
             todo = [t for t in todo if t.name not in self._shared]
         if not todo:
             return
-        ran = self._run_units(todo)
+        ran = self.run_units(todo)
         outcomes = [ran[t.name] for t in todo]
         confirmed = self.confirm_alone(self.runner.run, todo, outcomes, self.rerun_alone)
         for test, outcome in zip(todo, confirmed):
@@ -175,11 +175,15 @@ class Scheduler:
             confirmed.append(outcome)
         return confirmed
 
-    def _run_units(self, todo: Sequence[LabTest]) -> dict[str, Outcome]:
-        """Each test's outcome, by name: alone, or from a group's process. What a group
-        did not settle runs again: the first unsettled case's variant alone (its other
-        cases are likely to break too), the other tests as a group, round after round while
-        groups settle something; a group that settled nothing runs its tests alone."""
+    def run_units(
+        self, todo: Sequence[LabTest], runner: Runner | None = None
+    ) -> dict[str, Outcome]:
+        """Each test's outcome by `runner` (default: the scheduler's), by name: alone, or
+        from a group's process. What a group did not settle runs again: the first
+        unsettled case's variant alone (its other cases are likely to break too), the
+        other tests as a group, round after round while groups settle something; a
+        group that settled nothing runs its tests alone."""
+        runner = self.runner if runner is None else runner
         units = plan(todo, self.jobs)
         # Longest first, so that no long group starts last and runs alone at the end.
         groups = sorted(
@@ -189,7 +193,7 @@ class Scheduler:
         ran: dict[str, Outcome] = {}
         while groups:
             again: list[list[LabTest]] = []
-            for group, settled in zip(groups, self.side_by_side(self.runner.run_group, groups)):
+            for group, settled in zip(groups, self.side_by_side(runner.run_group, groups)):
                 ran.update(settled)
                 rest = [t for t in group if t.name not in settled]
                 failing = _unsettled_variant(group, settled)
@@ -202,7 +206,7 @@ class Scheduler:
             groups = again
         alone = [t for t in todo if t.name not in ran]
         self.group_reruns += [t.name for t in alone if t.name in in_group]
-        ran.update(zip((t.name for t in alone), self.side_by_side(self.runner.run, alone)))
+        ran.update(zip((t.name for t in alone), self.side_by_side(runner.run, alone)))
         return ran
 
     def _expected_s(self, tests: Sequence[LabTest]) -> float:

@@ -266,11 +266,11 @@ class GradingSession:
         """On hidden data, the failed correctness cases of each variant run again on
         the public data: those that pass there, by name. A variant whose every failure
         passes there answered the public data only (scoring.py). Each variant's first
-        failure runs first, alone and beside the others': a variant whose first failure
-        fails there too answered more than the public data, and its other cases do not
-        run. One that hung or that the sanitizer charged is not run: neither is a wrong
-        answer. What a group's process did not settle, or a busy GPU could have failed,
-        runs again alone."""
+        failure runs first, the firsts sharing processes as the main run's cases do: a
+        variant whose first failure fails there too answered more than the public data,
+        and its other cases do not run. One that hung or that the sanitizer charged is
+        not run: neither is a wrong answer. What a group's process did not settle, or a
+        busy GPU could have failed, runs again alone."""
         charged = self.sanitize.charges if self.sanitize is not None else {}
         variants: dict[tuple[str, str], list[LabTest]] = {}
         for test in self.tests:
@@ -286,25 +286,15 @@ class GradingSession:
         public = copy.copy(self.runner)  # the same runner, without the secret
         public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
 
-        def run(tests: list[LabTest]) -> list[Outcome]:
+        def passed(tests: list[LabTest]) -> dict[str, Outcome]:
+            ran = self.scheduler.run_units(tests, public)
+            outcomes = [ran[t.name] for t in tests]
             # A variant's flag must not depend on how crowded the GPU was.
-            ran = self.scheduler.side_by_side(public.run, tests)
-            return self.scheduler.confirm_alone(public.run, tests, ran)
+            confirmed = self.scheduler.confirm_alone(public.run, tests, outcomes)
+            return {t.name: o for t, o in zip(tests, confirmed) if o.status is Status.PASSED}
 
-        firsts = run([group[0] for group in groups])
-        passes: dict[str, Outcome] = {}
-        rests: list[list[LabTest]] = []
-        for group, first in zip(groups, firsts):
-            if first.status is Status.PASSED:
-                passes[group[0].name] = first
-                rests += [group[1:]] if len(group) > 1 else []
-        unsettled: list[LabTest] = []  # by a crash, a timeout, a broken context: alone
-        for rest, settled in zip(rests, self.scheduler.side_by_side(public.run_group, rests)):
-            passes.update((n, o) for n, o in settled.items() if o.status is Status.PASSED)
-            unsettled += [t for t in rest if t.name not in settled]
-        for test, outcome in zip(unsettled, run(unsettled)):
-            if outcome.status is Status.PASSED:
-                passes[test.name] = outcome
+        passes = passed([group[0] for group in groups])
+        passes |= passed([t for group in groups if group[0].name in passes for t in group[1:]])
         self.runner.processes_started += public.processes_started
         return passes
 
