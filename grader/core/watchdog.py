@@ -5,7 +5,12 @@ the same kind of GPU: the `results.json` that `grade --report` wrote. With one,
 a test gets the harness's kernel watchdog (LAB_KERNEL_TIMEOUT_S, a deadline for
 each wait on the GPU) and a process timeout in proportion to the reference's
 time, never below a floor and never above the flat values it replaces. Without
-one, or for a test the reference did not pass, the flat values stay.
+one, for a test the reference did not pass, or for a timed test, the flat values
+stay. A timed test runs only variants that passed the correctness tests it needs
+(lab.json's timing_needs), so it seldom hangs, and a false timeout would cost an
+honest student the timing points: on an H100 x4 host, lab1_slow's
+SharedBeatsTheSeedGlobalAtomics ran past its sized 10 s alone on its GPU (1.1 s
+on one H100).
 
 A test's measured time includes its process's start, its data and its CPU
 reference, all of which dwarf its kernels on small data: FACTOR times that
@@ -87,16 +92,20 @@ class Calibration:
             return None
         return sum(t for t in times if t is not None)
 
+    def _sized_s(self, tests: Sequence[LabTest]) -> float | None:
+        """The reference's time for `tests`, or None where their timeouts stay flat."""
+        return None if any(t.is_timed for t in tests) else self.reference_s(tests)
+
     def kernel_timeout(self, tests: Sequence[LabTest], flat_s: float) -> float:
         """The wait deadline for a process running `tests`: the longest one's share."""
         longest = max((self.seconds.get(t.name, 0.0) for t in tests), default=0.0)
-        if self.reference_s(tests) is None:
+        if self._sized_s(tests) is None:
             return flat_s
         return min(flat_s, max(KERNEL_FLOOR_S, FACTOR * longest))
 
     def process_timeout(self, tests: Sequence[LabTest], flat_s: float) -> float:
         """The whole process's deadline for `tests`."""
-        total = self.reference_s(tests)
+        total = self._sized_s(tests)
         if total is None:
             return flat_s
         return min(flat_s, max(PROCESS_FLOOR_S, FACTOR * total))

@@ -113,9 +113,17 @@ def test_timeouts_are_a_multiple_of_the_reference_between_the_floor_and_the_flat
     assert calibration.process_timeout([slow, big], 60.0) == pytest.approx(45.0)
 
 
-def test_a_test_the_reference_did_not_pass_keeps_the_flat_values(tmp_path: Path) -> None:
+def test_a_test_the_reference_did_not_pass_and_a_timed_test_keep_the_flat_values(
+    tmp_path: Path,
+) -> None:
     calibration = _calibration(tmp_path)
-    for tests in ([_test("lab1.Suite.Broken")], [_test("lab1.Suite.Fast"), _test("lab1.New")]):
+    timed = LabTest(name="lab1.Timing.Big", lab="lab1", kind="timing", run_serial=True)
+    for tests in (
+        [_test("lab1.Suite.Broken")],
+        [_test("lab1.Suite.Fast"), _test("lab1.New")],
+        [timed],
+        [_test("lab1.Suite.Fast"), timed],
+    ):
         assert calibration.kernel_timeout(tests, 10.0) == 10.0
         assert calibration.process_timeout(tests, 60.0) == 60.0
 
