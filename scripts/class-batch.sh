@@ -5,7 +5,8 @@
 # compare, and checks every student's verdict. A count GxS grades on G GPUs of S
 # slots each (`batch --resource-spec`, the spec from scripts/gpu_resource_spec.py):
 # GPUS="1x3 1" compares one GPU grading three students at once with one at a time.
-# BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`).
+# BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`); JOBS=N gives
+# each worker N untimed tests at once (`batch --jobs`; default: up to 8, by CPUs and GPU memory).
 # CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades the reference on those labs
 # as an instructor would (hidden data, the sanitizer stage) and prints its time; its
 # results.json then sizes the batch's timeouts (--calibration), so a hung student
@@ -53,7 +54,7 @@ for n in ${GPUS:-2 1}; do
   fi
   python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
-    ${BUILD_ONCE:+--build-once} "${calibration[@]}" "${cmake_args[@]}" \
+    ${BUILD_ONCE:+--build-once} ${JOBS:+--jobs "$JOBS"} "${calibration[@]}" "${cmake_args[@]}" \
     >"$logs/batch-$n.log" 2>&1 || status=1
   python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
     >"$logs/check-$n.md" 2>&1 || status=1
