@@ -23,8 +23,10 @@ counts (tests/test_process_groups.py checks it against every test run alone):
 Of timed tests, whose figure a failure does not give, only the passes before the
 first other case are settled. Of an untimed group that settled something, the
 first unsettled case's variant runs again alone (its other cases are likely to
-break too) and the other cases as a group again (schedule.py). A group that
-settled nothing runs alone, case by case.
+break too) and the other cases as a group again (schedule.py). Of a group that
+settled nothing, the variant of the case it started and never finished (`unfinished`:
+its own output says so, a hint for what to run again, never a verdict) runs alone
+and the other cases as a group again; without such a case, every case runs alone.
 
 Dataset setups and sanitizer runs always run alone.
 """
@@ -34,10 +36,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from grader.core.discovery import SANITIZE_KIND
 from grader.core.gtest_xml import GtestCase
-from grader.core.model import LabTest
+from grader.core.model import LabTest, Outcome
 from grader.core.provenance import Provenance
 from grader.core.verdict import ProcessResult, cuda_error, search_pattern
 
@@ -49,6 +52,16 @@ GROUP_TIMEOUT_CAP_S = 120.0
 _EXACT_NAME = re.compile(r"[^*?:\-\s]+")
 
 ProgramKey = tuple[object, ...]
+_RUN_LINE = "[ RUN      ] "
+_END_LINES = ("[       OK ]", "[  FAILED  ]", "[  SKIPPED ]")
+
+
+class GroupRun(NamedTuple):
+    """What one process of a group gave: the outcomes it settled, by test name, and
+    the test whose case it started and never finished (`unfinished`)."""
+
+    settled: dict[str, Outcome]
+    unfinished: str | None = None
 
 
 def untimed_check(test: LabTest) -> bool:
@@ -176,6 +189,22 @@ def settled(
     if rc != 0 and not any(case.failures for _, case in kept) and len(kept) == len(tests):
         return []  # a nonzero result with no failed case: nothing here explains it
     return kept
+
+
+def unfinished(output: str, tests: Sequence[LabTest]) -> str | None:
+    """The test among `tests` whose case the process's output started last (its last
+    GoogleTest RUN line) and never ended: where a process that settled nothing
+    crashed, hung or exited. The student's code could print such lines, so this
+    only orders the re-runs."""
+    text = "\n" + output
+    start = text.rfind("\n" + _RUN_LINE)
+    if start < 0:
+        return None
+    line, _, after = text[start + 1 + len(_RUN_LINE) :].partition("\n")
+    name = line.strip()
+    if any(f"{end} {name}" in after for end in _END_LINES):
+        return None
+    return {test.gtest_filter: test.name for test in tests}.get(name)
 
 
 def case_output(output: str, name: str) -> str:

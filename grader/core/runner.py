@@ -232,14 +232,14 @@ class Runner:
             return blocked
         return self.execute(test)
 
-    def run_group(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
+    def run_group(self, tests: Sequence[LabTest]) -> process_groups.GroupRun:
         """Run `tests`, one program's untimed cases (process_groups.plan) or its timed
         ones (process_groups.timed_groups), in one process after their fixtures: the
-        outcomes of those the process settles, by name (process_groups.settled). The
-        caller runs the others again."""
+        outcomes of those the process settles, by name (process_groups.settled), and
+        the one it started and never finished. The caller runs the others again."""
         blocked = self._ensure_fixtures(tests[0])  # one program key: the same fixtures
         if blocked is not None:
-            return {test.name: blocked for test in tests}
+            return process_groups.GroupRun({test.name: blocked for test in tests})
         first = tests[0]
         group = first.with_filter(
             [t.gtest_filter or "" for t in tests], f"{first.name} and {len(tests) - 1} more"
@@ -255,7 +255,7 @@ class Runner:
             if outcome.status is not (Status.PASSED if case.passed else Status.FAILED):
                 break  # judged otherwise than its case reads (a skip claim): run again
             outcomes[test.name] = outcome
-        return outcomes
+        return process_groups.GroupRun(outcomes, process_groups.unfinished(result.output, tests))
 
     def _settled(
         self,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
@@ -33,7 +33,7 @@ from grader.core.gpu import GpuInfo
 from grader.core.gpu_lock import GpuLock
 from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.outcome_cache import OutcomeCache
-from grader.core.process_groups import plan, timed_groups
+from grader.core.process_groups import GroupRun, plan, timed_groups
 from grader.core.runner import Runner
 from grader.core.verdict import hung
 
@@ -68,11 +68,15 @@ def check_jobs(jobs: int | None) -> int | None:
     return jobs
 
 
-def _unsettled_variant(group: Sequence[LabTest], settled: Mapping[str, Outcome]) -> str | None:
-    """The variant of `group`'s first test its process did not settle (None: it settled
-    every test): the case that crashed, hung or broke the context is likely among them."""
+def _failing_variant(group: Sequence[LabTest], run: GroupRun) -> str | None:
+    """The variant of `group`'s first test its process did not settle, or, where it
+    settled none, of the test it never finished (None: it settled every test, or none
+    and finished every case it started): the case that crashed, hung or broke the
+    context is likely among its cases."""
+    if not run.settled:
+        return variant_of(run.unfinished) if run.unfinished is not None else None
     for test in group:
-        if test.name not in settled:
+        if test.name not in run.settled:
             return variant_of(test.name)
     return None
 
@@ -181,8 +185,9 @@ class Scheduler:
         """Each test's outcome by `runner` (default: the scheduler's), by name: alone, or
         from a group's process. What a group did not settle runs again: the first
         unsettled case's variant alone (its other cases are likely to break too), the
-        other tests as a group, round after round while groups settle something; a
-        group that settled nothing runs its tests alone."""
+        other tests as a group, round after round (of a group that settled nothing,
+        the variant of the case it never finished); a group that settled nothing and
+        left no case unfinished runs its tests alone."""
         runner = self.runner if runner is None else runner
         units = plan(todo, self.jobs)
         # Longest first, so that no long group starts last and runs alone at the end.
@@ -193,11 +198,11 @@ class Scheduler:
         ran: dict[str, Outcome] = {}
         while groups:
             again: list[list[LabTest]] = []
-            for group, settled in zip(groups, self.side_by_side(runner.run_group, groups)):
-                ran.update(settled)
-                rest = [t for t in group if t.name not in settled]
-                failing = _unsettled_variant(group, settled)
-                if settled and failing is not None:
+            for group, run in zip(groups, self.side_by_side(runner.run_group, groups)):
+                ran.update(run.settled)
+                rest = [t for t in group if t.name not in run.settled]
+                failing = _failing_variant(group, run)
+                if failing is not None:
                     others = [t for t in rest if variant_of(t.name) != failing]
                     if len(others) > 1:
                         again.append(others)
@@ -258,7 +263,7 @@ class Scheduler:
         if group is not None:
             for other in group:
                 self._timed_group.pop(other.name, None)
-            settled = self.alone(self.runner.run_group, group)
+            settled = self.alone(self.runner.run_group, group).settled
             self._timed.update(settled)
             self.grouped += len(group)
             self.group_processes += 1

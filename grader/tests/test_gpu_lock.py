@@ -16,6 +16,7 @@ from pathlib import Path
 
 from grader.core.gpu_lock import LOCK_ENV, GpuLock, lock_file
 from grader.core.model import LabTest, Outcome, Status
+from grader.core.process_groups import GroupRun
 from grader.core.schedule import Scheduler
 from grader.tests.helpers import PACKAGE_PARENT
 
@@ -162,10 +163,10 @@ class _Runner:
             queue = self.results.get(test.name)
             return queue.pop(0) if queue else Outcome(Status.PASSED)
 
-    def run_group(self, tests: list[LabTest]) -> dict[str, Outcome]:
+    def run_group(self, tests: list[LabTest]) -> GroupRun:
         with self.mutex:
             self.log.append(("group of " + str(len(tests)), getattr(self.lock.held, "mode", None)))
-        return {test.name: Outcome(Status.PASSED) for test in tests}
+        return GroupRun({test.name: Outcome(Status.PASSED) for test in tests})
 
 
 def _test(name: str, kind: str = "correctness") -> LabTest:

@@ -20,6 +20,7 @@ from grader.core.process_groups import (
     plan,
     settled,
     timed_groups,
+    unfinished,
 )
 from grader.core.provenance import Provenance
 from grader.core.session import GradingSession
@@ -44,6 +45,7 @@ PROGRAMS = {
     "skips": ["pass", "gtest_skip", "pass"],
     "crashes": ["pass", "segv", "pass", "pass"],
     "hangs": ["pass", "hang", "pass"],
+    "blames": ["pass", "pass", "blaming_hang", "pass"],
     "exits": ["pass", "exit0_no_xml", "pass"],
     "forges": ["pass", "wrong_nonce", "pass"],
     "sticky": ["pass", "cuda_exception", "pass"],
@@ -112,15 +114,17 @@ def test_groups_give_every_test_its_verdict_alone(tmp_path: Path, probe: str) ->
     # failure GoogleTest reports in a sound process is settled there. What a group
     # did not settle (a skip, a missing case, a CUDA error after the first case) runs
     # again: the first unsettled case's variant alone and the other cases as a group
-    # again (one process, or alone when only one is left); the whole group alone
-    # where its process cannot vouch for any case (a crash, hang, early exit, forged
-    # marker, watchdog); then the watchdog's and the hang's crowded failures
-    # confirmed alone.
+    # again (one process, or alone when only one is left); where its process cannot
+    # vouch for any case (a crash, hang, early exit, forged marker, watchdog), the
+    # case it never finished alone and the others as a group again; a hang that
+    # names another case costs a round per lie, and its verdicts are still its own;
+    # then the crowded failures (watchdog, hangs) confirmed alone.
     after_first = {"skips": 2, "unreported": 2, "sticky": 2}
-    whole = ("crashes", "hangs", "exits", "forges", "watchdog")
-    reruns = sum(after_first.values()) + sum(len(PROGRAMS[p]) for p in whole)
+    unvouched = ("crashes", "hangs", "exits", "forges", "watchdog")
+    blames = 2 + len(PROGRAMS["blames"])  # groups of 3 and 2, then each case alone
+    reruns = sum(after_first.values()) + 2 * len(unvouched) + blames
     timed_reruns = len(TIMED) - TIMED.index("fail")
-    assert shared == 1 + len(PROGRAMS) + 1 + reruns + timed_reruns + 2
+    assert shared == 1 + len(PROGRAMS) + 1 + reruns + timed_reruns + 3
     assert shared < alone
     print(f"processes started ({probe}): alone {alone}, grouped {shared}")
 
@@ -228,3 +232,12 @@ def test_a_settled_case_keeps_its_own_output() -> None:
     output = "[ RUN      ] A.a\nmine\n[       OK ] A.a (1 ms)\n[ RUN      ] A.b\nnot mine\n"
     assert case_output(output, "A.a") == "[ RUN      ] A.a\nmine\n[       OK ] A.a"
     assert case_output(output, "A.c") == ""
+
+
+def test_the_case_a_process_never_finished_is_its_last_run_line_without_an_end() -> None:
+    tests = [_test("S.a"), _test("S.b"), _test("S.c")]
+    ran = "[==========] 3 tests\n[ RUN      ] S.a\n[       OK ] S.a (1 ms)\n[ RUN      ] S.b\n"
+    assert unfinished(ran + "cuda-labs: timed out", tests) == "lab1.S.b"
+    assert unfinished(ran + "[  SKIPPED ] S.b\n", tests) is None  # it ended
+    assert unfinished(ran.replace("S.b", "S.x"), tests) is None  # not one of the group's
+    assert unfinished("[==========] 3 tests\n", tests) is None

@@ -13,6 +13,7 @@ import pytest
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.model import LabTest, Outcome, Status
+from grader.core.process_groups import GroupRun
 from grader.core.runner import Runner
 from grader.core.schedule import Scheduler, check_jobs, crowded_out, default_jobs, may_share_gpu
 from grader.tests.helpers import FAKE_SETUP, fake_test
@@ -43,9 +44,9 @@ class RecordingRunner:
             self.running -= 1
         return outcome
 
-    def run_group(self, tests: list[LabTest]) -> dict[str, Outcome]:
+    def run_group(self, tests: list[LabTest]) -> GroupRun:
         """Tests with exact GoogleTest names share a process: here, each runs alone."""
-        return {test.name: self.run(test) for test in tests}
+        return GroupRun({test.name: self.run(test) for test in tests})
 
 
 def _test(name: str, kind: str = "correctness", serial: bool = False) -> LabTest:
@@ -180,10 +181,10 @@ class GroupRecordingRunner(RecordingRunner):
         super().__init__(calibration=calibration)
         self.groups: list[list[str]] = []
 
-    def run_group(self, tests: list[LabTest]) -> dict[str, Outcome]:
+    def run_group(self, tests: list[LabTest]) -> GroupRun:
         with self.lock:
             self.groups.append([t.name for t in tests])
-        return {t.name: Outcome(Status.PASSED) for t in tests}
+        return GroupRun({t.name: Outcome(Status.PASSED) for t in tests})
 
 
 def _gtest(name: str, program: str, kind: str = "correctness") -> LabTest:
