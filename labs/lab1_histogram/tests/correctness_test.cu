@@ -37,41 +37,38 @@ Launch launch_for(const Variant& v, Config c) {
   return v.defaults;
 }
 
-// One bench per dataset for the whole program: reading and counting 2^25 samples
-// costs about 0.3 s of CPU, a check milliseconds, and check() restores the input.
-// Cleared when the suite ends, while the CUDA runtime still runs.
-template <class Bench>
-class BenchCache {
- public:
+// A suite whose cases share one bench per dataset for the whole program: reading and
+// counting 2^25 samples costs about 0.3 s of CPU, a check milliseconds, and check()
+// restores the input. Cleared when the suite ends, while the CUDA runtime still runs.
+template <class Bench, class P>
+class SharedBenches : public testing::TestWithParam<P> {
+ protected:
   template <class Load>
-  Bench& get(const harness::DatasetCase& data, Load load) {
-    std::unique_ptr<Bench>& bench = benches_[data.name];
-    if (!bench)
+  static Bench& bench_for(const harness::DatasetCase& data, Load load) {
+    std::unique_ptr<Bench>& bench = benches()[data.name];
+    if (!bench) {
       bench = std::make_unique<Bench>(load(harness::dataset_path(LAB_DATA_DIR, data.name), data.n));
+    }
     return *bench;
   }
-  void clear() { benches_.clear(); }
+  static void TearDownTestSuite() { benches().clear(); }
 
  private:
-  std::map<std::string, std::unique_ptr<Bench>> benches_;
+  static std::map<std::string, std::unique_ptr<Bench>>& benches() {
+    static std::map<std::string, std::unique_ptr<Bench>> benches;
+    return benches;
+  }
 };
 
 using Param = std::tuple<const char*, harness::DatasetCase, Config>;
 
-class Histogram : public testing::TestWithParam<Param> {
- protected:
-  static BenchCache<HistogramBench>& benches() {
-    static BenchCache<HistogramBench> cache;
-    return cache;
-  }
-  static void TearDownTestSuite() { benches().clear(); }
-};
+class Histogram : public SharedBenches<HistogramBench, Param> {};
 
 TEST_P(Histogram, MatchesTheCpuHistogramExactly) {
   const auto& [name, data, config] = GetParam();
   const Variant& v = find_variant(name);
-  HistogramBench& bench = benches().get(
-      data, [](const std::string& path, long long n) { return load_samples(path, n); });
+  HistogramBench& bench =
+      bench_for(data, [](const std::string& path, long long n) { return load_samples(path, n); });
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v.run, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
@@ -114,20 +111,13 @@ INSTANTIATE_TEST_SUITE_P(Correctness, Histogram,
 
 using ColourParam = std::tuple<const char*, harness::DatasetCase, Config>;
 
-class Colour : public testing::TestWithParam<ColourParam> {
- protected:
-  static BenchCache<ColourBench>& benches() {
-    static BenchCache<ColourBench> cache;
-    return cache;
-  }
-  static void TearDownTestSuite() { benches().clear(); }
-};
+class Colour : public SharedBenches<ColourBench, ColourParam> {};
 
 TEST_P(Colour, MatchesTheCpuHistogramExactly) {
   const auto& [name, image, config] = GetParam();
   const ColourVariant& v = find_colour_variant(name);
-  ColourBench& bench = benches().get(
-      image, [](const std::string& path, long long n) { return load_image(path, n); });
+  ColourBench& bench =
+      bench_for(image, [](const std::string& path, long long n) { return load_image(path, n); });
   const Launch launch = config == Config::Course ? kColourLaunch : kColourOddLaunch;
   const std::string wrong = bench.check(v, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << image.name
