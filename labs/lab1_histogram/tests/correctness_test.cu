@@ -67,8 +67,7 @@ class Histogram : public SharedBenches<HistogramBench, Param> {};
 TEST_P(Histogram, MatchesTheCpuHistogramExactly) {
   const auto& [name, data, config] = GetParam();
   const Variant& v = find_variant(name);
-  HistogramBench& bench =
-      bench_for(data, [](const std::string& path, long long n) { return load_samples(path, n); });
+  HistogramBench& bench = bench_for(data, load_samples);
   const Launch launch = resolve_launch(v, bench.n(), launch_for(v, config));
   const std::string wrong = bench.check(v.run, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << data.name
@@ -116,8 +115,7 @@ class Colour : public SharedBenches<ColourBench, ColourParam> {};
 TEST_P(Colour, MatchesTheCpuHistogramExactly) {
   const auto& [name, image, config] = GetParam();
   const ColourVariant& v = find_colour_variant(name);
-  ColourBench& bench =
-      bench_for(image, [](const std::string& path, long long n) { return load_image(path, n); });
+  ColourBench& bench = bench_for(image, load_image);
   const Launch launch = config == Config::Course ? kColourLaunch : kColourOddLaunch;
   const std::string wrong = bench.check(v, launch);
   EXPECT_TRUE(wrong.empty()) << "variant " << v.name << " (" << v.letter << ") on " << image.name
