@@ -209,7 +209,7 @@ def unfinished(output: str, tests: Sequence[LabTest]) -> str | None:
 
 def case_output(output: str, name: str) -> str:
     """What the process printed between GoogleTest's RUN and OK (or FAILED) lines of `name`."""
-    start = output.find(f"[ RUN      ] {name}\n")
+    start = output.find(f"{_RUN_LINE}{name}\n")
     if start < 0:
         return ""
     for end_line in (f"[       OK ] {name}", f"[  FAILED  ] {name}"):
