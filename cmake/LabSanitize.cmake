@@ -48,6 +48,6 @@ function(lab_add_sanitize_tests target lab filter timeout)
                          FIXTURES_REQUIRED ${lab}_data SKIP_RETURN_CODE 77
                          RESOURCE_GROUPS ${LAB_GPU_RESOURCE_GROUPS}
                          SKIP_REGULAR_EXPRESSION "cuda-labs: skipped: no CUDA device"
-                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab}")
+                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab};${LAB_UNTIMED_TEST_ENV}")
   endforeach()
 endfunction()

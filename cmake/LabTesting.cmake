@@ -41,6 +41,13 @@ set(LAB_DATA_ROOT ${CMAKE_BINARY_DIR}/datasets)
 # once, each on the GPU ctest gives it (labs/common/include/labs/ctest_gpu.hpp). Timed
 # tests stay RUN_SERIAL: they still have the machine to themselves.
 set(LAB_GPU_RESOURCE_GROUPS "gpus:1")
+# The environment of tests that measure nothing (correctness, sanitize). Each starts a
+# CUDA process, and the driver builds a context's hardware queues under a lock that the
+# whole machine shares: on a host of several GPUs graded at once, starting processes
+# becomes the limit. One queue instead of eight makes a context several times cheaper
+# (CONTRIBUTING.md, "What limits the speed"); only timed code would miss the streams'
+# concurrency, and timed tests keep the default.
+set(LAB_UNTIMED_TEST_ENV "CUDA_DEVICE_MAX_CONNECTIONS=1")
 include(${CMAKE_CURRENT_LIST_DIR}/LabPolicy.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
@@ -77,8 +84,12 @@ function(lab_add_gtest target)
               LINK ${T_LIBRARIES} labs_test_main GTest::gtest
               DEFINES LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
   set(serial FALSE)
+  set(env "LAB_DATA_DIR=${LAB_DATA_ROOT}/${T_LAB}")
   if(T_SERIAL OR NOT T_KIND STREQUAL "correctness")
     set(serial TRUE)
+  endif()
+  if(T_KIND STREQUAL "correctness")
+    list(APPEND env ${LAB_UNTIMED_TEST_ENV})
   endif()
   # Only our own marker or exit code 77 mean "skipped" (no GPU); gtest's default
   # "[  SKIPPED ]" pattern could be printed by student code.
@@ -96,7 +107,7 @@ function(lab_add_gtest target)
   file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} "
                        "PROPERTIES LABELS \"${T_LAB};${T_LAB}.${T_KIND}\" "
                        "FIXTURES_REQUIRED \"${T_LAB}_data;${LAB_GPU_FIXTURE}\" "
-                       "ENVIRONMENT \"LAB_DATA_DIR=${LAB_DATA_ROOT}/${T_LAB}\" "
+                       "ENVIRONMENT \"${env}\" "
                        "RESOURCE_GROUPS \"${LAB_GPU_RESOURCE_GROUPS}\" "
                        "SKIP_REGULAR_EXPRESSION \"cuda-labs: skipped: no CUDA device\")\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
