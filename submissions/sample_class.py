@@ -11,7 +11,9 @@ compile and one folder holding only notes; OUTDIR/expected.json, what each
 must get; and OUTDIR/roster.csv for `gradebook`, in which ref01 is a pair's folder
 (two students, one grade). A SIZE over 22 (a class of 200 for the throughput
 benchmark) adds folders in rounds of ten: four of the reference, four of the typical
-honest solution (submissions/typical), and two known-wrong or broken ones in turn. Each
+honest solution (submissions/typical: every test passes, but under a calibration the
+performance credit gives its slower kernels less than 100), and two known-wrong or
+broken ones in turn. Each
 added folder's lab1 file ends with a comment naming its student, so no two folders
 are identical and none shares another's verdicts (outcome_cache.py).
 
@@ -110,7 +112,10 @@ def _add_rounds(out: Path, count: int, wrong: list[tuple[Path, str]]) -> dict[st
             source, expect = wrong[taken % len(wrong)]
             name, taken = f"{source.name}_{i:03d}", taken + 1
         else:
-            source, expect, name = honest[kind], "full", f"{kind}_{i:03d}"
+            # The typical solution passes every test; a calibrated batch's performance
+            # credit (core/credit.py) gives its slower kernels less than full marks.
+            expect = "full" if kind == "ref" else "passes"
+            source, name = honest[kind], f"{kind}_{i:03d}"
         shutil.copytree(source, out / name)
         with open(out / name / LAB_FILE, "a", encoding="utf-8") as f:
             f.write(f"\n// {name}\n")
@@ -131,6 +136,8 @@ def verdict(expect: str, row: dict[str, str] | None) -> tuple[str, bool]:
     points = float(score)
     if expect == "full":
         return got, points == MAX
+    if expect == "passes":
+        return f"{got}: {failures[:120]}" if failures else got, points > 0 and not failures
     if expect == "zero":
         return got, points == 0
     reason = expect.split(":", 1)[1]

@@ -28,6 +28,9 @@ def _row(status: str = "graded", score: str = "100", failures: str = "") -> dict
         ("full", _row(), True),
         ("full", _row(score="98.5"), False),
         ("zero", _row(score="0"), True),
+        ("passes", _row(score="96.42"), True),  # the performance credit's share
+        ("passes", _row(score="90", failures="lab1.Timing.X: speedup"), False),
+        ("passes", _row(score="0"), False),
         (
             "fails:shared__",
             _row(score="90", failures="lab1.Correctness/x/shared__u: bins differ"),
@@ -106,8 +109,9 @@ def test_a_larger_class_is_mostly_honest_and_every_folder_differs(tmp_path: Path
     expected = sample_class.make(out, 42)
     added = list(expected)[22:]
     assert len(expected) == 42 and len(added) == 20
-    assert sum(expected[n] == "full" for n in added) == 16
-    assert {n.rsplit("_", 1)[0] for n in added if expected[n] != "full"} == {
+    assert sum(expected[n] == "full" for n in added) == 8
+    assert sum(expected[n] == "passes" for n in added) == 8
+    assert {n.rsplit("_", 1)[0] for n in added if expected[n] not in ("full", "passes")} == {
         "lab1_race",
         "lab1_tail",
         "lab1_oob_write",
