@@ -13,9 +13,9 @@ must get; and OUTDIR/roster.csv for `gradebook`, in which ref01 is a pair's fold
 benchmark) adds folders in rounds of ten: four of the reference, four of the typical
 honest solution (submissions/typical: every test passes, but under a calibration the
 performance credit gives its slower kernels less than 100), and two known-wrong or
-broken ones in turn. Each
-added folder's lab1 file ends with a comment naming its student, so no two folders
-are identical and none shares another's verdicts (outcome_cache.py).
+broken ones in turn. Each added folder's lab1 file ends with a comment naming its
+student, so no two folders are identical and none shares another's verdicts
+(outcome_cache.py).
 
 `check` compares the batch's whole class table with it (REPORT/instructor/class.csv:
 on hidden data REPORT/class.csv holds those results back until the deadline), one row
@@ -112,9 +112,7 @@ def _add_rounds(out: Path, count: int, wrong: list[tuple[Path, str]]) -> dict[st
             source, expect = wrong[taken % len(wrong)]
             name, taken = f"{source.name}_{i:03d}", taken + 1
         else:
-            # The typical solution passes every test; a calibrated batch's performance
-            # credit (core/credit.py) gives its slower kernels less than full marks.
-            expect = "full" if kind == "ref" else "passes"
+            expect = "full" if kind == "ref" else "passes"  # the docstring says why
             source, name = honest[kind], f"{kind}_{i:03d}"
         shutil.copytree(source, out / name)
         with open(out / name / LAB_FILE, "a", encoding="utf-8") as f:

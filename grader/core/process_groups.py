@@ -212,7 +212,7 @@ def case_output(output: str, name: str) -> str:
     start = output.find(f"{_RUN_LINE}{name}\n")
     if start < 0:
         return ""
-    for end_line in (f"[       OK ] {name}", f"[  FAILED  ] {name}"):
+    for end_line in (f"{end} {name}" for end in _END_LINES[:2]):  # OK, FAILED
         end = output.find(end_line, start)
         if end >= 0:
             return output[start : end + len(end_line)]
