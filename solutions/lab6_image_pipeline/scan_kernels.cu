@@ -11,7 +11,8 @@
 // lab6 reference solution, steps 1-3: the predicate, the two inclusive scans and
 // the shift, the scatter.
 //
-// Both scans share one tile scan: 256 threads load a tile of 8192 ints with
+// The look-back scan keeps its tile in registers (its kernel says how). The
+// three-kernel scan's tile scan: 256 threads load a tile of 8192 ints with
 // coalesced 16-byte loads into shared memory, each thread scans 32 consecutive
 // ones in registers, and warps scan the threads' totals, then the warps' totals,
 // with shuffles. Shared memory holds one padding int per 32, so that both the
@@ -268,6 +269,17 @@ __global__ void add_tile_prefix_kernel(int* out, int n, const int* scanned_total
 // README's figures.)
 constexpr int kNotReady = 0, kAggregate = 1, kPrefix = 2;
 
+// The look-back kernel's own tile, held in registers, not shared memory: 128
+// threads of 24 ints each (six 16-byte loads), so that eight blocks fit an SM and
+// many tiles are in flight while the look-back waits (tuned on the H100:
+// 128 x 24 with 8 blocks per SM beat 256 x 16, 256 x 24 and 256 x 32).
+constexpr int kLookbackThreads = 128;
+constexpr int kLookbackItems = 24;
+constexpr int kLookbackBlocksPerSm = 8;
+constexpr int kLookbackWarps = kLookbackThreads / 32;
+constexpr int kLookbackQuads = kLookbackItems / 4;  // int4s per thread
+constexpr int kLookbackTile = kLookbackThreads * kLookbackItems;
+
 struct LookbackState {
   int* counter;                // the next tile index to hand out
   unsigned long long* states;  // per tile: flag << 32 | value
@@ -286,29 +298,32 @@ __device__ void publish(const LookbackState& s, int tile, int flag, int value) {
   *static_cast<volatile unsigned long long*>(s.states + tile) = state;
 }
 
-// Waits until `tile` has published, then reads its flag and value.
-__device__ void read_state(const LookbackState& s, int tile, int* flag, int* value) {
-  unsigned long long state;
-  do {
-    state = *static_cast<volatile unsigned long long*>(s.states + tile);
-  } while (static_cast<int>(state >> 32) == kNotReady);
-  *flag = static_cast<int>(state >> 32);
-  *value = static_cast<int>(static_cast<unsigned>(state));
+__device__ unsigned long long read_state(const LookbackState& s, int tile) {
+  return *static_cast<volatile unsigned long long*>(s.states + tile);
 }
 
 // The first warp's look-back for `tile` > 0: lane l watches tile - 1 - l, 32 tiles
-// at a time, nearest first. Returns the sum of every tile before `tile`.
+// at a time, nearest first, and the warp waits only on the tiles up to the nearest
+// one that holds a prefix. Returns the sum of every tile before `tile`.
 __device__ int look_back(const LookbackState& s, int tile) {
   const int lane = threadIdx.x % 32;
   int prefix = 0;
   for (int window = tile - 1;; window -= 32) {
     const int mine = window - lane;
-    int flag = kPrefix, value = 0;  // past tile 0: a prefix of 0 (tile 0 stops first)
-    if (mine >= 0) read_state(s, mine, &flag, &value);
-    // Add the lanes up to the nearest tile that holds a prefix, that one included.
-    const unsigned prefixes = __ballot_sync(0xffffffffu, flag == kPrefix);
+    // Past tile 0: a prefix of 0 (tile 0 stops the walk first).
+    const unsigned long long past = static_cast<unsigned long long>(kPrefix) << 32;
+    unsigned long long state = mine >= 0 ? read_state(s, mine) : past;
+    unsigned prefixes;
+    for (;;) {
+      const unsigned ready = __ballot_sync(0xffffffffu, (state >> 32) != kNotReady);
+      prefixes = __ballot_sync(0xffffffffu, (state >> 32) == kPrefix);
+      // Lanes up to the nearest prefix (all 32 without one) must have published.
+      const unsigned needed = prefixes ? (2u << (__ffs(prefixes) - 1)) - 1u : 0xffffffffu;
+      if ((ready & needed) == needed) break;
+      if ((state >> 32) == kNotReady) state = read_state(s, mine);
+    }
     const int stop = prefixes ? __ffs(prefixes) - 1 : 31;
-    int sum = lane <= stop ? value : 0;
+    int sum = lane <= stop ? static_cast<int>(static_cast<unsigned>(state)) : 0;
 #pragma unroll
     for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d);
     prefix += sum;
@@ -324,32 +339,94 @@ __global__ void lookback_kernel(const int* in, int* out, int n) {
 }
 #else
 // (2b) The single-pass kernel: one tile per block, in the order the blocks start.
-// The first warp looks back while the others write their scanned elements.
-__global__ void __launch_bounds__(kThreads, kScanBlocksPerSm)
+// Warp w scans its run of 32 x kLookbackItems consecutive ints in registers: lane l
+// holds the int4s l, l + 32, ..., each a chunk of 128 ints across the warp. Each
+// lane scans its four, each chunk is scanned across the warp with shuffles (the
+// chunks independently: their shuffles overlap), and the chunks' totals carry
+// from one to the next. The warps' totals meet in shared memory; the first warp
+// looks back, and every thread adds the prefix to its registers and stores them.
+__global__ void __launch_bounds__(kLookbackThreads, kLookbackBlocksPerSm)
     lookback_kernel(const int* in, int* out, int n, LookbackState s) {
-  __shared__ int shared[kSharedInts];
-  __shared__ int warp_sums[kWarps];
   __shared__ int tile_index, tile_prefix;
+  __shared__ int warp_totals[kLookbackWarps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (threadIdx.x == 0) tile_index = atomicAdd(s.counter, 1);
   __syncthreads();
   const int tile = tile_index;
-  load_tile(in, n, tile, shared);
-  int items[kItems], before = 0;
-  const int total = scan_tile(shared, warp_sums, items, &before);
-  if (threadIdx.x < 32) {
+  const long long run = static_cast<long long>(tile) * kLookbackTile + warp * 32LL * kLookbackItems;
+  // 16-byte loads need in and out aligned to 16 bytes and the whole run below n.
+  const bool whole =
+      run + 32LL * kLookbackItems <= n &&
+      (reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) % 16 ==
+          0;
+  int4 v[kLookbackQuads];
+#pragma unroll
+  for (int j = 0; j < kLookbackQuads; ++j) {
+    const long long e = run + 4LL * (j * 32 + lane);
+    if (whole) {
+      v[j] = __ldcs(reinterpret_cast<const int4*>(in + e));
+    } else {
+      v[j] = make_int4(e < n ? in[e] : 0, e + 1 < n ? in[e + 1] : 0, e + 2 < n ? in[e + 2] : 0,
+                       e + 3 < n ? in[e + 3] : 0);
+    }
+  }
+  int chunk[kLookbackQuads];  // per chunk, the lane's inclusive sum across the warp
+#pragma unroll
+  for (int j = 0; j < kLookbackQuads; ++j) {
+    v[j].y += v[j].x;
+    v[j].z += v[j].y;
+    v[j].w += v[j].z;
+    chunk[j] = v[j].w;
+  }
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+#pragma unroll
+    for (int j = 0; j < kLookbackQuads; ++j) {
+      const int other = __shfl_up_sync(0xffffffffu, chunk[j], d);
+      if (lane >= d) chunk[j] += other;
+    }
+  }
+  int carried = 0;  // the totals of the warp's chunks before chunk j
+#pragma unroll
+  for (int j = 0; j < kLookbackQuads; ++j) {
+    const int add = carried + chunk[j] - v[j].w;
+    v[j].x += add, v[j].y += add, v[j].z += add, v[j].w += add;
+    carried += __shfl_sync(0xffffffffu, chunk[j], 31);
+  }
+  if (lane == 0) warp_totals[warp] = carried;
+  __syncthreads();
+  int before = 0, total = 0;  // the warps before this one, the whole tile
+#pragma unroll
+  for (int w = 0; w < kLookbackWarps; ++w) {
+    before += w < warp ? warp_totals[w] : 0;
+    total += warp_totals[w];
+  }
+  if (warp == 0) {
     int prefix = 0;
     if (tile == 0) {
-      if (threadIdx.x == 0) publish(s, tile, kPrefix, total);
+      if (lane == 0) publish(s, tile, kPrefix, total);
     } else {
-      if (threadIdx.x == 0) publish(s, tile, kAggregate, total);
+      if (lane == 0) publish(s, tile, kAggregate, total);
       prefix = look_back(s, tile);
-      if (threadIdx.x == 0) publish(s, tile, kPrefix, prefix + total);
+      if (lane == 0) publish(s, tile, kPrefix, prefix + total);
     }
-    if (threadIdx.x == 0) tile_prefix = prefix;
+    if (lane == 0) tile_prefix = prefix;
   }
-  write_items(shared, items, before);
   __syncthreads();
-  store_tile(shared, tile_prefix, out, n, tile);
+  const int add = tile_prefix + before;
+#pragma unroll
+  for (int j = 0; j < kLookbackQuads; ++j) {
+    const long long e = run + 4LL * (j * 32 + lane);
+    const int4 w = make_int4(v[j].x + add, v[j].y + add, v[j].z + add, v[j].w + add);
+    if (whole) {
+      __stcs(reinterpret_cast<int4*>(out + e), w);
+    } else {
+      if (e < n) out[e] = w.x;
+      if (e + 1 < n) out[e + 1] = w.y;
+      if (e + 2 < n) out[e + 2] = w.z;
+      if (e + 3 < n) out[e + 3] = w.w;
+    }
+  }
 }
 #endif
 
@@ -400,11 +477,11 @@ void scan_lookback(const int* in, int* out, int n, Scratch scratch) {
   // TODO: clear your state in scratch (cudaMemsetAsync) and hand it to the kernel
   lookback_kernel<<<1, 256>>>(in, out, n);  // TODO: one block per tile
 #else
-  const int tiles = blocks_for(n, kTile);
+  const int tiles = blocks_for(n, kLookbackTile);
   std::size_t cleared = 0;
   const LookbackState s = lookback_state(scratch, tiles, &cleared);
   cudaMemsetAsync(scratch.data, 0, cleared);
-  lookback_kernel<<<tiles, kThreads>>>(in, out, n, s);
+  lookback_kernel<<<tiles, kLookbackThreads>>>(in, out, n, s);
 #endif
 }
 
