@@ -1016,11 +1016,11 @@ std::string SortBench::check_pass(int shift) {
   return harness::describe_mismatches(radix_pass_cpu(keys_, shift), d_keys_.download(), "key");
 }
 
-std::string SortBench::check_sort() {
+std::string SortBench::check_sort(Sort sort) {
   restore();
   d_temp_.poison();
   d_scratch_.poison();
-  radix_sort(d_keys_.get(), static_cast<int>(n()), d_temp_.get(), scratch());
+  sort(d_keys_.get(), static_cast<int>(n()), d_temp_.get(), scratch());
   LAB_CHECK_LAUNCH();
   return compare_sorted();
 }
@@ -1032,12 +1032,12 @@ std::string SortBench::check_cub() {
   return compare_sorted();
 }
 
-harness::TimingStats SortBench::time_sort(const harness::TimingOptions& options) {
+harness::TimingStats SortBench::time_sort(const harness::TimingOptions& options, Sort sort) {
   const int count = static_cast<int>(n());
   // Each run's keys as drawn, which the sort (in place) overwrites, and CUB's sort of them.
   harness::DeviceBuffer<unsigned> fresh(keys_.size()), truth(keys_.size());
   return harness::time_fresh(
-      [&] { radix_sort(d_keys_.get(), count, d_temp_.get(), scratch()); },
+      [&] { sort(d_keys_.get(), count, d_temp_.get(), scratch()); },
       harness::doing_at_least(options, sort_bytes()),
       {{harness::output_of(d_temp_), harness::output_of(d_scratch_)},
        [&] {

@@ -375,7 +375,9 @@ class SortBench {
   // check_order on `keys` (n of them), against std::is_sorted.
   std::string check_order_of(const std::vector<unsigned>& keys);
   std::string check_pass(int shift);
-  std::string check_sort();
+  // A sort with radix_sort's signature: the contract's, or the reference's best.
+  using Sort = void (*)(unsigned* keys, int n, unsigned* temp, Scratch scratch);
+  std::string check_sort(Sort sort = radix_sort);
   std::string check_cub();
   const std::vector<unsigned>& keys() const { return keys_; }
   const std::vector<unsigned>& sorted() const { return sorted_; }
@@ -384,7 +386,8 @@ class SortBench {
   // harness's, then copied into the sort's (it sorts in place), and checked
   // against CUB's sort of them. The order check times keys sorted by CUB, with
   // one pair swapped in about half the runs, checked against the harness's kernel.
-  harness::TimingStats time_sort(const harness::TimingOptions& options = {});
+  harness::TimingStats time_sort(const harness::TimingOptions& options = {},
+                                 Sort sort = radix_sort);
   harness::TimingStats time_order(const harness::TimingOptions& options = {});  // on sorted keys
   harness::TimingStats time_cub(const harness::TimingOptions& options = {});
 

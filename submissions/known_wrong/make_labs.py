@@ -598,18 +598,13 @@ variant(
         "  (void)state;\n",
     ),
     (
-        "  unsigned long long state;\n"
-        "  do {\n"
-        "    state = *static_cast<volatile unsigned long long*>(s.states + tile);\n"
-        "  } while (static_cast<int>(state >> 32) == kNotReady);\n"
-        "  *flag = static_cast<int>(state >> 32);\n"
-        "  *value = static_cast<int>(static_cast<unsigned>(state));\n",
+        "  return *static_cast<volatile unsigned long long*>(s.states + tile);\n",
         "  // DEFECT: the flag, then the value from the other array, no fence between.\n"
-        "  do {\n"
-        "    *flag = reinterpret_cast<volatile int*>(s.states + tile)[1];\n"
-        "  } while (*flag == kNotReady);\n"
+        "  const int flag = reinterpret_cast<volatile int*>(s.states + tile)[1];\n"
         "  volatile int* values = reinterpret_cast<volatile int*>(s.states + gridDim.x);\n"
-        "  *value = values[(*flag == kPrefix) * gridDim.x + tile];\n",
+        "  const int value =\n"
+        "      flag == kNotReady ? 0 : values[(flag == kPrefix) * gridDim.x + tile];\n"
+        "  return static_cast<unsigned long long>(flag) << 32 | static_cast<unsigned>(value);\n",
     ),
 )
 
