@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   }
 }
 
-int multiprocessors() {
+int sm_count() {
   static const int count = [] {
     int device = 0, sms = 0;
     cudaGetDevice(&device);
@@ -256,7 +256,7 @@ void sort(unsigned* keys, int n, unsigned* temp, Scratch scratch) {
   cudaMemsetAsync(base, 0, kStatesOffset);
   const long long wanted =
       (static_cast<long long>(n) + kCountThreads * 16 - 1) / (kCountThreads * 16);
-  const long long most = static_cast<long long>(multiprocessors()) * kCountBlocksPerSm;
+  const long long most = static_cast<long long>(sm_count()) * kCountBlocksPerSm;
   count_kernel<<<static_cast<int>(wanted < most ? wanted : most), kCountThreads>>>(
       keys, n, counts, reinterpret_cast<uint4*>(regions[0]),
       two ? static_cast<long long>(region / sizeof(uint4)) : 0);
