@@ -13,8 +13,8 @@
 
 namespace lab6 {
 
-// The reference's best sort (solutions/lab6_image_pipeline/sort_kernels.cu), not in
-// the contract: a student's tree has none, and this program is the reference's only.
+// The reference's best sort (solutions/lab6_image_pipeline/reference/), not in the
+// contract: a student's tree has none, and this program is the reference's only.
 void radix_sort_best(unsigned* keys, int n, unsigned* temp, Scratch scratch);
 
 namespace {
