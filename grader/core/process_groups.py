@@ -214,7 +214,8 @@ def case_output(output: str, name: str) -> str:
     start = output.find(f"{_RUN_LINE}{name}\n")
     if start < 0:
         return ""
-    for end_line in (f"{end} {name}" for end in _END_LINES[:2]):  # OK, FAILED
+    for marker in _END_LINES[:2]:  # OK, FAILED
+        end_line = f"{marker} {name}"
         end = output.find(end_line, start)
         if end >= 0:
             return output[start : end + len(end_line)]
