@@ -14,8 +14,7 @@ benchmark) adds folders in rounds of ten: four of the reference, four of the typ
 honest solution (submissions/typical: every test passes, but under a calibration the
 performance credit gives its slower kernels less than 100), and two known-wrong or
 broken ones in turn. Each added folder's lab1 file ends with a comment naming its
-student, so no two folders are identical and none shares another's verdicts
-(outcome_cache.py).
+student, so no two folders are identical.
 
 `check` compares the batch's whole class table with it (REPORT/instructor/class.csv:
 on hidden data REPORT/class.csv holds those results back until the deadline), one row

@@ -34,7 +34,6 @@ from grader.core.gpu_slots import (
     worker_gpus,
 )
 from grader.core.model import lab_number
-from grader.core.outcome_cache import grading_order, tree_digest
 from grader.core.release import release_from_args
 from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.sandbox import HIDE_ENV, MODE_ENV, Decision, hide_targets, warn
@@ -155,18 +154,15 @@ def _run(args: argparse.Namespace) -> int:
     )
     if args.secret_file is not None:
         print(f"grader: hidden-data results {release.why}", flush=True)
-    # Removed after the batch: a shared verdict or dataset never outlives its secret
-    # or harness. Shared only in the sandbox, where student code can write neither.
+    # Removed after the batch: a shared dataset never outlives its secret or harness.
+    # Shared only in the sandbox, where student code cannot write it.
     config.build_root.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory(prefix="cuda-labs-verdicts-") as verdicts,
-        tempfile.TemporaryDirectory(prefix=".datasets-", dir=config.build_root) as data,
-    ):
+    with tempfile.TemporaryDirectory(prefix=".datasets-", dir=config.build_root) as data:
         os.chmod(data, 0o755)  # read by the sandbox's user
-        decision = _sandbox_workers(args, config, Path(verdicts))
+        decision = _sandbox_workers(args, config)
         config = replace(config, sandbox=decision)
         if decision.sandbox is not None:
-            config = replace(config, outcome_cache=Path(verdicts), data_root=Path(data))
+            config = replace(config, data_root=Path(data))
         return _grade_class(args, config, submissions, slots)
 
 
@@ -191,15 +187,9 @@ def _grade_class(
         flush=True,
     )
     start = time.monotonic()
-    order = list(range(len(submissions)))
-    if config.outcome_cache is not None:  # copies after their originals (outcome_cache.py)
-        submissions = [
-            replace(s, digest=tree_digest(s.path)) if s.problem is None else s for s in submissions
-        ]
-        order = grading_order([s.digest for s in submissions])
     with UsageLog(report / LOG_NAME, gpus) as usage_log:
         graded = run_batch(
-            [submissions[i] for i in order],
+            submissions,
             workers,
             partial(build_submission, config),
             partial(grade_submission, config),
@@ -250,13 +240,11 @@ def _gpu_slots(args: argparse.Namespace) -> list[GpuSlots]:
     return slots
 
 
-def _sandbox_workers(args: argparse.Namespace, config: BatchConfig, verdicts: Path) -> Decision:
+def _sandbox_workers(args: argparse.Namespace, config: BatchConfig) -> Decision:
     """Try the sandbox here (require fails before any build), then hand the mode and
-    what to hide (every submission, the reports, the secret, the shared verdicts) to
-    the workers, which take it from their environment. The builds take the decision
-    itself. Only sandboxed do identical submissions share verdicts (outcome_cache.py),
-    which student code must not be able to write."""
-    hidden = [args.submissions, config.report_root, verdicts]
+    what to hide (every submission, the reports, the secret) to the workers, which
+    take it from their environment. The builds take the decision itself."""
+    hidden = [args.submissions, config.report_root]
     hidden += [args.secret_file] if args.secret_file else []
     students = str(args.submissions.resolve())
     decision = decide_build(

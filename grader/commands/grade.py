@@ -40,7 +40,6 @@ from grader.core.discovery import (
 )
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
-from grader.core.outcome_cache import OutcomeCache
 from grader.core.release import Release, release_from_args
 from grader.core.reports import (
     INSTRUCTOR_DIR,
@@ -188,11 +187,6 @@ def _grade(args: argparse.Namespace) -> int:
         hidden=hidden,
         sanitize=sanitize,
         calibration=args.calibration,
-        outcome_cache=(
-            OutcomeCache(Path(request.outcome_cache), request.submission_digest)
-            if request and request.outcome_cache and request.submission_digest
-            else None
-        ),
         data_root=Path(request.data_root) if request and request.data_root else None,
     )
     try:

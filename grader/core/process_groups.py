@@ -69,7 +69,7 @@ class GroupRun(NamedTuple):
 def untimed_check(test: LabTest) -> bool:
     """A check of the student's code with no figure to measure: not timed, not a
     dataset setup, not a sanitizer run. Such a test may share a process
-    (`groupable`) and an identical submission's verdict (outcome_cache.py)."""
+    (`groupable`)."""
     return not test.is_timed and not test.is_setup and test.kind != SANITIZE_KIND
 
 

@@ -32,7 +32,6 @@ from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.gpu_lock import GpuLock
 from grader.core.model import LabTest, Outcome, Status, variant_of
-from grader.core.outcome_cache import OutcomeCache
 from grader.core.process_groups import GroupRun, plan, timed_groups
 from grader.core.runner import Runner
 from grader.core.verdict import hung
@@ -106,11 +105,8 @@ class Scheduler:
         runner: Runner,
         jobs: int,
         gpu_lock: GpuLock | None = None,
-        cache: OutcomeCache | None = None,
     ) -> None:
         self.runner = runner
-        self.cache = cache  # verdicts of identical submissions (outcome_cache.py)
-        self.reused: list[str] = []  # tests whose verdict came from the cache
         self.jobs = max(1, jobs)
         self.gpu_lock = gpu_lock  # None: this process is the GPU's only grader
         self.rerun_alone: list[str] = []  # tests whose crowded failure was re-run alone
@@ -134,13 +130,6 @@ class Scheduler:
         for group in timed_groups([t for t in tests if t.name not in self._timed_group]):
             self._timed_group.update((t.name, group) for t in group)
         todo = [t for t in tests if may_share_gpu(t) and t.name not in self._shared]
-        if self.cache is not None:
-            for test in todo:
-                cached = self.cache.get(test)
-                if cached is not None:
-                    self._shared[test.name] = cached
-                    self.reused.append(test.name)
-            todo = [t for t in todo if t.name not in self._shared]
         if not todo:
             return
         ran = self.run_units(todo)
@@ -148,8 +137,6 @@ class Scheduler:
         confirmed = self.confirm_alone(self.runner.run, todo, outcomes, self.rerun_alone)
         for test, outcome in zip(todo, confirmed):
             self._shared[test.name] = outcome
-            if self.cache is not None:
-                self.cache.put(test, outcome)
 
     def confirm_alone(
         self,

@@ -39,7 +39,6 @@ from grader.core.model import (
     Status,
     variant_of,
 )
-from grader.core.outcome_cache import OutcomeCache
 from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
 from grader.core.sanitize import sanitize_tests
@@ -84,7 +83,6 @@ class GradingSession:
         commits: Mapping[str, Checkout] | None = None,
         sanitize_runs: Sequence[LabTest] | None = None,
         gpu_lock: GpuLock | None = None,
-        outcome_cache: OutcomeCache | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -106,7 +104,7 @@ class GradingSession:
         self.policies = policies
         self.gpu = gpu
         self.runner = runner
-        self.scheduler = Scheduler(runner, jobs, gpu_lock, outcome_cache)
+        self.scheduler = Scheduler(runner, jobs, gpu_lock)
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
@@ -131,7 +129,6 @@ class GradingSession:
         hidden: Sequence[Path] = (),
         sanitize: bool = False,
         calibration: Path | None = None,
-        outcome_cache: OutcomeCache | None = None,
         data_root: Path | None = None,
     ) -> GradingSession:
         """Discover, select and check everything before the first test runs.
@@ -144,8 +141,7 @@ class GradingSession:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
         with -DLAB_SANITIZE=ON. `calibration`: a reference grading's
         results.json (or report folder) from this GPU model, which sizes the
-        timeouts (watchdog.py). `outcome_cache`: verdicts of identical submissions
-        in this batch (outcome_cache.py). `data_root`: the batch's one folder of
+        timeouts (watchdog.py). `data_root`: the batch's one folder of
         datasets, written once for the class (runner.py). A batch worker takes its
         GPU's lock from its environment (gpu_lock.py). Raises GraderUsageError for what
         the caller got wrong (--sandbox require included).
@@ -237,7 +233,6 @@ class GradingSession:
             },
             sanitize_runs=runs,
             gpu_lock=GpuLock.from_environment(),
-            outcome_cache=outcome_cache,
         )
         session.listing = doc
         return session
@@ -371,11 +366,6 @@ class GradingSession:
                 f"process it ran in); {reruns} of them (a failing case's variant after it, "
                 "or every case of a process that could not vouch for them) ran again alone, "
                 "and those runs' verdicts count."
-            )
-        if scheduler.reused:
-            run_notes.append(
-                f"{len(scheduler.reused)} untimed tests took the verdicts that an identical "
-                "submission (every file the same) got in this batch, instead of running again."
             )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
         return Grade(

@@ -2,7 +2,7 @@
 
 The command line says what any user could ask (the build, the labs, the secret,
 the sanitizer stage, ...). The request adds what only a batch knows: why a lab did
-not build, the class's shared verdicts (outcome_cache.py) and datasets, and whether
+not build, the class's shared datasets, and whether
 hidden-data results are released, decided once at the batch's start so that a batch
 running past the deadline treats every student alike.
 """
@@ -24,8 +24,6 @@ class WorkerRequest:
     release_at: str | None = None  # ISO time of the release, when one is known
     build_stage: str | None = None  # the step of the student's build that failed
     build_log: str | None = None  # the path of its log
-    outcome_cache: str | None = None  # the class's verdicts folder, with the digest
-    submission_digest: str | None = None
     data_root: str | None = None  # the class's datasets, written once
 
     @classmethod

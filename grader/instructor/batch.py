@@ -42,7 +42,6 @@ class Submission:
     path: Path
     labs: tuple[str, ...] = ()
     problem: str | None = None
-    digest: str | None = None  # of its files, when identical ones share verdicts (outcome_cache.py)
 
 
 @dataclass(frozen=True)

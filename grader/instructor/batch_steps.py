@@ -75,7 +75,6 @@ class BatchConfig:
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
     release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
-    outcome_cache: Path | None = None  # verdicts shared by identical submissions (outcome_cache.py)
     data_root: Path | None = None  # the datasets, written once for the class (runner.py)
     sandbox: Decision | None = None  # the builds' (None: each decides, build.py)
 
@@ -201,11 +200,9 @@ def apply_static(
     return replace(result, labs=labs, failures=failures, public=public)
 
 
-def worker_command(
-    config: BatchConfig, built: BuiltTree, report: Path, digest: str | None = None
-) -> list[str]:
-    """The child's argv: grade the built tree (of a folder of digest `digest`) into
-    `report`, with the batch's request written beside the build (worker_request.py)."""
+def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
+    """The child's argv: grade the built tree into `report`, with the batch's request
+    written beside the build (worker_request.py)."""
     argv = [
         sys.executable,
         "-m",
@@ -229,13 +226,10 @@ def worker_command(
     argv.append("--sanitize" if config.sanitize else "--no-sanitize")
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
-    cache = config.outcome_cache is not None and digest is not None
     request = WorkerRequest.of(
         config.release,
         build_stage=built.failure_stage,
         build_log=str(built.failure_log) if built.failure_log else None,
-        outcome_cache=str(config.outcome_cache) if cache else None,
-        submission_digest=digest if cache else None,
         data_root=str(config.data_root) if config.data_root is not None else None,
     )
     # Beside the build, not in the report: the report folder is the student's.
@@ -278,7 +272,7 @@ def grade_submission(
 
     try:
         proc = subprocess.run(
-            worker_command(config, built, report, sub.digest),
+            worker_command(config, built, report),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
