@@ -351,20 +351,42 @@ __device__ __forceinline__ unsigned smem_u32(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 // src-size 0 => nothing read, destination zero-filled. src is kept a valid address anyway.
+// cp.async needs sm_80; before it (a T4, say) the copies are plain loads and shared stores
+// at the same place, which the kernel's one barrier per tile orders just as well.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define LAB5_CP_ASYNC 1
+#else
+#define LAB5_CP_ASYNC 0
+#endif
 __device__ __forceinline__ void cp_async_4(unsigned dst, const float* src, bool pred) {
+#if LAB5_CP_ASYNC
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
                "r"(pred ? 4 : 0));
+#else
+  asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(pred ? *src : 0.f) : "memory");
+#endif
 }
 __device__ __forceinline__ void cp_async_16(unsigned dst, const float* src, bool pred) {
+#if LAB5_CP_ASYNC
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                "r"(pred ? 16 : 0));
+#else
+  const float4 v = pred ? *reinterpret_cast<const float4*>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
+  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v.x), "f"(v.y),
+               "f"(v.z), "f"(v.w)
+               : "memory");
+#endif
 }
 __device__ __forceinline__ void cp_async_commit() {
+#if LAB5_CP_ASYNC
   asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
 }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
+#if LAB5_CP_ASYNC
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
 }
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_>
