@@ -45,6 +45,16 @@ __host__ __device__ int tiles_for(int n) { return n <= kTile ? 1 : (n - 1) / kTi
 
 __device__ unsigned digit_of(unsigned key, int shift) { return (key >> shift) & 3u; }
 
+// The warp's sum of v: one instruction from sm_80, shuffles before it (a T4, say).
+__device__ __forceinline__ unsigned warp_sum(unsigned v) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, v);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+#endif
+}
+
 // The scratch area, cleared by the launcher (it arrives poisoned):
 //   bits[3][16]  over all keys, per digit position p: the keys with the digit's
 //                low bit set, with its high bit set, with both (the counts of
@@ -140,7 +150,7 @@ __global__ void count_bits_kernel(const unsigned* keys, int n, unsigned* bits) {
     const int kind = h / 8, s = (h / 2) % 4, odd = h % 2;
 #pragma unroll
     for (int upper = 0; upper < 2; ++upper) {
-      const unsigned sum = __reduce_add_sync(0xffffffffu, (halves[h] >> (16 * upper)) & 0xffffu);
+      const unsigned sum = warp_sum((halves[h] >> (16 * upper)) & 0xffffu);
       const int byte = odd + 2 * upper;
       if (threadIdx.x % 32 == 0) atomicAdd(&block_bits[kind * 16 + 4 * byte + s], sum);
     }
@@ -177,7 +187,7 @@ __device__ unsigned look_back(const unsigned long long* states, int tile, int di
     }
     const unsigned inclusive = __ballot_sync(0xffffffffu, state >= kInclusive);
     const int stop = inclusive ? __ffs(inclusive) - 1 : 31;  // the nearest inclusive
-    prefix += __reduce_add_sync(0xffffffffu, lane <= stop ? static_cast<unsigned>(state) : 0u);
+    prefix += warp_sum(lane <= stop ? static_cast<unsigned>(state) : 0u);
     if (inclusive) return prefix;
   }
 }
