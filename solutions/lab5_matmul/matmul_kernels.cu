@@ -208,17 +208,15 @@ __global__ void best_kernel(const float* A, const float* B, float* C, int n, int
   // TODO
 }
 #else
-// (e) 128 x 128 block tile, BK = 8, 256 threads, 8 x 8 outputs per thread.
-// A's tile is stored transposed (As[l][row]) so that a thread reads its 8 rows of
-// a column as two float4; B's tile likewise gives two float4 per row. Thread
-// (ty, tx) owns rows {4ty..4ty+3, 64+4ty..} and columns {4tx.., 64+4tx..}: a warp
-// reads 2 distinct float4 of As (broadcast) and 16 consecutive float4 of Bs.
-// Two shared buffers: the next tile travels global -> registers while the current
-// one is multiplied, then goes to the other buffer: one barrier per step.
-// Checked = false needs n, m multiples of 128, k of 8, 16-byte aligned rows.
+// MQDB's dense blocks (d x d, any d): a 128 x 128 block tile, BK = 8, 256 threads,
+// 8 x 8 outputs per thread, every load and store checked against the sizes. A's tile is stored
+// transposed (As[l][row]) so that a thread reads its 8 rows of a column as two float4; B's tile
+// likewise gives two float4 per row. Thread (ty, tx) owns rows {4ty..4ty+3, 64+4ty..} and columns
+// {4tx.., 64+4tx..}: a warp reads 2 distinct float4 of As (broadcast) and 16 consecutive float4 of
+// Bs. Two shared buffers: the next tile travels global -> registers while the current one is
+// multiplied, then goes to the other buffer: one barrier per step.
 constexpr int BM = 128, BN = 128, BK = 8;
 
-template <bool Checked>
 __device__ __forceinline__ void big_tile(const float* __restrict__ A, const float* __restrict__ B,
                                          float* __restrict__ C, int n, int k, int m, int lda,
                                          int ldb, int ldc, int row0, int col0) {
@@ -232,31 +230,23 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
   auto load_a = [&](int k0) {
     float4 v;
     const int gr = row0 + a_r, gc = k0 + a_c;
-    if (!Checked) {
-      v = *reinterpret_cast<const float4*>(A + (size_t)gr * lda + gc);
-    } else {
-      const float* p = A + (size_t)gr * lda + gc;
-      const bool rok = gr < n;
-      v.x = (rok && gc + 0 < k) ? p[0] : 0.f;
-      v.y = (rok && gc + 1 < k) ? p[1] : 0.f;
-      v.z = (rok && gc + 2 < k) ? p[2] : 0.f;
-      v.w = (rok && gc + 3 < k) ? p[3] : 0.f;
-    }
+    const float* p = A + (size_t)gr * lda + gc;
+    const bool rok = gr < n;
+    v.x = (rok && gc + 0 < k) ? p[0] : 0.f;
+    v.y = (rok && gc + 1 < k) ? p[1] : 0.f;
+    v.z = (rok && gc + 2 < k) ? p[2] : 0.f;
+    v.w = (rok && gc + 3 < k) ? p[3] : 0.f;
     return v;
   };
   auto load_b = [&](int k0) {
     float4 v;
     const int gr = k0 + b_r, gc = col0 + b_c;
-    if (!Checked) {
-      v = *reinterpret_cast<const float4*>(B + (size_t)gr * ldb + gc);
-    } else {
-      const float* p = B + (size_t)gr * ldb + gc;
-      const bool rok = gr < k;
-      v.x = (rok && gc + 0 < m) ? p[0] : 0.f;
-      v.y = (rok && gc + 1 < m) ? p[1] : 0.f;
-      v.z = (rok && gc + 2 < m) ? p[2] : 0.f;
-      v.w = (rok && gc + 3 < m) ? p[3] : 0.f;
-    }
+    const float* p = B + (size_t)gr * ldb + gc;
+    const bool rok = gr < k;
+    v.x = (rok && gc + 0 < m) ? p[0] : 0.f;
+    v.y = (rok && gc + 1 < m) ? p[1] : 0.f;
+    v.z = (rok && gc + 2 < m) ? p[2] : 0.f;
+    v.w = (rok && gc + 3 < m) ? p[3] : 0.f;
     return v;
   };
   auto store = [&](int buf, float4 va, float4 vb) {
@@ -306,9 +296,7 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
       const int c = col0 + h * 64 + tx * 4;
       const float4 v =
           make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
-      if (!Checked) {
-        *reinterpret_cast<float4*>(C + (size_t)r * ldc + c) = v;
-      } else if (r < n) {
+      if (r < n) {
         float* p = C + (size_t)r * ldc + c;
         if (c + 0 < m) p[0] = v.x;
         if (c + 1 < m) p[1] = v.y;
@@ -319,24 +307,6 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
   }
 }
 
-// Tiles visited in groups of 8 tile rows, column by column, so that the CTAs
-// running at the same time share panels of A and B in L2.
-template <bool Checked>
-__global__ void __launch_bounds__(256, 2)
-    big_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-               int n, int k, int m) {
-  constexpr int G = 8;
-  const int bid = blockIdx.x;
-  const int tiles_x = div_up(m, BN), tiles_y = div_up(n, BM);
-  const int per_group = G * tiles_x;
-  const int group = bid / per_group;
-  const int first = group * G;
-  const int rows = min(tiles_y - first, G);
-  const int in_group = bid % per_group;
-  const int tile_y = first + in_group % rows, tile_x = in_group / rows;
-  big_tile<Checked>(A, B, C, n, k, m, k, m, m, tile_y * BM, tile_x * BN);
-}
-
 // (e) The reference's fastest product: a 128 x 256 block tile, k-steps of 16, eight
 // warps of 64 x 64, 8 x 16 outputs per thread, in 4-wide groups strided across the
 // warp tile (a warp's 16-byte reads of B hit at most 128 distinct bytes). Three
@@ -344,8 +314,8 @@ __global__ void __launch_bounds__(256, 2)
 // takes any n, k, m): the copies of tile t + 2 fly while tile t is multiplied, one
 // barrier per tile. A is stored transposed (As[k][BM + 4]: the pad spreads a warp's
 // transposed writes over 32 banks); the fragments of A and B are double-buffered in
-// registers. On the H100 at 4096: 0.906x cuBLAS's FP32 SGEMM, against 0.866x for the
-// double-buffered 128 x 128 kernel (big_kernel, which MQDB still uses).
+// registers. The README's table times it beside big_tile's 128 x 128 design (which
+// MQDB's blocks use).
 namespace fastest {
 __device__ __forceinline__ unsigned smem_u32(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
@@ -389,6 +359,15 @@ __device__ __forceinline__ void cp_async_wait() {
 #endif
 }
 
+// Four floats of shared memory, one 16-byte load, into four registers of a fragment.
+__device__ __forceinline__ void unpack4(float* fragment, const float* shared) {
+  const float4 v = *reinterpret_cast<const float4*>(shared);
+  fragment[0] = v.x;
+  fragment[1] = v.y;
+  fragment[2] = v.z;
+  fragment[3] = v.w;
+}
+
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MINB_>
 struct Cfg {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
@@ -399,12 +378,8 @@ struct Cfg {
   static constexpr int AS_LD = BM + 4;              // As[k][AS_LD] (A transposed)
   static constexpr int A_STAGE = BK * AS_LD, B_STAGE = BK * BN;  // floats
   static constexpr int SMEM_BYTES = STAGES * (A_STAGE + B_STAGE) * 4;
-  static constexpr int T8 = THREADS / 8;               // A: rows per pass (8 k per row)
-  static constexpr int A_ITERS = BM * BK / THREADS;    // 4-byte copies of A per thread
-  static constexpr int BV_KSTEP = THREADS / (BN / 4);  // B rows per pass, 16-byte copies
-  static constexpr int BV_ITERS = BK * BN / 4 / THREADS;
-  static constexpr int BS_KSTEP = THREADS / BN;  // B rows per pass, 4-byte copies
-  static constexpr int BS_ITERS = BK * BN / THREADS;
+  static constexpr int T8 = THREADS / 8;             // A: rows per pass (8 k per row)
+  static constexpr int A_ITERS = BM * BK / THREADS;  // 4-byte copies of A per thread
 
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiling");
   static_assert(WM % TM == 0 && WN % TN == 0 && LM * LN == 32, "32 lanes per warp tile");
@@ -458,10 +433,11 @@ __global__ void __launch_bounds__(P::THREADS, P::MINB)
     if (row0 + a_r + (it * P::T8) % BM < n) a_rows_ok |= 1u << it;
   const float* a_src = A + (size_t)min(row0 + a_r, n - 1) * K + a_k;
   const unsigned a_dst = smem_u32(As) + (a_k * AS_LD + a_r) * 4;
-  // B (16-byte): B[k0 + bv_k + it BV_KSTEP][col0 + bv_c .. +3] -> Bs[bv_k + ..][bv_c]
-  // B (4-byte):  B[k0 + bs_k + it BS_KSTEP][col0 + bs_c]       -> Bs[bs_k + ..][bs_c]
-  const int b_k = VEC ? tid / (BN / 4) : tid / BN;
-  const int b_c = VEC ? (tid % (BN / 4)) * 4 : tid % BN;
+  // B: copies of BW floats (16 or 4 bytes), B[k0 + b_k + it B_KSTEP][col0 + b_c ..]
+  //    -> Bs[b_k + it B_KSTEP][b_c ..].
+  constexpr int BW = VEC ? 4 : 1;
+  constexpr int B_KSTEP = P::THREADS / (BN / BW), B_ITERS = BK * BN / BW / P::THREADS;
+  const int b_k = tid / (BN / BW), b_c = (tid % (BN / BW)) * BW;
   const bool b_col_ok = col0 + b_c < m;
   const float* b_src = B + (size_t)b_k * m + (b_col_ok ? col0 + b_c : 0);
   const unsigned b_dst = smem_u32(Bs) + (b_k * BN + b_c) * 4;
@@ -474,21 +450,16 @@ __global__ void __launch_bounds__(P::THREADS, P::MINB)
       const float* src = p ? a_src + (size_t)R * K + k0 + 8 * KH : A;
       cp_async_4(a_dst + (stage * A_STAGE + 8 * KH * AS_LD + R) * 4, src, p);
     }
-    if (VEC) {
 #pragma unroll
-      for (int it = 0; it < P::BV_ITERS; ++it) {
-        const int kr = k0 + b_k + it * P::BV_KSTEP;
-        const bool p = b_col_ok && kr < K;
-        const float* src = p ? b_src + (size_t)(k0 + it * P::BV_KSTEP) * m : B;
-        cp_async_16(b_dst + (stage * B_STAGE + it * P::BV_KSTEP * BN) * 4, src, p);
-      }
-    } else {
-#pragma unroll
-      for (int it = 0; it < P::BS_ITERS; ++it) {
-        const int kr = k0 + b_k + it * P::BS_KSTEP;
-        const bool p = b_col_ok && kr < K;
-        const float* src = p ? b_src + (size_t)(k0 + it * P::BS_KSTEP) * m : B;
-        cp_async_4(b_dst + (stage * B_STAGE + it * P::BS_KSTEP * BN) * 4, src, p);
+    for (int it = 0; it < B_ITERS; ++it) {
+      const int kr = k0 + b_k + it * B_KSTEP;
+      const bool p = b_col_ok && kr < K;
+      const float* src = p ? b_src + (size_t)(k0 + it * B_KSTEP) * m : B;
+      const unsigned dst = b_dst + (stage * B_STAGE + it * B_KSTEP * BN) * 4;
+      if constexpr (VEC) {
+        cp_async_16(dst, src, p);
+      } else {
+        cp_async_4(dst, src, p);
       }
     }
   };
@@ -503,19 +474,11 @@ __global__ void __launch_bounds__(P::THREADS, P::MINB)
   auto load_frag = [&](int buf, const float* as, const float* bs, int kk) {
 #pragma unroll
     for (int i4 = 0; i4 < TM / 4; ++i4) {
-      const float4 v = *reinterpret_cast<const float4*>(as + kk * AS_LD + a_off + i4 * LM * 4);
-      fa[buf][4 * i4 + 0] = v.x;
-      fa[buf][4 * i4 + 1] = v.y;
-      fa[buf][4 * i4 + 2] = v.z;
-      fa[buf][4 * i4 + 3] = v.w;
+      unpack4(fa[buf] + 4 * i4, as + kk * AS_LD + a_off + i4 * LM * 4);
     }
 #pragma unroll
     for (int j4 = 0; j4 < TN / 4; ++j4) {
-      const float4 v = *reinterpret_cast<const float4*>(bs + kk * BN + b_off + j4 * LN * 4);
-      fb[buf][4 * j4 + 0] = v.x;
-      fb[buf][4 * j4 + 1] = v.y;
-      fb[buf][4 * j4 + 2] = v.z;
-      fb[buf][4 * j4 + 3] = v.w;
+      unpack4(fb[buf] + 4 * j4, bs + kk * BN + b_off + j4 * LN * 4);
     }
   };
 
@@ -635,7 +598,7 @@ __global__ void __launch_bounds__(256, 2)
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   if (row0 >= d || col0 >= d) return;
   const size_t corner = (size_t)off * n + off;
-  big_tile<true>(A + corner, B + corner, C + corner, d, d, d, n, n, n, row0, col0);
+  big_tile(A + corner, B + corner, C + corner, d, d, d, n, n, n, row0, col0);
 }
 
 __global__ void __launch_bounds__(256)
