@@ -114,14 +114,16 @@ def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
-    """--calibration: timeouts sized to a reference grading (grader/core/watchdog.py)."""
+    """--calibration: timeouts and the performance credit from a grading of this GPU model
+    (grader/core/watchdog.py, grader/core/credit.py)."""
     parser.add_argument(
         "--calibration",
         type=Path,
         metavar="RESULTS",
-        help="results.json (or report folder) of the reference solution graded on this "
-        "GPU model: each test's timeouts become a multiple of its time there, so a hung "
-        "kernel costs seconds, not the flat 10 s per wait (default: flat timeouts)",
+        help="results.json (or report folder) of submissions/typical graded on this GPU "
+        "model: each test's timeouts become a multiple of its time there, so a hung kernel "
+        "costs seconds, not the flat 10 s per wait, and a passed timing test's credit "
+        "follows its figure there (default: flat timeouts, whole credit)",
     )
 
 

@@ -7,10 +7,10 @@
 # GPUS="1x3 1" compares one GPU grading three students at once with one at a time.
 # BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`); JOBS=N gives
 # each worker N untimed tests at once (`batch --jobs`; default: up to 8, by CPUs and GPU memory).
-# CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades the reference on those labs
-# as an instructor would (hidden data, the sanitizer stage) and prints its time; its
-# results.json then sizes the batch's timeouts (--calibration), so a hung student
-# costs seconds, not minutes.
+# CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades submissions/typical on those
+# labs as an instructor would (hidden data, the sanitizer stage) and prints its time; its
+# results.json then sizes the batch's timeouts and is the credit's yardstick
+# (--calibration), so a hung student costs seconds, not minutes.
 # Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
 # time went, GPU use, as expected. Everything goes under LOGS (default
 # build/class-batch). A lent machine is given back soon after its command returns, so
@@ -36,11 +36,11 @@ if [ -n "${CALIBRATE:-}" ]; then
   start=$SECONDS
   labs=()
   [ "$CALIBRATE" = all ] || labs=(--labs "$CALIBRATE")
-  python3 -m grader grade --impl solutions "${labs[@]}" --build-dir "$logs/reference-build" \
-    --secret-file "$logs/secret" --report "$logs/reference" "${cmake_args[@]}" \
-    >"$logs/reference.log" 2>&1 || status=1
-  echo "$((SECONDS - start))" >"$logs/reference-wall"
-  calibration=(--calibration "$logs/reference")
+  python3 -m grader grade --impl submissions/typical "${labs[@]}" --build-dir "$logs/typical-build" \
+    --secret-file "$logs/secret" --report "$logs/typical" "${cmake_args[@]}" \
+    >"$logs/typical.log" 2>&1 || status=1
+  echo "$((SECONDS - start))" >"$logs/typical-wall"
+  calibration=(--calibration "$logs/typical")
 fi
 for n in ${GPUS:-2 1}; do
   gpus=(--gpus "$n")
@@ -66,8 +66,8 @@ echo "== sample class of ${SIZE:-22}, lab1, $(nvidia-smi --query-gpu=name --form
 if [ -n "${CALIBRATE:-}" ]; then
   grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
 print("grading %.1f s, score %g" % (d["execution_time_s"], sum(l["score"] for l in d["labs"])))' \
-    "$logs/reference/instructor/results.json" 2>/dev/null)
-  echo "reference, $CALIBRATE: ${grading:-no result: see reference.log}; $(cat "$logs/reference-wall") s with its build"
+    "$logs/typical/instructor/results.json" 2>/dev/null)
+  echo "typical, $CALIBRATE: ${grading:-no result: see typical.log}; $(cat "$logs/typical-wall") s with its build"
 fi
 printf '%-5s %-90s %s\n' GPUs "batch" "as expected"
 for n in ${GPUS:-2 1}; do

@@ -3,7 +3,7 @@
 #   1. writes five student repositories with dated commits, a late policy with an
 #      extension, and a roster;
 #   2. `collect`s each student's last commit before their due time;
-#   3. grades the reference once (the calibration: its figures on this GPU, this job),
+#   3. grades submissions/typical once (the calibration: its figures on this GPU, this job),
 #      then `batch`es the class on labs 1 and 3 on hidden data, against it;
 #   4. writes the `gradebook`, an anonymised `leaderboard` and the `similarity` report;
 #   5. checks each against what the class must get, and prints the table last (exit 1
@@ -34,7 +34,7 @@ mv "$out/work"/* "$out" && rmdir "$out/work"
 head -c 24 /dev/urandom | base64 >"$out/secret"  # the instructor's, outside the students' folders
 
 step collect python3 -m grader collect "$out/repos" --policy "$out/deadline.json" --out "$out/class"
-step calibration python3 -m grader grade --impl solutions --labs "$labs" --no-sanitize \
+step calibration python3 -m grader grade --impl submissions/typical --labs "$labs" --no-sanitize \
   --build-dir "$out/build-calibration" --report "$out/calibration" "${cmake_args[@]}"
 step batch python3 -m grader batch "$out/class" --labs "$labs" --secret-file "$out/secret" \
   "${policy[@]}" --calibration "$out/calibration/results.json" --gpus 1 \

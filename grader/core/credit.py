@@ -2,16 +2,20 @@
 
 A timing test's figure is a ratio where higher is better (a speedup over a harness
 yardstick, a share of the copy ceiling), so `reference / value` is how many times
-slower the student's kernel is than the reference solution's on the same test. The
-reference's figure must come from the same GPU in the same job: the `--calibration`
-grading (watchdog.py checks the GPU). A lab's `lab.json` sets the curve:
+slower the student's kernel is than the yardstick solution's on the same test. That
+`reference` figure comes from the same GPU in the same job: the `--calibration`
+grading (watchdog.py checks the GPU), which is `submissions/typical`'s, an honest,
+ordinary solution written from the READMEs. Not `solutions/`: the references run at
+the roofline (lab6's scan near CUB's, lab5's product near cuBLAS's), and a curve
+against them would take marks from code that does everything the lab teaches. A
+lab's `lab.json` sets the curve:
 
     "credit": {"full_within": 1.2, "zero_at": 2.0}
 
-full marks within 1.2 times the reference, as Stanford's CS149 grades, none at 2
+full marks within 1.2 times the yardstick, as Stanford's CS149 grades, none at 2
 times or slower, linear in between. A test that failed its bar earns nothing, as
 before; the curve only shares out the points of a passed one. Capped at full
-marks, a figure higher than the reference's (noise, or a forged report) gains
+marks, a figure higher than the yardstick's (noise, or a forged report) gains
 nothing, so scoring from figures gives student code nothing new to aim at.
 """
 
@@ -28,7 +32,7 @@ CREDIT_KEY = "credit"
 
 @dataclass(frozen=True)
 class CreditCurve:
-    """Credit from the slowdown against the reference: 1 up to `full_within`, 0 from
+    """Credit from the slowdown against the yardstick: 1 up to `full_within`, 0 from
     `zero_at`, a straight line between."""
 
     full_within: float

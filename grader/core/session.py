@@ -181,15 +181,15 @@ class GradingSession:
         notes = [sandbox.note]
         if sized is not None:
             notes.append(
-                f"Timeouts were sized to the reference's times in {sized.source} "
+                f"Timeouts were sized to the calibration grading's times in {sized.source} "
                 f"({FACTOR:g}x, at least {KERNEL_FLOOR_S:g} s for each wait on the GPU)."
             )
         if any(p.credit is not None for p in policies.values()):
             notes.append(
                 f"Performance credit: passed timing tests were scored on their lab's curve "
-                f"against the reference's figures in {sized.source}."
+                f"against the calibration grading's figures in {sized.source}."
                 if sized is not None and sized.figures
-                else "Performance credit was not applied (no reference grading of this GPU "
+                else "Performance credit was not applied (no calibration grading of this GPU "
                 "with figures, --calibration): a passed timing test earned its whole share."
             )
         if gpu.state == "unknown":

@@ -191,4 +191,4 @@ def test_grade_with_a_calibration_from_this_gpu_says_so_in_the_report(tmp_path: 
     proc = _grade(tmp_path, _results(tmp_path / "ref", rows))
     assert proc.returncode == 0, (proc.stdout, proc.stderr)
     summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
-    assert "Timeouts were sized to the reference's times" in summary
+    assert "Timeouts were sized to the calibration grading's times" in summary
