@@ -7,6 +7,7 @@
 # GPUS="1x3 1" compares one GPU grading three students at once with one at a time.
 # BUILD_ONCE=1 builds the fixed parts once per run (`batch --build-once`); JOBS=N gives
 # each worker N untimed tests at once (`batch --jobs`; default: up to 8, by CPUs and GPU memory).
+# SANITIZE=0 grades without the sanitizer stage (`batch --no-sanitize`), to measure its share.
 # CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades submissions/typical on those
 # labs as an instructor would (hidden data, the sanitizer stage) and prints its time; its
 # results.json then sizes the batch's timeouts and is the credit's yardstick
@@ -31,6 +32,10 @@ python3 submissions/sample_class.py make "$logs/class" "${SIZE:-22}" || exit 1
 # The instructor's secret lives outside the students' folders.
 head -c 24 /dev/urandom | base64 >"$logs/secret"
 status=0
+# The host's CPU ticks, all and idle (/proc/stat): how busy the CPUs were during a batch.
+cpu_ticks() { awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6}' /proc/stat; }
+sanitize=()
+[ "${SANITIZE:-1}" = 0 ] && sanitize=(--no-sanitize)
 calibration=()
 if [ -n "${CALIBRATE:-}" ]; then
   start=$SECONDS
@@ -52,10 +57,14 @@ for n in ${GPUS:-2 1}; do
       status=1
     gpus=(--resource-spec "$logs/gpus-$n.json")
   fi
+  read -r total idle < <(cpu_ticks)
   python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
-    ${BUILD_ONCE:+--build-once} ${JOBS:+--jobs "$JOBS"} "${calibration[@]}" "${cmake_args[@]}" \
-    >"$logs/batch-$n.log" 2>&1 || status=1
+    ${BUILD_ONCE:+--build-once} ${JOBS:+--jobs "$JOBS"} "${calibration[@]}" "${sanitize[@]}" \
+    "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
+  read -r total2 idle2 < <(cpu_ticks)
+  echo "CPUs busy $(( 100 - 100 * (idle2 - idle) / (total2 - total + 1) )) % of the batch, $(nproc) of them (/proc/stat)" \
+    >"$logs/cpu-$n.txt"
   python3 submissions/sample_class.py check "$logs/class" "$logs/report-$n" \
     >"$logs/check-$n.md" 2>&1 || status=1
   rm -rf "$logs/build-$n"
@@ -75,5 +84,6 @@ for n in ${GPUS:-2 1}; do
   printf '%-5s %-90s %s\n' "$n" "${done_line:-no result: see batch-$n.log}" \
     "$(tail -1 "$logs/check-$n.md")"
   grep -h "GPU use\|Worker time" "$logs/batch-$n.log" | sed 's/^grader: /      /'
+  sed 's/^/      /' "$logs/cpu-$n.txt"
 done
 exit $status
