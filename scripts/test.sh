@@ -3,7 +3,7 @@
 #   each skeleton is what its master in solutions/ generates (scripts/make_skeletons.sh);
 #   both trees (skeletons, solutions) build for one architecture, the skeletons' build
 #   linking the fixed parts the solutions' build compiled (LAB_PREBUILT, as
-#   `batch --build-once` does); every CTest test
+#   `batch --build-once` does), and the solutions' student files for sm_75 too; every CTest test
 #   runs (GPU tests report themselves skipped, the harness's own tests pass); a lab
 #   made from the template by scripts/new_lab.py builds and passes its checks
 #   (scripts/check-new-lab.sh, in a copy of the tree); the grader's and the dataset
@@ -32,6 +32,16 @@ stage "ci-skeletons: configure, build (the fixed parts linked from ci-solutions)
 cmake --preset ci-skeletons -DLAB_PREBUILT="$PWD/build/ci-solutions" >/dev/null
 cmake --build --preset ci-skeletons
 ctest --preset ci-skeletons
+
+stage "the reference's student files compile for sm_75 too (a T4, the oldest GPU CUDA 13 builds for)"
+# Only the labN_impl targets: the solutions' sm_80 instructions need their fallbacks.
+cmake --preset ci-solutions -B build/ci-sm75 -DCMAKE_CUDA_ARCHITECTURES=75-real >/dev/null
+impl_targets=()
+for lab in labs/lab*_*/; do
+  lab=${lab#labs/}
+  impl_targets+=("${lab%%_*}_impl")
+done
+cmake --build build/ci-sm75 --target "${impl_targets[@]}"
 
 stage "a GPU test without a GPU is skipped, never passed"
 python3 scripts/check_skips.py build/ci-solutions
