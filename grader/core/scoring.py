@@ -3,7 +3,7 @@
 A lab's `score` gives each group of tests (by kind: correctness, timing) its
 points, split evenly among the group's tests, so adding a case changes no total.
 A passed timing test earns its share on the lab's performance-credit curve where the
-reference's figure for it is known (credit.py). Every point lost carries the reason
+calibration grading's figure for it is known (credit.py). Every point lost carries the reason
 of the test that lost it. Reference bars,
 dataset setups and sanitizer runs are worth nothing.
 
@@ -214,7 +214,7 @@ def score_lab(
     """Give each test its share of its group's points; a stand-in (a lab that did
     not build or that the static check rejected) carries what the lab's tests that
     ran do not: the lab's full mark when none ran. `reference_figures` (test name ->
-    the reference's figure, same GPU, same job) put passed timing tests on the lab's
+    the calibration grading's figure, same GPU, same job) put passed timing tests on the lab's
     credit curve. `public`: on hidden data, the outcomes on the public data of the
     correctness tests run again there (session.py)."""
     notes = list(policy.notes)
