@@ -384,15 +384,6 @@ void ColourBench::run_per_channel(Launcher single, Launch launch,
   }
 }
 
-std::string ColourBench::check_per_channel(Launcher single, Launch launch) {
-  make_planes(Colour::Rgb, kChannels);
-  harness::DeviceBuffer<int> hist(kChannels * kBins);
-  hist.poison();
-  run_per_channel(single, launch, hist);
-  LAB_CHECK_LAUNCH();
-  return compare_with_cub(hist, kChannels, kBins);
-}
-
 harness::TimingStats ColourBench::time_per_channel(Launcher single, Launch launch,
                                                    const harness::TimingOptions& options) {
   harness::DeviceBuffer<int> hist(kChannels * kBins);

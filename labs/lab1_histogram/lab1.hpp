@@ -71,6 +71,11 @@ inline constexpr const char* kContentionCase = "contention_2p25";  // 90% in one
 // with a bound check so it handles any n. Zeroes hist first, like a student launcher.
 void course_global_histogram(const int* samples, int n, int* hist);
 
+// The course's shared-memory histogram (e), privatized per block: the colour bar's
+// baseline, run once per channel, so that a student's own `shared`, slowed on purpose,
+// cannot move it. A Launcher (slice per thread); zeroes hist first.
+void course_shared_histogram(const int* samples, int n, int* hist, Launch launch);
+
 // cub::DeviceHistogram::HistogramEven over kBins bins; `temp` is scratch space of
 // cub_histogram_temp_bytes(n) bytes.
 std::size_t cub_histogram_temp_bytes(int n);
@@ -183,12 +188,11 @@ class ColourBench {
   harness::TimingStats time(const ColourVariant& v, Launch launch,
                             const harness::TimingOptions& options = {});
 
-  // The rgb kernel's baseline: a single-channel launcher (the student's `shared`) run
+  // The rgb kernel's baseline: a single-channel launcher (course_shared_histogram) run
   // once per channel, on the image's red, green and blue planes of ints, each plane
   // 256-byte aligned. The planes are made outside the timed window (before every run,
   // from that run's redrawn image); the three launches are timed together, and each
   // histogram is checked against CUB's.
-  std::string check_per_channel(Launcher single, Launch launch);
   harness::TimingStats time_per_channel(Launcher single, Launch launch,
                                         const harness::TimingOptions& options = {});
 

@@ -49,6 +49,57 @@ const Variant& find_variant(const std::string& name) {
   return harness::find_by_name(variants(), name);
 }
 
+// ---- The course's baselines (course_variant) ------------------------------------
+
+namespace {
+
+// The block's chunk, this thread's element zeroed when it lies past n (the padding
+// the contract hands the student's kernels too).
+__device__ int* course_chunk(int* g_idata, int n) {
+  const long long first = static_cast<long long>(blockIdx.x) * blockDim.x;
+  if (first + threadIdx.x >= n) g_idata[first + threadIdx.x] = 0;
+  __syncthreads();
+  return g_idata + first;
+}
+
+__global__ void course_neighbored(int* g_idata, int n, int* g_odata) {
+  const unsigned tid = threadIdx.x;
+  int* idata = course_chunk(g_idata, n);
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+    if ((tid % (2 * stride)) == 0) idata[tid] += idata[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}
+
+__global__ void course_interleaved(int* g_idata, int n, int* g_odata) {
+  const unsigned tid = threadIdx.x;
+  int* idata = course_chunk(g_idata, n);
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) idata[tid] += idata[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = idata[0];
+}
+
+void run_course_neighbored(int* data, int n, int* partial, Launch launch) {
+  course_neighbored<<<launch.blocks, launch.threads>>>(data, n, partial);
+}
+
+void run_course_interleaved(int* data, int n, int* partial, Launch launch) {
+  course_interleaved<<<launch.blocks, launch.threads>>>(data, n, partial);
+}
+
+}  // namespace
+
+const Variant& course_variant(const std::string& name) {
+  static const std::vector<Variant> table = {
+      {"neighbored", "reduceNeighbored", run_course_neighbored, 1, 512},
+      {"interleaved", "reduceInterleaved", run_course_interleaved, 1, 512},
+  };
+  return harness::find_by_name(table, name);
+}
+
 Launch resolve_launch(const Variant& v, long long n, Launch requested) {
   Launch l = requested;
   const int t = l.threads;

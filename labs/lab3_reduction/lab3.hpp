@@ -42,6 +42,11 @@ const std::vector<Variant>& variants();
 // The named variant; throws std::invalid_argument listing the known names.
 const Variant& find_variant(const std::string& name);
 
+// The course's reduceNeighbored or reduceInterleaved ("neighbored", "interleaved") as
+// the harness ships them (lab3.cu): the baselines of the timing bars, so that a
+// student's own variant, slowed on purpose, cannot move the bar it is measured against.
+const Variant& course_variant(const std::string& name);
+
 // The configuration to launch `v` with on n elements. Per-block variants get
 // exactly ceil(n / (threads x unroll)) blocks; `requested.blocks` must be 0 or
 // that number. reduce_shuffle keeps requested.blocks (0: it picks its grid),

@@ -712,6 +712,12 @@ harness::TimingStats MqdbBench::time_dense_best(const harness::TimingOptions& op
                     options);
 }
 
+harness::TimingStats MqdbBench::time_dense_cublas(const harness::TimingOptions& options) {
+  CublasSgemm& blas = cublas_of(cublas_);
+  return harness::time_gpu([&] { blas.run(d_a_.get(), d_b_.get(), d_c_.get(), n(), n(), n()); },
+                           harness::doing_at_least(options, bytes_moved(), flops()));
+}
+
 double MqdbBench::time_host_ms() {
   const auto start = std::chrono::steady_clock::now();
   const Mqdb c = mqdb_product_host(pair_.a, pair_.b);

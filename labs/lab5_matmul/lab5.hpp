@@ -241,6 +241,9 @@ class MqdbBench {
   harness::TimingStats time(bool naive, Launch launch = {16, 16},
                             const harness::TimingOptions& options = {});
   harness::TimingStats time_dense_best(const harness::TimingOptions& options = {});
+  // cuBLAS SGEMM FP32 on the same matrices stored densely: the MQDB bar's baseline,
+  // the harness's own, so that a matmul_best slowed on purpose cannot move the bar.
+  harness::TimingStats time_dense_cublas(const harness::TimingOptions& options = {});
   // The course's sequential host product, milliseconds of one run.
   double time_host_ms();
 
@@ -273,6 +276,7 @@ class MqdbBench {
   harness::DeviceBuffer<int> d_shape_;
   harness::DeviceBuffer<float> d_check_a_, d_check_b_;
   std::vector<float> got_;
+  std::shared_ptr<void> cublas_;  // a CublasSgemm, made when first timed
 };
 
 }  // namespace lab5

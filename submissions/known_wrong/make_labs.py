@@ -119,6 +119,42 @@ variant(
 
 variant(
     "lab3",
+    "slowed_baseline",
+    "neighbored spins before it writes each block's sum, and interleaved is the "
+    "neighbored kernel again (right, but no faster): both right, and the student's own "
+    "interleaved-over-neighbored ratio passes its bar. Against the course's kernel it "
+    "must not.",
+    (
+        "    if ((tid % (2 * stride)) == 0) idata[tid] += idata[tid + stride];\n"
+        "    __syncthreads();\n"
+        "  }\n"
+        "  if (tid == 0) g_odata[blockIdx.x] = idata[0];\n",
+        "    if ((tid % (2 * stride)) == 0) idata[tid] += idata[tid + stride];\n"
+        "    __syncthreads();\n"
+        "  }\n"
+        "  if (tid == 0) {  // DEFECT: the baseline slowed on purpose\n"
+        "    const long long start = clock64();\n"
+        "    while (clock64() - start < 20000) {\n"
+        "    }\n"
+        "    g_odata[blockIdx.x] = idata[0];\n"
+        "  }\n",
+    ),
+    (
+        "__global__ void interleaved_kernel(int* g_idata, int n, int* g_odata) {\n"
+        "  const unsigned tid = threadIdx.x;\n"
+        "  int* idata = zero_past_n(g_idata, n);\n"
+        "  for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {\n"
+        "    if (tid < stride) idata[tid] += idata[tid + stride];\n",
+        "__global__ void interleaved_kernel(int* g_idata, int n, int* g_odata) {\n"
+        "  const unsigned tid = threadIdx.x;\n"
+        "  int* idata = zero_past_n(g_idata, n);\n"
+        "  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {  // DEFECT: neighbored\n"
+        "    if ((tid % (2 * stride)) == 0) idata[tid] += idata[tid + stride];\n",
+    ),
+)
+
+variant(
+    "lab3",
     "cub",
     "reduce_shuffle calls CUB's DeviceReduce::Sum instead of a kernel of its own.",
     ('#include "reduction.cuh"\n', '#include "reduction.cuh"\n\n#include <cub/cub.cuh>\n'),
@@ -380,6 +416,25 @@ variant(
 )
 
 # ---- lab5 ------------------------------------------------------------------------
+variant(
+    "lab5",
+    "slowed_dense",
+    "mqdb_best runs the naive MQDB kernel (right, but slow), and matmul_best computes its "
+    "product sixteen times over: against the student's own dense product, mqdb_best "
+    "would clear its share of the flop ratio; against cuBLAS's it must not.",
+    (
+        "  if (m % 4 == 0 && aligned16(B) && aligned16(C)) {\n",
+        "  for (int again = 0; again < 16; ++again)  // DEFECT: the baseline slowed on purpose\n"
+        "  if (m % 4 == 0 && aligned16(B) && aligned16(C)) {\n",
+    ),
+    (
+        "  cudaMemsetAsync(C.elem, 0, sizeof(float) * C.n * C.n);\n  // Few big tiles",
+        "  mqdb_naive(A, B, C, Launch{16, 16});  // DEFECT: the naive kernel as the best\n"
+        "  return;\n"
+        "  // Few big tiles",
+    ),
+)
+
 variant(
     "lab5",
     "tail",

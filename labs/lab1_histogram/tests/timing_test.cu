@@ -62,7 +62,8 @@ TEST(Timing, FastestVariantReachesItsShareOfTheCopyBandwidth) {
 }
 
 // The colour part: one pass over the interleaved pixels for the three histograms, against
-// the single-channel `shared` kernel run once per channel on planes the harness made
+// the course's single-channel shared-memory kernel (the harness's copy, not your `shared`:
+// slowing that would move the bar) run once per channel on planes the harness made
 // (untimed): the same counts, one launch and a third of the bytes read.
 TEST(Timing, RgbBeatsTheSharedVariantOncePerChannel) {
   ColourBench bench(
@@ -74,20 +75,16 @@ TEST(Timing, RgbBeatsTheSharedVariantOncePerChannel) {
   ASSERT_TRUE(wrong.empty()) << "the rgb variant gives wrong histograms, so its time means "
                                 "nothing; fix the correctness tests first:\n"
                              << wrong;
-  const std::string wrong_single = bench.check_per_channel(shared.run, single);
-  ASSERT_TRUE(wrong_single.empty())
-      << "the shared variant gives a wrong histogram of a channel, so the baseline's time "
-         "means nothing; fix the correctness tests first:\n"
-      << wrong_single;
   harness::expect_speedup(
-      kColourSpeedup, [&] { return bench.time_per_channel(shared.run, single); },
+      kColourSpeedup, [&] { return bench.time_per_channel(course_shared_histogram, single); },
       [&] { return bench.time(rgb, kColourLaunch); },
       [](const harness::TimingStats& three, const harness::TimingStats& mine) {
-        return harness::str_printf("rgb %.3f ms vs shared once per channel %.3f ms (%s)",
-                                   mine.median_ms, three.median_ms, "a 7680 x 4320 image");
+        return harness::str_printf(
+            "rgb %.3f ms vs the course's shared once per channel %.3f ms (%s)", mine.median_ms,
+            three.median_ms, "a 7680 x 4320 image");
       },
       {"rgb / shared once per channel",
-       "rgb variant speedup over the shared variant run once per channel: "});
+       "rgb variant speedup over the course's shared kernel run once per channel: "});
 }
 
 }  // namespace

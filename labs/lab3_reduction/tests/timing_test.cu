@@ -17,25 +17,29 @@ ReductionBench timed_bench() {
   return ReductionBench(load_values(harness::dataset_path(LAB_DATA_DIR, kTimedCase), kTimedN));
 }
 
-// `faster` must beat `slower` by `threshold` (slower time / faster time).
+// Your `faster` must beat the course's `slower` kernel, the harness's copy
+// (course_variant), by `threshold` (its time / yours). Your own `slower` must give the
+// right sum too, but its time is not the baseline: slowing it would move the bar.
 void expect_beats(const char* faster, const char* slower, harness::Bar threshold) {
   ReductionBench bench = timed_bench();
   const Variant& fast = find_variant(faster);
-  const Variant& slow = find_variant(slower);
+  const Variant& yours = find_variant(slower);
+  const Variant& course = course_variant(slower);
   const Launch fast_launch = resolve_launch(fast, bench.n(), Launch{0, fast.threads});
-  const Launch slow_launch = resolve_launch(slow, bench.n(), Launch{0, slow.threads});
-  for (const auto& [v, l] : {std::pair{&fast, fast_launch}, std::pair{&slow, slow_launch}}) {
+  const Launch slow_launch = resolve_launch(yours, bench.n(), Launch{0, yours.threads});
+  for (const auto& [v, l] : {std::pair{&fast, fast_launch}, std::pair{&yours, slow_launch}}) {
     const std::string wrong = bench.check(*v, l);
     ASSERT_TRUE(wrong.empty()) << "the " << v->name << " variant gives a wrong sum, so its time "
                                << "means nothing; fix correctness first:\n"
                                << wrong;
   }
   harness::expect_speedup(
-      threshold, [&] { return bench.time(slow, slow_launch); },
+      threshold, [&] { return bench.time(course, slow_launch); },
       [&] { return bench.time(fast, fast_launch); },
       [&](const harness::TimingStats& s, const harness::TimingStats& f) {
-        return harness::str_printf("%s %.4f ms vs %s %.4f ms (2^24 ints, block %d)", faster,
-                                   f.median_ms, slower, s.median_ms, fast_launch.threads);
+        return harness::str_printf(
+            "%s %.4f ms vs the course's %s %.4f ms (the harness's copy; 2^24 ints, block %d)",
+            faster, f.median_ms, course.course_name, s.median_ms, fast_launch.threads);
       },
       {std::string(faster) + " / " + slower,
        std::string(faster) + " speedup over " + slower + ": "});

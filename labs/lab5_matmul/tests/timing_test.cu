@@ -113,23 +113,22 @@ TEST_P(MqdbTiming, MqdbBestBeatsTheDenseProductByItsShareOfTheFlopRatio) {
   ASSERT_TRUE(wrong.empty()) << "mqdb_best gives a wrong product, so its time means nothing; fix "
                                 "correctness first:\n"
                              << wrong;
-  const std::string dense_wrong = bench.check_dense_best();
-  ASSERT_TRUE(dense_wrong.empty()) << "matmul_best gives a wrong product on the dense " << c.n
-                                   << " x " << c.n << " matrices; fix correctness first:\n"
-                                   << dense_wrong;
   const double flop_ratio = bench.dense_flops() / bench.flops();
   harness::TimingOptions dense_options;
   dense_options.min_reps = 5;
+  // The dense product is cuBLAS's, not your matmul_best: slowing that would move the bar.
   harness::expect_speedup(
       harness::Bar{kMqdbFlopRatioShare.name, kMqdbFlopRatioShare * flop_ratio},
-      [&] { return bench.time_dense_best(dense_options); }, [&] { return bench.time(false); },
+      [&] { return bench.time_dense_cublas(dense_options); }, [&] { return bench.time(false); },
       [&](const harness::TimingStats& dense, const harness::TimingStats& mine) {
         return harness::str_printf(
-            "%s: mqdb_best %.3f ms vs dense matmul_best %.3f ms; flop ratio %.1f, "
-            "half of it needed",
-            c.name, mine.median_ms, dense.median_ms, flop_ratio);
+            "%s: mqdb_best %.3f ms vs cuBLAS SGEMM FP32 on the dense matrices %.3f ms; flop "
+            "ratio %.1f, %.2f of it needed",
+            c.name, mine.median_ms, dense.median_ms, flop_ratio,
+            static_cast<double>(kMqdbFlopRatioShare));
       },
-      {std::string("mqdb_best / dense matmul_best, ") + c.name});
+      {std::string("mqdb_best / dense cuBLAS, ") + c.name,
+       "mqdb_best speedup over cuBLAS on the dense matrices: "});
 }
 
 INSTANTIATE_TEST_SUITE_P(Timing, MqdbTiming,
