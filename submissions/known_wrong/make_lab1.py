@@ -118,15 +118,15 @@ variant(
 
 variant(
     "slowed_shared",
-    "rgb makes one pass over the image per channel (right, but it reads the pixels three "
-    "times, no fewer bytes than three single-channel kernels), and the shared variant "
-    "spins in every block: against the student's own shared run once per channel, rgb "
-    "would clear its bar; against the course's kernel it must not.",
+    "rgb makes one pass over the image per channel and counts in global memory (right, "
+    "but it reads the pixels three times and every count is a global atomic), and the "
+    "shared variant spins in every block: against the student's own shared run once per "
+    "channel, rgb would clear its bar; against the course's kernel it must not.",
     (
         SHARED_COUNT,
         SHARED_COUNT + "  if (threadIdx.x == 0) {  // DEFECT: the baseline slowed on purpose\n"
         "    const long long start = clock64();\n"
-        "    while (clock64() - start < 200000) {\n"
+        "    while (clock64() - start < 2000000) {\n"
         "    }\n"
         "  }\n",
     ),
@@ -135,13 +135,13 @@ variant(
         "      atomicAdd(histo + kColourBins + ((p >> 8) & 0xFF), 1);\n"
         "      atomicAdd(histo + 2 * kColourBins + ((p >> 16) & 0xFF), 1);\n"
         "    });\n",
-        "      atomicAdd(histo + (p & 0xFF), 1);\n"
-        "    });\n"
-        "    for_each_pixel(image, n, [&](unsigned p) {  // DEFECT: a pass per channel\n"
-        "      atomicAdd(histo + kColourBins + ((p >> 8) & 0xFF), 1);\n"
+        "      atomicAdd(h + (p & 0xFF), 1);  // DEFECT: global counters, a pass per channel\n"
         "    });\n"
         "    for_each_pixel(image, n, [&](unsigned p) {\n"
-        "      atomicAdd(histo + 2 * kColourBins + ((p >> 16) & 0xFF), 1);\n"
+        "      atomicAdd(h + kColourBins + ((p >> 8) & 0xFF), 1);\n"
+        "    });\n"
+        "    for_each_pixel(image, n, [&](unsigned p) {\n"
+        "      atomicAdd(h + 2 * kColourBins + ((p >> 16) & 0xFF), 1);\n"
         "    });\n",
     ),
 )
