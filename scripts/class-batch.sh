@@ -11,7 +11,9 @@
 # CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades submissions/typical on those
 # labs as an instructor would (hidden data, the sanitizer stage) and prints its time; its
 # results.json then sizes the batch's timeouts and is the credit's yardstick
-# (--calibration), so a hung student costs seconds, not minutes.
+# (--calibration), so a hung student costs seconds, not minutes. CALIBRATION=DIR instead
+# takes an earlier such grading's report folder (LOGS/typical of an earlier run), so a
+# lent machine can calibrate in one command and grade the class in the next.
 # Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
 # time went, GPU use, as expected. Everything goes under LOGS (default
 # build/class-batch). A lent machine is given back soon after its command returns, so
@@ -37,7 +39,9 @@ cpu_ticks() { awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5
 sanitize=()
 [ "${SANITIZE:-1}" = 0 ] && sanitize=(--no-sanitize)
 calibration=()
-if [ -n "${CALIBRATE:-}" ]; then
+if [ -n "${CALIBRATION:-}" ]; then
+  calibration=(--calibration "$CALIBRATION")
+elif [ -n "${CALIBRATE:-}" ]; then
   start=$SECONDS
   labs=()
   [ "$CALIBRATE" = all ] || labs=(--labs "$CALIBRATE")
@@ -72,7 +76,7 @@ done
 
 echo "== sample class of ${SIZE:-22}, lab1, $(nvidia-smi --query-gpu=name --format=csv,noheader |
   sort | uniq -c | sed 's/^ *//' | paste -sd,)"
-if [ -n "${CALIBRATE:-}" ]; then
+if [ -z "${CALIBRATION:-}" ] && [ -n "${CALIBRATE:-}" ]; then
   grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
 print("grading %.1f s, score %g" % (d["execution_time_s"], sum(l["score"] for l in d["labs"])))' \
     "$logs/typical/instructor/results.json" 2>/dev/null)
