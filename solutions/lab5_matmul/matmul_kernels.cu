@@ -227,28 +227,19 @@ __device__ __forceinline__ void big_tile(const float* __restrict__ A, const floa
   const int a_r = tid / 2, a_c = (tid % 2) * 4;    // A: 128 rows x 8, a float4 each
   const int b_r = tid / 32, b_c = (tid % 32) * 4;  // B: 8 rows x 128, a float4 each
 
-  auto load_a = [&](int k0) {
+  // Four consecutive floats of a rows x cols matrix from (r, c), zero past its edges.
+  auto load4 = [](const float* M, int ld, int rows, int cols, int r, int c) {
     float4 v;
-    const int gr = row0 + a_r, gc = k0 + a_c;
-    const float* p = A + (size_t)gr * lda + gc;
-    const bool rok = gr < n;
-    v.x = (rok && gc + 0 < k) ? p[0] : 0.f;
-    v.y = (rok && gc + 1 < k) ? p[1] : 0.f;
-    v.z = (rok && gc + 2 < k) ? p[2] : 0.f;
-    v.w = (rok && gc + 3 < k) ? p[3] : 0.f;
+    const float* p = M + (size_t)r * ld + c;
+    const bool rok = r < rows;
+    v.x = (rok && c + 0 < cols) ? p[0] : 0.f;
+    v.y = (rok && c + 1 < cols) ? p[1] : 0.f;
+    v.z = (rok && c + 2 < cols) ? p[2] : 0.f;
+    v.w = (rok && c + 3 < cols) ? p[3] : 0.f;
     return v;
   };
-  auto load_b = [&](int k0) {
-    float4 v;
-    const int gr = k0 + b_r, gc = col0 + b_c;
-    const float* p = B + (size_t)gr * ldb + gc;
-    const bool rok = gr < k;
-    v.x = (rok && gc + 0 < m) ? p[0] : 0.f;
-    v.y = (rok && gc + 1 < m) ? p[1] : 0.f;
-    v.z = (rok && gc + 2 < m) ? p[2] : 0.f;
-    v.w = (rok && gc + 3 < m) ? p[3] : 0.f;
-    return v;
-  };
+  auto load_a = [&](int k0) { return load4(A, lda, n, k, row0 + a_r, k0 + a_c); };
+  auto load_b = [&](int k0) { return load4(B, ldb, k, m, k0 + b_r, col0 + b_c); };
   auto store = [&](int buf, float4 va, float4 vb) {
     As[buf][a_c + 0][a_r] = va.x;
     As[buf][a_c + 1][a_r] = va.y;
