@@ -113,6 +113,26 @@ def test_timeouts_are_a_multiple_of_the_reference_between_the_floor_and_the_flat
     assert calibration.process_timeout([slow, big], 60.0) == pytest.approx(45.0)
 
 
+def test_a_case_faster_than_the_reports_millisecond_is_sized_at_the_floors(
+    tmp_path: Path,
+) -> None:
+    # A small case settled in a group reads 0.000 s: it passed, so its hang must stop at
+    # the floors, and so must its group's, not at the flat values.
+    calibration = Calibration.read(
+        _results(
+            tmp_path / "ref",
+            [
+                ("lab1.Suite.Tiny", "correctness", "passed", 0.0),
+                ("lab1.Suite.Fast", "correctness", "passed", 0.05),
+            ],
+        )
+    )
+    tiny = _test("lab1.Suite.Tiny")
+    fast = _test("lab1.Suite.Fast")
+    assert calibration.kernel_timeout([tiny], 10.0) == KERNEL_FLOOR_S
+    assert calibration.process_timeout([tiny, fast], 60.0) == PROCESS_FLOOR_S
+
+
 def test_a_test_the_reference_did_not_pass_and_a_timed_test_keep_the_flat_values(
     tmp_path: Path,
 ) -> None:
