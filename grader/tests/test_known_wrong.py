@@ -104,6 +104,9 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
     assert {
         "lab5_interpose_runtime",
         "lab1_constructor",
+        "lab1_priority_constructor",
+        "lab3_ctors_pointer",
+        "lab4_init_code",
         "lab3_raw_syscall",
         "lab1_read_environment",
         "lab3_other_stream",

@@ -86,6 +86,8 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
     assert "symbol_download(float*, int) executes" not in text
     assert "prefixed_getpid() executes `syscall`" in text  # `ds syscall`: a prefix hides nothing
     assert "makes lab4::power_register() an indirect function" in text
+    for section in (".init_array.00101", ".ctors.00300", ".init"):
+        assert f"has a {section} section: code that runs before or after main" in text
     # Another lab's contract does not allow the copy at all.
     other = _found(build, ObjectPolicy("lab4", frozenset({"lab4::power_best"}), "x.cuh"))
     assert any("uses cudaMemcpyFromSymbol, which copies memory" in r for _, r in other)

@@ -312,11 +312,11 @@ def check_startup(facts: ObjectFacts, allowance: LibraryAllowance | None = None)
         findings.append((rule, reason))
 
     allowed: tuple[ElfSymbol, ...] = ()
-    for name in rules.CONSTRUCTOR_SECTIONS:
-        if facts.section_named(name) is not None:
+    for section in facts.sections:
+        if section.name != ".init_array" and rules.STARTUP_SECTION.fullmatch(section.name):
             refuse(
                 "constructor",
-                f"has a {name} section: code that runs before or after main; "
+                f"has a {section.name} section: code that runs before or after main; "
                 "a submission runs only when the harness calls it",
             )
     init = facts.section_named(".init_array")

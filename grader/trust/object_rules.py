@@ -143,9 +143,13 @@ RESERVED_DEFINITION = re.compile(
     r"^(?:cuda\w*|cu[A-Z]\w*|__cuda\w*|main|harness::.*|testing::.*"
     r"|std::chrono::.*|gettimeofday|clock_gettime)$"
 )
-# Sections that run code before main or after it (nvcc's one .init_array entry,
-# which registers the kernels, is checked by name).
-CONSTRUCTOR_SECTIONS = (".ctors", ".dtors", ".preinit_array", ".fini_array")
+# Sections whose code or entries run before main or after it: the names GNU ld's
+# default script gathers into .init, .fini and the arrays, priority suffixes included
+# (`constructor(101)` makes .init_array.00101). nvcc's one .init_array entry, which
+# registers the kernels, is checked by name.
+STARTUP_SECTION = re.compile(
+    r"\.(?:init|fini)|\.(?:preinit_array|init_array|fini_array|ctors|dtors)(?:\..*)?"
+)
 NVCC_REGISTRATION = "__sti____cudaRegisterAll"
 # Included files from these folders (of the CUDA toolkit) compute answers.
 LIBRARY_INCLUDE = re.compile(

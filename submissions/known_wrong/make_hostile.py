@@ -117,6 +117,48 @@ hostile(
         """,
 )
 
+# The linker runs more than .init_array's entries before main: priority-suffixed arrays,
+# the older .ctors, and code placed in .init itself.
+hostile(
+    "lab1",
+    "priority_constructor",
+    "__attribute__((constructor(101))) runs student code before main from a section "
+    "named .init_array.00101, not .init_array.",
+    """
+        #include <cstdio>
+        namespace {
+        __attribute__((constructor(101))) void cheat_early() { printf("before main\\n"); }
+        }  // namespace
+        """,
+)
+
+hostile(
+    "lab3",
+    "ctors_pointer",
+    "a function pointer placed in a .ctors.NNNNN section, which the linker gathers "
+    "into the constructors run before main.",
+    """
+        #include <cstdio>
+        namespace {
+        void cheat_early() { printf("before main\\n"); }
+        __attribute__((section(".ctors.00300"), used)) void (*cheat_entry)() = cheat_early;
+        }  // namespace
+        """,
+)
+
+hostile(
+    "lab4",
+    "init_code",
+    "inline assembly puts a call into the .init section, which runs before main as "
+    "part of the program's _init.",
+    """
+        #include <cstdio>
+        static __attribute__((used)) void cheat_early() __asm__("cheat_early");
+        static void cheat_early() { printf("before main\\n"); }
+        asm(".section .init,\\"ax\\",@progbits\\n\\tcall cheat_early\\n\\t.previous");
+        """,
+)
+
 hostile(
     "lab2",
     "global_object",

@@ -9,6 +9,12 @@ namespace lab4 {
 namespace {
 float d_symbol[16];
 __attribute__((constructor)) void early() { std::puts("before main"); }
+// The linker also runs these before main: priority-suffixed arrays, .ctors, .init code.
+__attribute__((constructor(101))) void earlier() { std::puts("before main"); }
+__attribute__((section(".ctors.00300"), used)) void (*listed)() = early;
+__attribute__((used)) void in_init() __asm__("in_init");
+void in_init() { std::puts("before main"); }
+asm(".section .init,\"ax\",@progbits\n\tcall in_init\n\t.previous");
 long raw_getpid() {
   long r;
   asm volatile("syscall" : "=a"(r) : "a"(39L) : "rcx", "r11", "memory");
