@@ -108,6 +108,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab3_ctors_pointer",
         "lab4_init_code",
         "lab3_raw_syscall",
+        "lab3_split_syscall",
         "lab1_read_environment",
         "lab3_other_stream",
         "lab1_macro_include",

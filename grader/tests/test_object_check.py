@@ -85,6 +85,7 @@ def test_imports_constructors_syscalls_and_restricted_calls(tmp_path: Path) -> N
     ) in text
     assert "symbol_download(float*, int) executes" not in text
     assert "prefixed_getpid() executes `syscall`" in text  # `ds syscall`: a prefix hides nothing
+    assert "hidden_getpid() jumps into the middle of an instruction" in text
     assert "makes lab4::power_register() an indirect function" in text
     for section in (".init_array.00101", ".ctors.00300", ".init"):
         assert f"has a {section} section: code that runs before or after main" in text

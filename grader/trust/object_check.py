@@ -413,8 +413,10 @@ def check_aliases(facts: ObjectFacts) -> list[Refusal]:
 
 
 def check_instructions(facts: ObjectFacts) -> list[Refusal]:
-    """No host instruction that calls the kernel without going through an import."""
-    return [
+    """No host instruction that calls the kernel without going through an import, and
+    no jump into the middle of an instruction, where bytes that disassemble as one
+    instruction (a `mov` whose immediate is 0f 05) run as another (`syscall`)."""
+    findings: list[Refusal] = [
         (
             "syscall",
             f"{function} executes `{instruction}`, a direct system call: a submission "
@@ -422,6 +424,20 @@ def check_instructions(facts: ObjectFacts) -> list[Refusal]:
         )
         for function, instruction in facts.os_instructions
     ]
+    for b in facts.branches:
+        section = facts.section_named(b.section)
+        starts = facts.instruction_starts.get(b.section, frozenset())
+        if section and b.target < section.size and b.target not in starts:
+            place = facts.functions_at(b.section, b.address)
+            findings.append(
+                (
+                    "syscall",
+                    f"{place[0].demangled[:160] if place else b.section} jumps into the middle "
+                    f"of an instruction ({b.section}+{b.target:#x}): code that runs other "
+                    "instructions than the ones it shows",
+                )
+            )
+    return findings
 
 
 def _reached(

@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.core.captured import run_captured
@@ -32,6 +32,7 @@ _BRANCH = re.compile(
     r"([0-9a-f]+)\s+<|.*#\s+([0-9a-f]+)\s+<)"
 )
 _PATCHED = re.compile(r"^\s+[0-9a-f]+: R_")
+_INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+(?!R_)\S")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ class ObjectFacts:
     relocations: tuple[Relocation, ...]
     os_instructions: tuple[tuple[str, str], ...]  # (function, instruction)
     branches: tuple[Branch, ...] = ()
+    # Where each instruction starts, by section, as objdump decoded the code.
+    instruction_starts: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def section_named(self, name: str) -> Section | None:
         return next((s for s in self.sections if s.name == name), None)
@@ -190,6 +193,14 @@ def parse_os_instructions(text: str) -> list[tuple[str, str]]:
     return [(f, m[1]) for f, m in _under_headers(text, _FUNCTION_LABEL, _OS_INSTRUCTION, "?")]
 
 
+def parse_instruction_starts(text: str) -> dict[str, frozenset[int]]:
+    """Each section's instruction addresses in `objdump -d` output."""
+    starts: dict[str, set[int]] = {}
+    for section, m in _under_headers(text, _SECTION_HEADER, _INSTRUCTION, ""):
+        starts.setdefault(section, set()).add(int(m[1], 16))
+    return {section: frozenset(found) for section, found in starts.items()}
+
+
 def parse_branches(text: str) -> list[Branch]:
     """Every resolved branch and address in `objdump -d -r` output, with its section:
     one that a relocation patches is that relocation's, not the placeholder's."""
@@ -242,4 +253,5 @@ def read_object(path: Path) -> ObjectFacts:
         relocations,
         tuple(parse_os_instructions(disassembly)),
         tuple(parse_branches(disassembly)),
+        parse_instruction_starts(disassembly),
     )

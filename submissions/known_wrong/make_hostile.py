@@ -192,6 +192,26 @@ hostile(
 )
 
 hostile(
+    "lab3",
+    "split_syscall",
+    "the same direct system call hidden from the disassembly: a jump lands inside a mov "
+    "whose immediate holds the bytes of `syscall`.",
+    """
+        namespace {
+        long cheat_write(const char* text, long bytes) {
+          long result;
+          asm volatile("jmp 1f+1\\n1:\\tmov $0x9090050f, %%ecx"
+                       : "=a"(result) : "a"(1L), "D"(1L), "S"(text), "d"(bytes)
+                       : "rcx", "r11", "memory");
+          return result;
+        }
+        }  // namespace
+        """,
+    "reduce_shuffle",
+    'cheat_write("hi\\n", 3);',
+)
+
+hostile(
     "lab1",
     "read_environment",
     "walks environ to find the grader's settings.",
