@@ -424,17 +424,20 @@ def check_instructions(facts: ObjectFacts) -> list[Refusal]:
         )
         for function, instruction in facts.os_instructions
     ]
-    for b in facts.branches:
-        section = facts.section_named(b.section)
-        starts = facts.instruction_starts.get(b.section, frozenset())
-        if section and b.target < section.size and b.target not in starts:
-            place = facts.functions_at(b.section, b.address)
+    for where, offset, _, section, target, relative in _references(facts):
+        source, code = facts.section_named(where), facts.section_named(section)
+        if source is None or code is None or "X" not in code.flags or "A" not in source.flags:
+            continue
+        if where == ".eh_frame" or (relative and "X" not in source.flags):
+            continue  # unwind tables and jump tables hold offsets, not addresses
+        if target < code.size and target not in facts.instruction_starts.get(section, ()):
+            place = facts.functions_at(where, offset)
             findings.append(
                 (
                     "syscall",
-                    f"{place[0].demangled[:160] if place else b.section} jumps into the middle "
-                    f"of an instruction ({b.section}+{b.target:#x}): code that runs other "
-                    "instructions than the ones it shows",
+                    f"{place[0].demangled[:160] if place else 'section ' + where} points into "
+                    f"the middle of an instruction ({section}+{target:#x}): bytes that run as "
+                    "other instructions than the ones the code shows",
                 )
             )
     return findings
@@ -456,6 +459,16 @@ def _reached(
         return "", 0, relative
     offset = (symbol.value if symbol else 0) + relocation.addend
     return section.name, offset + 4 * (relative and "X" in source.flags), relative
+
+
+def _references(facts: ObjectFacts) -> list[tuple[str, int, str, str, int, bool]]:
+    """Every reference of the object: where it sits (section, offset), the symbol it
+    names ("" for a jump the assembler resolved), and what `_reached` makes of it."""
+    defined = {s.name: s for s in facts.symbols if s.defined and s.kind != "SECTION"}
+    places = [
+        (r.section, r.offset, r.target, *_reached(facts, r, defined)) for r in facts.relocations
+    ]
+    return places + [(b.section, b.address, "", b.section, b.target, True) for b in facts.branches]
 
 
 def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
@@ -480,19 +493,13 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
         for section in [facts.section_by_index(s.section)]
         if section is not None
     ]
-    defined = {s.name: s for s in facts.symbols if s.defined and s.kind != "SECTION"}
-    places = [
-        (r.section, r.offset, restricted.get(r.target), *_reached(facts, r, defined))
-        for r in facts.relocations
-    ]
-    places += [(b.section, b.address, None, b.section, b.target, True) for b in facts.branches]
     findings: list[Refusal] = []
-    for where, offset, hit, section, target, relative in places:
+    for where, offset, name, section, target, relative in _references(facts):
         source = facts.section_named(where)
         if source is None or "A" not in source.flags or where == ".eh_frame":
             continue  # what is never loaded, and the unwind tables, call nothing
         anywhere = "X" in source.flags or not relative
-        hit = hit or next(
+        hit = restricted.get(name) or next(
             (
                 r
                 for name, a, b, r in bodies

@@ -37,6 +37,12 @@ __attribute__((used)) long hidden_getpid() {
                : "rcx", "r11", "memory");
   return r;
 }
+// The same bytes reached through a pointer into the middle of the function.
+__attribute__((naked, used)) long hidden_by_pointer() {
+  asm("mov $39, %eax\n\tmov $0x9090050f, %ecx\n\tret");
+}
+__attribute__((used)) long (*volatile into_mov)() =
+    reinterpret_cast<long (*)()>(reinterpret_cast<char*>(&hidden_by_pointer) + 6);
 }  // namespace
 // An indirect function: the loader runs its resolver before main.
 static void* pick() __asm__("pick");
