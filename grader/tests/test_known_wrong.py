@@ -109,6 +109,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab4_init_code",
         "lab3_raw_syscall",
         "lab3_split_syscall",
+        "lab2_gtest_instance",
         "lab1_read_environment",
         "lab3_other_stream",
         "lab1_macro_include",

@@ -183,9 +183,10 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]
             continue
         templated = "<" in symbol.demangled.split("(")[0]
         header_instance = name.startswith("_Z") and _comdat_instance(symbol, facts)
-        if rules.RESERVED_DEFINITION.match(qualified) and not (
-            templated and header_instance and qualified.startswith("cuda")
-        ):
+        if (
+            rules.RESERVED_DEFINITION.match(qualified)
+            and not (templated and header_instance and qualified.startswith("cuda"))
+        ) or rules.RESERVED_TYPE.search(symbol.demangled):
             rule, reason = (
                 "replaces-symbol",
                 f"defines {symbol.demangled}, a function of the CUDA runtime, "

@@ -92,6 +92,24 @@ hostile(
 )
 
 hostile(
+    "lab2",
+    "gtest_instance",
+    "an inline specialization of the vector growth GoogleTest uses to record a failure, "
+    "empty: where the linker keeps this copy, a failed assertion is never recorded.",
+    """
+        #include <vector>
+        namespace testing {
+        class TestPartResult;
+        }  // namespace testing
+        template <>
+        template <>
+        inline __attribute__((used)) void
+        std::vector<testing::TestPartResult>::_M_realloc_insert<const testing::TestPartResult&>(
+            iterator, const testing::TestPartResult&) {}
+        """,
+)
+
+hostile(
     "lab3",
     "interpose_gtest",
     "defines GoogleTest's testing::internal::IsTrue, which its assertions call.",
