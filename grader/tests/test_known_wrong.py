@@ -110,6 +110,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab3_raw_syscall",
         "lab3_split_syscall",
         "lab2_gtest_instance",
+        "lab4_libstdcxx_copy",
         "lab1_read_environment",
         "lab3_other_stream",
         "lab1_macro_include",

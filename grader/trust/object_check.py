@@ -32,6 +32,7 @@ from grader.trust.object_facts import (
     ObjectFacts,
     Relocation,
     ToolError,
+    libstdcxx_exports,
     read_object,
     section_bytes,
 )
@@ -195,6 +196,13 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]
             )
         elif qualified in policy.contract:
             continue
+        elif name in libstdcxx_exports():
+            rule, reason = (
+                "replaces-symbol",
+                f"defines {symbol.demangled[:160]}, which the C++ library defines for "
+                "every program (the harness's and GoogleTest's calls would reach this "
+                "copy instead): remove that definition",
+            )
         elif header_instance and not qualified.startswith(f"{policy.lab}::"):
             continue  # inline functions and template instances from headers
         else:

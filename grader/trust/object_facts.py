@@ -6,6 +6,7 @@ aliases and assembler labels all end up here under their real names.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -127,6 +128,15 @@ def _run(tool: str, *args: str, stdin: str | None = None) -> str:
     return proc.stdout
 
 
+@functools.cache
+def libstdcxx_exports() -> frozenset[str]:
+    """The symbols the C++ library that nvcc's host compiler links (libstdc++.so)
+    defines for every program: its extern templates' members among them."""
+    library = _run("g++", "-print-file-name=libstdc++.so").strip()
+    rows = _run("nm", "-D", "--defined-only", library).splitlines()
+    return frozenset(row.split()[-1].split("@")[0] for row in rows if row.strip())
+
+
 def demangle(names: list[str]) -> list[str]:
     """c++filt over every name at once (one process per object, not per symbol)."""
     if not names:
@@ -246,6 +256,7 @@ def read_object(path: Path) -> ObjectFacts:
     sections = tuple(parse_sections(_run("readelf", "-S", "-W", str(path))))
     relocations = tuple(parse_relocations(_run("readelf", "-r", "-W", str(path))))
     disassembly = _run("objdump", "-d", "-r", "-C", "--no-show-raw-insn", str(path))
+    libstdcxx_exports()  # what check_definitions compares with: a missing tool fails here
     return ObjectFacts(
         path,
         symbols,

@@ -110,6 +110,21 @@ hostile(
 )
 
 hostile(
+    "lab4",
+    "libstdcxx_copy",
+    "a hand-made weak COMDAT copy of std::string::compare(const char*), which libstdc++ "
+    "defines for every program: every string comparison of the harness and GoogleTest "
+    "would bind to it and find the strings equal.",
+    """
+        #define CHEAT_COMPARE _ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc
+        asm(".section .text." CHEAT_STR(CHEAT_COMPARE) ",\\"axG\\",@progbits,"
+            CHEAT_STR(CHEAT_COMPARE) ",comdat\\n.weak " CHEAT_STR(CHEAT_COMPARE)
+            "\\n.type " CHEAT_STR(CHEAT_COMPARE) ",@function\\n" CHEAT_STR(CHEAT_COMPARE)
+            ":\\n\\txor %eax, %eax\\n\\tret\\n.previous");
+        """,
+)
+
+hostile(
     "lab3",
     "interpose_gtest",
     "defines GoogleTest's testing::internal::IsTrue, which its assertions call.",
