@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def static_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
+def static_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
     """`known-wrong --static-only` once over every entry: each tree's objects are
     compiled (the slow part), so the tests share one run. In the sandbox where it
     starts, as graders compile: the canary entry is judged only there."""
@@ -68,7 +69,7 @@ def static_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str]:
                 str(report),
             ]
         )
-    return status, report.read_text(encoding="utf-8")
+    return status, report.read_text(encoding="utf-8"), root / "build"
 
 
 def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
@@ -137,9 +138,9 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
 
 
 def test_static_entries_are_rejected_and_gpu_entries_pass_the_checks(
-    static_run: tuple[int, str],
+    static_run: tuple[int, str, Path],
 ) -> None:
-    status, text = static_run
+    status, text, _ = static_run
     rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| lab")]
     assert len(rows) == len(load_entries(REPO))
     unsandboxed = decide("auto").sandbox is None
@@ -151,6 +152,26 @@ def test_static_entries_are_rejected_and_gpu_entries_pass_the_checks(
         else:
             assert mark == "not judged |" and verdict == "not judged: needs a GPU", (name, verdict)
     assert status == EXIT_NO_GPU
+
+
+def test_every_test_program_links_googletest_before_the_student_library(
+    static_run: tuple[int, str, Path],
+) -> None:
+    """The linker keeps the first copy of a template instance (a COMDAT group): with
+    GoogleTest's objects pulled in first, a student's copy of one that GoogleTest uses
+    (a vector's growth, say) is dropped. The object check compares the student's copies
+    with the harness's objects, not GoogleTest's, so this order is what keeps them out."""
+    builds = sorted(static_run[2].glob("check/lab*/build/build.ninja"))
+    checked = set()
+    for ninja in builds:
+        for line in ninja.read_text(encoding="utf-8").splitlines():
+            libraries = line.split()
+            student = [i for i, lib in enumerate(libraries) if re.search(r"lib\w+_impl\.a$", lib)]
+            gtest = [i for i, lib in enumerate(libraries) if "libgtest" in lib]
+            if line.lstrip().startswith("LINK_LIBRARIES") and student and gtest:
+                assert min(gtest) < min(student), (ninja, line)
+                checked.add(ninja)
+    assert len(builds) == len(list((REPO / "labs").glob("lab*_*"))) and checked == set(builds)
 
 
 def test_a_sanitizer_entry_needs_a_known_tool(tmp_path: Path) -> None:
