@@ -503,12 +503,12 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
         if section is not None
     ]
     findings: list[Refusal] = []
-    for where, offset, name, section, target, relative in _references(facts):
+    for where, offset, named, section, target, relative in _references(facts):
         source = facts.section_named(where)
         if source is None or "A" not in source.flags or where == ".eh_frame":
             continue  # what is never loaded, and the unwind tables, call nothing
         anywhere = "X" in source.flags or not relative
-        hit = restricted.get(name) or next(
+        hit = restricted.get(named) or next(
             (
                 r
                 for name, a, b, r in bodies
