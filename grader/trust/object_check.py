@@ -31,6 +31,7 @@ from grader.trust.object_facts import (
     ElfSymbol,
     ObjectFacts,
     Relocation,
+    Section,
     ToolError,
     libstdcxx_exports,
     read_object,
@@ -433,20 +434,18 @@ def check_instructions(facts: ObjectFacts) -> list[Refusal]:
         )
         for function, instruction in facts.os_instructions
     ]
-    for where, offset, _, section, target, relative in _references(facts):
-        source, code = facts.section_named(where), facts.section_named(section)
-        if source is None or code is None or "X" not in code.flags or "A" not in source.flags:
-            continue
-        if where == ".eh_frame" or (relative and "X" not in source.flags):
-            continue  # unwind tables and jump tables hold offsets, not addresses
+    for source, offset, _, section, target, relative in _references(facts):
+        code = facts.section_named(section)
+        if code is None or "X" not in code.flags or (relative and "X" not in source.flags):
+            continue  # data, and jump tables (offsets, not addresses)
         if target < code.size and target not in facts.instruction_starts.get(section, ()):
-            place = facts.functions_at(where, offset)
+            functions = facts.functions_at(source.name, offset)
+            place = functions[0].demangled[:160] if functions else f"section {source.name}"
             findings.append(
                 (
                     "syscall",
-                    f"{place[0].demangled[:160] if place else 'section ' + where} points into "
-                    f"the middle of an instruction ({section}+{target:#x}): bytes that run as "
-                    "other instructions than the ones the code shows",
+                    f"{place} points into the middle of an instruction ({section}+{target:#x}): "
+                    "bytes that run as other instructions than the ones the code shows",
                 )
             )
     return findings
@@ -470,14 +469,22 @@ def _reached(
     return section.name, offset + 4 * (relative and "X" in source.flags), relative
 
 
-def _references(facts: ObjectFacts) -> list[tuple[str, int, str, str, int, bool]]:
-    """Every reference of the object: where it sits (section, offset), the symbol it
-    names ("" for a jump the assembler resolved), and what `_reached` makes of it."""
+def _references(facts: ObjectFacts) -> list[tuple[Section, int, str, str, int, bool]]:
+    """Every reference of the object from a section the program loads, the unwind tables
+    aside (they call nothing): where it sits (section, offset), the symbol it names (""
+    for a jump the assembler resolved), and what `_reached` makes of it."""
     defined = {s.name: s for s in facts.symbols if s.defined and s.kind != "SECTION"}
     places = [
         (r.section, r.offset, r.target, *_reached(facts, r, defined)) for r in facts.relocations
     ]
-    return places + [(b.section, b.address, "", b.section, b.target, True) for b in facts.branches]
+    places += [(b.section, b.address, "", b.section, b.target, True) for b in facts.branches]
+    return [
+        (source, offset, named, section, target, relative)
+        for where, offset, named, section, target, relative in places
+        if where != ".eh_frame"
+        and (source := facts.section_named(where)) is not None
+        and "A" in source.flags
+    ]
 
 
 def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
@@ -503,10 +510,7 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
         if section is not None
     ]
     findings: list[Refusal] = []
-    for where, offset, named, section, target, relative in _references(facts):
-        source = facts.section_named(where)
-        if source is None or "A" not in source.flags or where == ".eh_frame":
-            continue  # what is never loaded, and the unwind tables, call nothing
+    for source, offset, named, section, target, relative in _references(facts):
         anywhere = "X" in source.flags or not relative
         hit = restricted.get(named) or next(
             (
@@ -519,11 +523,11 @@ def check_only_in(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]:
         if hit is None:
             continue
         key, owners = hit
-        functions = facts.functions_at(where, offset)
+        functions = facts.functions_at(source.name, offset)
         others = [f for f in functions if qualified_name(f.demangled) not in (*owners, key)]
         if functions and not others:
             continue
-        place = f"in {others[0].demangled}" if others else f"from section {where}"
+        place = f"in {others[0].demangled}" if others else f"from section {source.name}"
         refusal = (
             "restricted-use",
             f"refers to {key} {place}; the contract allows it only in "
