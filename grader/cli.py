@@ -1,9 +1,10 @@
-"""The instructor's command line: `python3 -m grader COMMAND ...`, or `cuda-labs COMMAND ...`
-(the console script pyproject.toml declares; the same `main`).
+"""The grader's command line: `python3 -m grader COMMAND ...`, or `cuda-labs COMMAND ...`
+(the console script pyproject.toml declares; the same `main`). The instructor's commands
+(`python3 -m grader.classroom`) go through the same `main` with their own registry.
 
 Commands live in `grader/commands/`, one module each exposing `COMMAND`; the
-list in `grader/commands/__init__.py` is the registry, so adding `batch` or
-`export` means adding a module and its name, nothing here.
+list in `grader/commands/__init__.py` is the registry, so adding a command
+means adding a module and its name, nothing here.
 """
 
 from __future__ import annotations
@@ -35,11 +36,17 @@ def build_parser(
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    commands: Sequence[Command] | None = None,
+    package: str = "grader",
+) -> int:
     """Parse, dispatch, and turn usage errors into one line and exit status 2."""
     # Usage lines name the command as it was typed: the console script or `-m`.
-    prog = "cuda-labs" if os.path.basename(sys.argv[0]) == "cuda-labs" else "python3 -m grader"
-    args = build_parser(load_commands(), prog).parse_args(argv)
+    script = "cuda-labs" + package.removeprefix("grader").replace(".", "-")
+    typed = os.path.basename(sys.argv[0]) == script
+    prog = script if typed else f"python3 -m {package}"
+    args = build_parser(load_commands() if commands is None else commands, prog).parse_args(argv)
     try:
         check_common_arguments(args)
         status: int = args.handler(args)

@@ -70,7 +70,7 @@ def add_cmake_arg_argument(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def add_submissions_argument(parser: argparse.ArgumentParser) -> None:
-    """SUBMISSIONS_DIR: a class, as grader/instructor/batch.py's find_submissions reads it."""
+    """SUBMISSIONS_DIR: a class, as grader/classroom/batch.py's find_submissions reads it."""
     parser.add_argument(
         "submissions",
         type=Path,

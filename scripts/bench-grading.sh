@@ -10,7 +10,7 @@
 #      calibration (grade --calibration) that sizes every later grading's timeouts;
 #   3. grades each submission, all labs, on hidden data with the sanitizer stage;
 #   4. grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
-#      `grader batch --build-once` on one GPU of CLASS_SLOTS slots (default 2;
+#      `grader.classroom batch --build-once` on one GPU of CLASS_SLOTS slots (default 2;
 #      CLASS_SANITIZE=1 adds the sanitizer stage), and checks every verdict;
 #   5. prints a table last (scripts/bench_summary.py): wall times, test processes
 #      started, and each figure against its bound.
@@ -82,7 +82,7 @@ sanitize=--no-sanitize
 # their timed tests still alone on it (batch --resource-spec, grader/core/gpu_lock.py).
 CUDA_VISIBLE_DEVICES=0 step class-spec python3 scripts/gpu_resource_spec.py \
   --slots "${CLASS_SLOTS:-2}" "$work/gpus.json"
-step class python3 -m grader batch "$class" --labs lab1 --secret-file "$secret" \
+step class python3 -m grader.classroom batch "$class" --labs lab1 --secret-file "$secret" \
   --resource-spec "$work/gpus.json" \
   --build-root "$work/class-build" --build-jobs "$(nproc)" --build-once "$sanitize" \
   --calibration "$out/calibration/results.json" \

@@ -37,7 +37,7 @@ trees() {  # name, repository whose grader grades, GPU
 known_wrong() {  # name, repository whose grader grades, GPU
   local name=$1 repo=$2
   export CUDA_VISIBLE_DEVICES=$3
-  (cd "$repo" && python3 -m grader known-wrong --labs "$labs" --build-root "$out/kw-$name" \
+  (cd "$repo" && python3 -m grader.classroom known-wrong --labs "$labs" --build-root "$out/kw-$name" \
     --build-jobs 8 "${gtest[@]}" --secret-file "$out/secret" \
     --outcomes "$out/$name-known-wrong.json" >"$out/$name-known-wrong.log" 2>&1) ||
     echo "known-wrong ($name): not every submission rejected as expected" >>"$out/problems.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Grades a sample class (submissions/sample_class.py: SIZE lab1 folders, default 22;
-# SIZE=200 is the throughput benchmark's class) with `grader batch`, once for each
+# SIZE=200 is the throughput benchmark's class) with `grader.classroom batch`, once for each
 # GPU count in GPUS (default "2 1"), each from a fresh build root so the wall times
 # compare, and checks every student's verdict. A count GxS grades on G GPUs of S
 # slots each (`batch --resource-spec`, the spec from scripts/gpu_resource_spec.py):
@@ -62,7 +62,7 @@ for n in ${GPUS:-2 1}; do
     gpus=(--resource-spec "$logs/gpus-$n.json")
   fi
   read -r total idle < <(cpu_ticks)
-  python3 -m grader batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
+  python3 -m grader.classroom batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
     ${BUILD_ONCE:+--build-once} ${JOBS:+--jobs "$JOBS"} "${calibration[@]}" "${sanitize[@]}" \
     "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1

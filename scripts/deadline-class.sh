@@ -33,17 +33,17 @@ python3 submissions/deadline_class.py make "$out/work" || exit 1
 mv "$out/work"/* "$out" && rmdir "$out/work"
 head -c 24 /dev/urandom | base64 >"$out/secret"  # the instructor's, outside the students' folders
 
-step collect python3 -m grader collect "$out/repos" --policy "$out/deadline.json" --out "$out/class"
+step collect python3 -m grader.classroom collect "$out/repos" --policy "$out/deadline.json" --out "$out/class"
 step calibration python3 -m grader grade --impl submissions/typical --labs "$labs" --no-sanitize \
   --build-dir "$out/build-calibration" --report "$out/calibration" "${cmake_args[@]}"
-step batch python3 -m grader batch "$out/class" --labs "$labs" --secret-file "$out/secret" \
+step batch python3 -m grader.classroom batch "$out/class" --labs "$labs" --secret-file "$out/secret" \
   "${policy[@]}" --calibration "$out/calibration/results.json" --gpus 1 \
   --build-root "$out/build" --report "$out/report" "${cmake_args[@]}"
-step gradebook python3 -m grader gradebook --class-report "$out/report" --roster "$out/roster.csv" \
+step gradebook python3 -m grader.classroom gradebook --class-report "$out/report" --roster "$out/roster.csv" \
   --collected "$out/class/collected.json" "${policy[@]}"
-step leaderboard python3 -m grader leaderboard --class-report "$out/report" --anonymise \
+step leaderboard python3 -m grader.classroom leaderboard --class-report "$out/report" --anonymise \
   --salt deadline-class "${policy[@]}"
-step similarity python3 -m grader similarity "$out/class" --report "$out/similarity" --labs "$labs"
+step similarity python3 -m grader.classroom similarity "$out/class" --report "$out/similarity" --labs "$labs"
 rm -rf "$out/build" "$out/build-calibration"
 
 echo "== collect"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU suite in one command, for a machine with a CUDA GPU:
 #   1. builds the reference solutions and the skeletons for this GPU (TREES also
-#      takes `export`: the student repository that `grader export` writes);
+#      takes `export`: the student repository that `grader.classroom export` writes);
 #   2. runs every lab test on each: the solutions must pass everything, the
 #      skeletons (and the export) must fail every lab test, cleanly (no hang, no
 #      crash) and fast;
@@ -11,7 +11,7 @@
 #      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
 #      REPEAT_RECORD when set, so they can span several machine sessions;
 #      must give identical verdicts), known-wrong (each rejected for its reason),
-#      class (scripts/class-batch.sh: the sample class graded by `grader batch` on
+#      class (scripts/class-batch.sh: the sample class graded by `grader.classroom batch` on
 #      GPUS="2 1" GPUs, for a machine with two), sweep (scripts/seed-sweeps.sh: the
 #      course's launch-configuration tables and plots through `grader sweep`);
 #   5. prints a summary table last.
@@ -50,10 +50,10 @@ for tree in ${TREES:-solutions skeletons}; do
   build=$root/build/gpu-$tree
   src=$root impl=$tree
   if [ "$tree" = export ]; then
-    # The student repository as `grader export` writes it (outside this one, as
+    # The student repository as `grader.classroom export` writes it (outside this one, as
     # export demands), built and tested on its own.
     src=${EXPORT_DIR:-${TMPDIR:-/tmp}/cuda-labs-export} impl=skeletons
-    python3 -m grader export "$src" --force >"$out/export.log" 2>&1 ||
+    python3 -m grader.classroom export "$src" --force >"$out/export.log" 2>&1 ||
       { echo "export failed: see $out/export.log"; status=1; continue; }
   fi
   start=$(date +%s)
@@ -130,7 +130,7 @@ for check in $checks; do
     known-wrong) cmd=("${grader[@]}" known-wrong --labs "$lab_list"
                       --build-root "$root/build/known-wrong" --build-jobs $((jobs < 8 ? jobs : 8))
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
-    # The sample class through `grader batch`, on 2 GPUs then 1 (GPUS).
+    # The sample class through `grader.classroom batch`, on 2 GPUs then 1 (GPUS).
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
     # The course's launch-configuration tables through `grader sweep`.
     sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;

@@ -2,7 +2,7 @@
 
     python3 scripts/gpu_resource_spec.py [--slots N] OUT.json
     ctest --test-dir BUILD --resource-spec-file OUT.json -j N
-    python3 -m grader batch SUBMISSIONS --report R --resource-spec OUT.json
+    python3 -m grader.classroom batch SUBMISSIONS --report R --resource-spec OUT.json
 
 Each GPU gets N slots (default 1): ctest runs up to N GPU tests on it at once, the
 grader's batch grades N students on it at once. Ids are nvidia-smi's indices, the

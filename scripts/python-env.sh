@@ -3,7 +3,7 @@
 # (pytest, ruff, mypy, actionlint) are its own, and CMake's find_package(Python3) takes
 # it too (VIRTUAL_ENV). Where there is none (a grading runner, a GPU machine provisioned
 # with Debian's packages and no network), the system's python3 runs, with the
-# pure-Python packages carried in .deps/python (copydetect for `grader similarity`)
+# pure-Python packages carried in .deps/python (copydetect for `grader.classroom similarity`)
 # first on its path.
 _root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -x "$_root/.venv/bin/python3" ]; then

@@ -63,7 +63,7 @@ stage "workflows: actionlint (with ShellCheck) on the committed ones and on an e
 actionlint
 exported=$(mktemp -d)
 trap 'rm -rf "$exported"' EXIT
-python3 -m grader export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
+python3 -m grader.classroom export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
 actionlint -config-file .github/actionlint.yaml "$exported"/student/.github/workflows/*.yml
 shellcheck -x templates/student/test.sh
 

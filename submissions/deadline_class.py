@@ -137,7 +137,7 @@ def make(out: Path) -> None:
 
 
 def pseudonym(student: str) -> str:
-    """The leaderboard's pseudonym (grader/instructor/class_leaderboard.py) under SALT."""
+    """The leaderboard's pseudonym (grader/classroom/class_leaderboard.py) under SALT."""
     digest = hashlib.blake2b(f"{SALT}\0{student}".encode(), digest_size=4).hexdigest()
     return "anon-" + digest
 

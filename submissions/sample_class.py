@@ -1,7 +1,7 @@
-"""A sample class for trying `grader batch`, and a check of its class table.
+"""A sample class for trying `grader.classroom batch`, and a check of its class table.
 
     python3 submissions/sample_class.py make OUTDIR [SIZE]
-    python3 -m grader batch OUTDIR --labs lab1 --secret-file SECRET --report REPORT ...
+    python3 -m grader.classroom batch OUTDIR --labs lab1 --secret-file SECRET --report REPORT ...
     python3 submissions/sample_class.py check OUTDIR REPORT
 
 `make` writes 22 student folders for lab1: 8 copies of the reference, 4 of the

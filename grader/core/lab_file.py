@@ -12,7 +12,7 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
 
 `score`: the points of each group of tests, by kind, split evenly among the
 group's tests (scoring.py). `written`: the points of the REPORT.md answers, marked
-by hand (`grader written`), a gradebook column of their own. `sanitize_filter`: the
+by hand (`grader.classroom written`), a gradebook column of their own. `sanitize_filter`: the
 small cases run under compute-sanitizer. `timing_needs`: the correctness tests every
 timing test needs passed (scoring.py). `objects`: what the object check allows beyond
 the contract (object_check.py); its `relocatable`, the student files compiled with

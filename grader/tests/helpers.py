@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from grader.classroom import commands as classroom
 from grader.core.model import LabTest
 
 FAKES = Path(__file__).resolve().parent / "fakes"
@@ -158,12 +159,18 @@ def process_alive(pid: int) -> bool:
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 
+# The instructor's commands run as `python3 -m grader.classroom`.
+CLASSROOM_COMMANDS = {name.replace("_", "-") for name in classroom.COMMAND_MODULES}
+
+
 def run_grader(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`python3 -m grader ARGS` in a child, with this checkout's grader importable."""
+    """`python3 -m grader ARGS` (`grader.classroom` for its commands) in a child, with this
+    checkout's grader importable."""
+    package = "grader.classroom" if args and args[0] in CLASSROOM_COMMANDS else "grader"
     return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
+        [sys.executable, "-m", package, *args],
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **(env or {})},
         capture_output=True,

@@ -1,4 +1,4 @@
-"""`grader batch`: finding submissions, scheduling over GPUs, the class table.
+"""`grader.classroom batch`: finding submissions, scheduling over GPUs, the class table.
 
 The scheduler is driven with fake build and grade functions (no compiler, no
 GPU); the real grade step is run on a fake build tree through its child process.
@@ -19,10 +19,7 @@ from typing import Any
 
 import pytest
 
-from grader.core.errors import GraderUsageError
-from grader.core.gpu_lock import LOCK_FOLDER
-from grader.core.gpu_slots import GpuSlots, worker_gpus
-from grader.instructor.batch import (
+from grader.classroom.batch import (
     LabResult,
     StudentResult,
     Submission,
@@ -31,8 +28,11 @@ from grader.instructor.batch import (
     list_gpus,
     run_batch,
 )
-from grader.instructor.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
-from grader.instructor.class_table import result_from_report, write_class_table
+from grader.classroom.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
+from grader.classroom.class_table import result_from_report, write_class_table
+from grader.core.errors import GraderUsageError
+from grader.core.gpu_lock import LOCK_FOLDER
+from grader.core.gpu_slots import GpuSlots, worker_gpus
 from grader.tests.helpers import (
     gtest_spec,
     histogram_lab,
@@ -535,7 +535,7 @@ def test_cli_unwritable_report(tmp_path: Path) -> None:
 
 
 def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
-    from grader.instructor.batch_steps import apply_static, static_findings
+    from grader.classroom.batch_steps import apply_static, static_findings
 
     sub = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")
@@ -557,7 +557,7 @@ def test_static_findings_zero_the_lab(tmp_path: Path) -> None:
 
 
 def test_a_rejected_lab_is_neither_built_nor_graded(tmp_path: Path) -> None:
-    from grader.instructor.batch_steps import build_submission
+    from grader.classroom.batch_steps import build_submission
 
     sub_dir = _student(tmp_path / "subs", "cheat", "lab1_histogram")
     (sub_dir / "lab1_histogram" / "kernels.cu").write_text("#include <cub/cub.cuh>\n")

@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from grader.core.build import BuildFailure, prebuilt_argument
-from grader.core.errors import GraderUsageError
-from grader.instructor.batch import Submission
-from grader.instructor.batch_steps import (
+from grader.classroom.batch import Submission
+from grader.classroom.batch_steps import (
     FIXED_BUILD,
     BatchConfig,
     build_fixed_parts,
     build_submission,
 )
+from grader.core.build import BuildFailure, prebuilt_argument
+from grader.core.errors import GraderUsageError
 
 REPO = Path(__file__).resolve().parents[2]
 # Two architectures: the record must keep a list as one value.
@@ -185,7 +185,7 @@ def test_build_once_builds_the_fixed_parts_and_students_link_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     builds = _Builds()
-    monkeypatch.setattr("grader.instructor.batch_steps.configure_and_build", builds)
+    monkeypatch.setattr("grader.classroom.batch_steps.configure_and_build", builds)
     monkeypatch.setattr("grader.core.build.configure_and_build", builds)  # build_checked's
     config = build_fixed_parts(_config(tmp_path))
     fixed = tmp_path / "builds" / FIXED_BUILD
@@ -211,6 +211,6 @@ def test_a_failed_fixed_build_stops_the_batch_with_its_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failure = BuildFailure("build", "labs/common/src/cli.cpp:3: error: expected ';'\n")
-    monkeypatch.setattr("grader.instructor.batch_steps.configure_and_build", _Builds(failure))
+    monkeypatch.setattr("grader.classroom.batch_steps.configure_and_build", _Builds(failure))
     with pytest.raises(GraderUsageError, match=r"build of the fixed parts .* failed:\n.*cli\.cpp"):
         build_fixed_parts(_config(tmp_path))

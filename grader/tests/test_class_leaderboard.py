@@ -1,4 +1,4 @@
-"""`grader leaderboard` over a made-up batch report: the class's best figures first,
+"""`grader.classroom leaderboard` over a made-up batch report: the class's best figures first,
 pseudonyms when anonymised, students without a report left out."""
 
 from __future__ import annotations

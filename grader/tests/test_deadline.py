@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.classroom.gradebook import gradebook_rows, read_roster
 from grader.core.errors import GraderUsageError
-from grader.instructor.gradebook import gradebook_rows, read_roster
 from grader.tests.helpers import run_grader
 
 FILE = Path("skeletons") / "lab1_histogram" / "histogram_kernels.cu"

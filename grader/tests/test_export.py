@@ -1,4 +1,4 @@
-"""`grader export`: what the student repository holds, what it must never hold, and
+"""`grader.classroom export`: what the student repository holds, what it must never hold, and
 that it configures (and, with CUDA_LABS_SLOW_TESTS=1, builds) on its own."""
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.errors import GraderUsageError
-from grader.instructor.export import (
+from grader.classroom.export import (
     MARKER,
     check_outdir,
     export_tree,
@@ -24,6 +23,7 @@ from grader.instructor.export import (
     student_presets,
     student_readme,
 )
+from grader.core.errors import GraderUsageError
 from grader.tests.helpers import run_grader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -163,9 +163,9 @@ def test_student_readme_drops_the_instructor_section() -> None:
         ("skeletons/lab1_histogram/histogram_kernels.cu", False),
         ("datasets/lab1.json", False),
         ("grader/grade.py", False),
-        ("grader/instructor/batch.py", True),
+        ("grader/classroom/batch.py", True),
         ("grader/core/deadline.py", True),
-        ("grader/commands/batch.py", True),
+        ("grader/classroom/commands/batch.py", True),
         ("grader/core/release.py", False),
         ("grader/commands/sweep.py", False),
     ],
@@ -496,7 +496,7 @@ def test_the_printed_check_configures_the_export_from_anywhere(tmp_path: Path) -
 
 def test_every_exported_python_file_imports_only_exported_modules(exported: Path) -> None:
     """A script students get (scripts/gpu_resource_spec.py) must not reach into a
-    module the export leaves out (grader/instructor/). Imports at module level only: a
+    module the export leaves out (grader/classroom/). Imports at module level only: a
     guarded one (release.py's of deadline.py, under a check the file exists) may name
     a module the export leaves out."""
     missing = []

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.instructor.batch import StudentResult
-from grader.instructor.gpu_usage import UsageLog, summarize, worker_time
+from grader.classroom.batch import StudentResult
+from grader.classroom.gpu_usage import UsageLog, summarize, worker_time
 
 # Two samples of two GPUs (timestamps a few ms apart within a sample), a third cut short.
 SMI = """2026/11/21 10:00:00.001, 0, 97, 5000

@@ -15,23 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from grader.commands import INSTRUCTOR_ONLY
-
 PACKAGE = Path(__file__).resolve().parents[1]
 
 # Which groups of modules each group may import (itself included): those above it in
-# grader/README.md's Layout table. instructor/ is left out of the student export, so
-# nothing the students get imports it.
+# grader/README.md's Layout table. classroom/ is left out of the student export, so
+# nothing outside it imports it.
 LAYERS: dict[str, set[str]] = {
     "core": {"core"},
     "trust": {"core", "trust"},
     "shared": {"core", "trust", "shared"},  # options.py, command.py, errors' users
     "tools": {"core", "trust", "shared", "tools"},
-    "instructor": {"core", "trust", "shared", "instructor"},
-    # The commands the student export keeps: what they import must be exported too.
     "commands": {"core", "trust", "shared", "tools", "commands"},
-    "instructor commands": {"core", "trust", "shared", "tools", "instructor", "commands"},
     "cli": {"core", "shared", "commands", "cli"},
+    "classroom": {"core", "trust", "shared", "tools", "commands", "cli", "classroom"},
 }
 TOP_LEVEL = {
     "grader": "core",
@@ -144,10 +140,7 @@ def private_imports(files: Mapping[str, Path]) -> list[str]:
 def layer_of(module: str) -> str:
     if module in TOP_LEVEL:
         return TOP_LEVEL[module]
-    parts = module.split(".")
-    if parts[1] == "commands" and len(parts) > 2 and parts[2] in INSTRUCTOR_ONLY:
-        return "instructor commands"
-    return parts[1]
+    return module.split(".")[1]
 
 
 def layer_violations(graph: Mapping[str, set[str]]) -> list[str]:
@@ -163,7 +156,9 @@ FILES = module_files()
 
 
 # __main__ runs the command line when imported.
-@pytest.mark.parametrize("module", sorted(set(FILES) - {"grader.__main__"}))
+@pytest.mark.parametrize(
+    "module", sorted(set(FILES) - {"grader.__main__", "grader.classroom.__main__"})
+)
 def test_every_module_imports(module: str) -> None:
     importlib.import_module(module)
 
@@ -204,9 +199,9 @@ def test_each_package_imports_only_the_layers_below_it() -> None:
 
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     """The checks above can fail: a circle closed by a lazy import, a private name,
-    core importing instructor."""
+    core importing classroom."""
     pkg = tmp_path / "grader"
-    for sub in ("core", "instructor"):
+    for sub in ("core", "classroom"):
         (pkg / sub).mkdir(parents=True)
         (pkg / sub / "__init__.py").write_text("")
     (pkg / "__init__.py").write_text("")
@@ -214,8 +209,8 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     (pkg / "core" / "b.py").write_text(
         "def f() -> None:\n    from grader.core import a\n    a._x()\n"
     )
-    (pkg / "core" / "c.py").write_text("import grader.instructor.d\n")
-    (pkg / "instructor" / "d.py").write_text("from grader.core.c import thing\n")
+    (pkg / "core" / "c.py").write_text("import grader.classroom.d\n")
+    (pkg / "classroom" / "d.py").write_text("thing = 1\n")
     files = module_files(pkg)
     graph = import_graph(files)
     assert find_cycle(graph) == ["grader.core.a", "grader.core.b", "grader.core.a"]
@@ -224,7 +219,7 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "grader.core.b: grader.core.a._x",
     ]
     assert layer_violations(graph) == [
-        "grader.core.c (core) imports grader.instructor.d (instructor)"
+        "grader.core.c (core) imports grader.classroom.d (classroom)"
     ]
 
 

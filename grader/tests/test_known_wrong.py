@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
-from grader.commands.known_wrong import exit_status
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
-from grader.core.model import Outcome, Status
-from grader.core.sandbox import MODE_ENV, decide
-from grader.instructor.known_wrong import (
+from grader.classroom.cli import main
+from grader.classroom.commands.known_wrong import exit_status
+from grader.classroom.known_wrong import (
     HOSTILE,
     Expectation,
     Judgement,
@@ -24,6 +21,9 @@ from grader.instructor.known_wrong import (
     table,
     write_trees,
 )
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError
+from grader.core.model import Outcome, Status
+from grader.core.sandbox import MODE_ENV, decide
 from grader.trust.static_check import Finding
 
 REPO = Path(__file__).resolve().parents[2]

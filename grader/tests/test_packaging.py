@@ -6,11 +6,13 @@ from __future__ import annotations
 import importlib.metadata
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from grader import cli
+from grader.classroom import cli as classroom_cli
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,25 +24,36 @@ REPO = Path(__file__).resolve().parents[2]
 _PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+?)(?: ; (.+?))? \\$")
 
 
-def test_the_console_script_is_the_modules_main() -> None:
-    scripts = importlib.metadata.entry_points(group="console_scripts", name="cuda-labs")
+@pytest.mark.parametrize(
+    ("name", "main"), [("cuda-labs", cli.main), ("cuda-labs-classroom", classroom_cli.main)]
+)
+def test_the_console_scripts_are_the_modules_mains(name: str, main: Callable[..., int]) -> None:
+    scripts = importlib.metadata.entry_points(group="console_scripts", name=name)
     if not scripts:
         pytest.skip("the cuda-labs project is not installed (scripts/setup.sh installs it)")
     (script,) = scripts
-    assert script.value == "grader.cli:main"
-    assert script.load() is cli.main
+    assert script.load() is main
 
 
 @pytest.mark.parametrize(
-    ("argv0", "prog"),
-    [("/repo/.venv/bin/cuda-labs", "cuda-labs"), ("/repo/grader/__main__.py", "python3 -m grader")],
+    ("argv0", "main", "prog"),
+    [
+        ("/repo/.venv/bin/cuda-labs", cli.main, "cuda-labs"),
+        ("/repo/grader/__main__.py", cli.main, "python3 -m grader"),
+        ("/repo/.venv/bin/cuda-labs-classroom", classroom_cli.main, "cuda-labs-classroom"),
+        ("/repo/grader/classroom/__main__.py", classroom_cli.main, "python3 -m grader.classroom"),
+    ],
 )
 def test_usage_names_the_command_as_typed(
-    argv0: str, prog: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv0: str,
+    main: Callable[[list[str]], int],
+    prog: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(sys, "argv", [argv0])
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["--help"])
+        main(["--help"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith(f"usage: {prog} ")
 

@@ -12,6 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from grader.classroom.batch import LabResult, StudentResult, Submission
+from grader.classroom.batch_steps import (
+    BatchConfig,
+    BuiltTree,
+    apply_static,
+    grade_submission,
+    worker_command,
+)
+from grader.classroom.class_table import result_from_report, write_class_table
 from grader.core.deadline import LatePolicy
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
@@ -27,15 +36,6 @@ from grader.core.release import (
 from grader.core.reports import write_all
 from grader.core.scoring import Grade, LabPolicy, score_lab
 from grader.core.worker_request import WorkerRequest
-from grader.instructor.batch import LabResult, StudentResult, Submission
-from grader.instructor.batch_steps import (
-    BatchConfig,
-    BuiltTree,
-    apply_static,
-    grade_submission,
-    worker_command,
-)
-from grader.instructor.class_table import result_from_report, write_class_table
 from grader.options import add_release_arguments
 from grader.tests.helpers import (
     figure_build,

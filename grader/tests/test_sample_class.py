@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.instructor.gradebook import read_roster
+from grader.classroom.gradebook import read_roster
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "submissions" / "sample_class.py"
 _spec = importlib.util.spec_from_file_location("sample_class", _SCRIPT)

@@ -1,4 +1,4 @@
-"""`grader similarity` on a small made-up class: a planted near-copy (renamed,
+"""`grader.classroom similarity` on a small made-up class: a planted near-copy (renamed,
 reformatted) ranks first, the skeleton's code counts for no one, and bad
 arguments are usage errors."""
 
@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("copydetect")
 
-from grader.instructor.similarity import compare_class  # noqa: E402
+from grader.classroom.similarity import compare_class  # noqa: E402
 from grader.tests.helpers import run_grader  # noqa: E402
 
 LAB = "lab3_reduction"

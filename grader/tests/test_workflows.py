@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from grader.instructor.export import REUSABLE_WORKFLOW, export_tree
+from grader.classroom.export import REUSABLE_WORKFLOW, export_tree
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.errors import GraderUsageError
-from grader.instructor.written_answers import (
+from grader.classroom.written_answers import (
     REPORT_NAME,
     answered,
     markdown_sections,
@@ -19,6 +18,7 @@ from grader.instructor.written_answers import (
     summary,
     written_policy,
 )
+from grader.core.errors import GraderUsageError
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = "# lab9 report\n\nKeep the headings.\n\n## 1. Why?\n\n## 2. How fast?\n\n(hint)\n"

@@ -20,7 +20,7 @@ from datasets.generate import generate_case, load_manifest  # noqa: E402
 REPO = Path(__file__).resolve().parents[2]
 # The master's solution text: its LAB_SKELETON regions resolved (solution_source.py).
 SOLUTION = read_solution(REPO / "solutions/lab1_histogram/histogram_kernels.cu")
-# The trees are generated, never committed: `grader known-wrong` writes them
+# The trees are generated, never committed: `grader.classroom known-wrong` writes them
 # under its build root.
 OUT = out_dir(__doc__, REPO / "build-known-wrong" / "trees")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from solution_source import MEMO_DIGEST, complete_lab, out_dir, read_solution, with_launchers
 
 REPO = Path(__file__).resolve().parents[2]
-# The trees are generated, never committed: `grader known-wrong` writes them
+# The trees are generated, never committed: `grader.classroom known-wrong` writes them
 # under its build root.
 OUT = out_dir(__doc__, REPO / "build-known-wrong" / "trees")
 FILES = {

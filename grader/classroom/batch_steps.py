@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from grader.classroom.batch import LabResult, StudentResult, Submission, safe_name
+from grader.classroom.class_table import graded_result, result_from_report
 from grader.core.build import build_checked, configure_and_build, prebuilt_argument
 from grader.core.discovery import lab_dirs
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError
@@ -32,8 +34,6 @@ from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
 from grader.core.sandbox import Decision
 from grader.core.scoring import load_policy
 from grader.core.worker_request import WorkerRequest
-from grader.instructor.batch import LabResult, StudentResult, Submission, safe_name
-from grader.instructor.class_table import graded_result, result_from_report
 from grader.trust.static_check import rejections
 from grader.trust.submission_check import object_findings
 

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.commands import INSTRUCTOR_ONLY
+from grader.classroom.written_answers import markdown_sections
 from grader.core.errors import GraderUsageError
-from grader.instructor.written_answers import markdown_sections
 
 # Never exported, as path prefixes (folders end in "/") or fnmatch patterns.
 EXCLUDED_PREFIXES = (
@@ -60,9 +59,8 @@ EXCLUDED_PREFIXES = (
     "requirements-dev.lock",
     # The class-level tools and their commands, and the deadline policy, which only
     # hidden-data grading reads.
-    "grader/instructor/",
+    "grader/classroom/",
     "grader/core/deadline.py",
-    *(f"grader/commands/{name}.py" for name in INSTRUCTOR_ONLY),
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
 EXCLUDED_PATTERNS = (
@@ -207,7 +205,7 @@ def _safe_relative(rel: str) -> bool:
 def write_marker(out: Path, files: dict[str, str | None]) -> None:
     doc = {
         "format": MARKER_FORMAT,
-        "written_by": "python3 -m grader export",
+        "written_by": "python3 -m grader.classroom export",
         "files": dict(sorted(files.items())),
     }
     (out / MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from grader.classroom.batch import safe_name
+from grader.classroom.gradebook import released_copy
 from grader.core.model import lab_number
 from grader.core.reports import RESULTS_NAME
-from grader.instructor.batch import safe_name
-from grader.instructor.gradebook import released_copy
 
 
 def read_figures(

@@ -17,12 +17,8 @@ import csv
 import sys
 from pathlib import Path
 
-from grader.command import Command
-from grader.core.discovery import repo_root
-from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.core.release import release_from_args
-from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
-from grader.instructor.gradebook import (
+from grader.classroom.class_table import CSV_NAME, HIDDEN_COLUMN
+from grader.classroom.gradebook import (
     GRADEBOOK_NAME,
     check_held,
     gradebook_rows,
@@ -32,7 +28,11 @@ from grader.instructor.gradebook import (
     released_copy,
     unrostered,
 )
-from grader.instructor.written_answers import read_marks, written_policy
+from grader.classroom.written_answers import read_marks, written_policy
+from grader.command import Command
+from grader.core.discovery import repo_root
+from grader.core.errors import EXIT_OK, GraderUsageError
+from grader.core.release import release_from_args
 from grader.options import add_class_report_argument, add_release_arguments
 
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.classroom.class_table import HIDDEN_COLUMN, INCLUDED
 from grader.core.errors import GraderUsageError
 from grader.core.release import Release
 from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.scoring import points_cell
-from grader.instructor.class_table import HIDDEN_COLUMN, INCLUDED
 
 GRADEBOOK_NAME = "gradebook.csv"
 

@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from grader.classroom.batch import StudentResult
 from grader.core.clocks import nvidia_smi
-from grader.instructor.batch import StudentResult
 
 LOG_NAME = "gpu-usage.csv"
 QUERY = "timestamp,index,utilization.gpu,memory.used"

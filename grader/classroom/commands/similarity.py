@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from grader.classroom.batch import find_submissions
+from grader.classroom.similarity import compare_class, html_report, markdown
 from grader.command import Command
 from grader.core.discovery import (
     checked_repo,
@@ -18,8 +20,6 @@ from grader.core.discovery import (
     require_known_labs,
 )
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.instructor.batch import find_submissions
-from grader.instructor.similarity import compare_class, html_report, markdown
 from grader.options import (
     add_labs_argument,
     add_repo_argument,

@@ -1,7 +1,7 @@
 """`known-wrong`: grade every known-wrong submission and check each is rejected
 for its own reason.
 
-    python3 -m grader known-wrong [--build-root DIR] [--only NAME] [--labs LABS]
+    python3 -m grader.classroom known-wrong [--build-root DIR] [--only NAME] [--labs LABS]
                                   [--static-only] [--cmake-arg=-D...] [--secret-file PATH]
                                   [--build-jobs J] [--jobs N]
 
@@ -23,6 +23,15 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from grader.classroom.known_wrong import (
+    Expectation,
+    Judgement,
+    judge_grade,
+    judge_static,
+    load_entries,
+    table,
+    write_trees,
+)
 from grader.command import Command
 from grader.core.build import configure_and_build
 from grader.core.discovery import lab_folders, repo_root
@@ -32,15 +41,6 @@ from grader.core.reports import verdict_line
 from grader.core.sandbox import decide
 from grader.core.sanitize import sanitize_tests, tool_of
 from grader.core.session import GradingSession
-from grader.instructor.known_wrong import (
-    Expectation,
-    Judgement,
-    judge_grade,
-    judge_static,
-    load_entries,
-    table,
-    write_trees,
-)
 from grader.options import (
     add_build_jobs_argument,
     add_cmake_arg_argument,

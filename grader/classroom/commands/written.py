@@ -13,10 +13,10 @@ import argparse
 import csv
 from pathlib import Path
 
+from grader.classroom.written_answers import REPORT_NAME, marks_sheet, rubric_view
 from grader.command import Command
 from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.instructor.written_answers import REPORT_NAME, marks_sheet, rubric_view
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,17 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+from grader.classroom.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
+from grader.classroom.batch_steps import (
+    BatchConfig,
+    build_fixed_parts,
+    build_submission,
+    grade_submission,
+    lab_maxima,
+)
+from grader.classroom.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
+from grader.classroom.gpu_usage import LOG_NAME, UsageLog, worker_time
+from grader.classroom.written_answers import summary
 from grader.command import Command
 from grader.core.build import decide_build, print_progress
 from grader.core.discovery import lab_dirs, repo_root, require_known_labs
@@ -38,17 +49,6 @@ from grader.core.release import release_from_args
 from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.sandbox import HIDE_ENV, MODE_ENV, Decision, hide_targets, warn
 from grader.core.schedule import check_jobs
-from grader.instructor.batch import Submission, choose_gpus, find_submissions, list_gpus, run_batch
-from grader.instructor.batch_steps import (
-    BatchConfig,
-    build_fixed_parts,
-    build_submission,
-    grade_submission,
-    lab_maxima,
-)
-from grader.instructor.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
-from grader.instructor.gpu_usage import LOG_NAME, UsageLog, worker_time
-from grader.instructor.written_answers import summary
 from grader.options import (
     add_build_jobs_argument,
     add_cmake_arg_argument,

@@ -16,10 +16,10 @@ import argparse
 import shlex
 from pathlib import Path
 
+from grader.classroom.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
 from grader.command import Command
 from grader.core.discovery import repo_root
 from grader.core.errors import EXIT_OK
-from grader.instructor.export import DEFAULT_INSTRUCTOR_REPO, DEFAULT_REF, export_tree
 from grader.options import add_repo_argument
 
 

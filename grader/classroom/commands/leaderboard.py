@@ -15,12 +15,12 @@ import json
 import secrets
 import sys
 
+from grader.classroom.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
+from grader.classroom.class_table import CSV_NAME, HIDDEN_COLUMN
+from grader.classroom.gradebook import read_class_table
 from grader.command import Command
 from grader.core.errors import EXIT_OK, GraderUsageError
 from grader.core.release import release_from_args
-from grader.instructor.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
-from grader.instructor.class_table import CSV_NAME, HIDDEN_COLUMN
-from grader.instructor.gradebook import read_class_table
 from grader.options import add_class_report_argument, add_release_arguments
 
 

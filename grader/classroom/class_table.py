@@ -20,11 +20,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from grader.classroom.batch import LabResult, StudentResult
 from grader.core.model import lab_number
 from grader.core.release import NOT_RELEASED, Release
 from grader.core.reports import INSTRUCTOR_DIR, markdown_table
 from grader.core.scoring import points_cell
-from grader.instructor.batch import LabResult, StudentResult
 
 CSV_NAME = "class.csv"
 MARKDOWN_NAME = "class.md"

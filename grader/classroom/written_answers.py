@@ -1,5 +1,5 @@
 """Whether a student answered the questions of their lab's REPORT.md, and the
-instructor's view of the answers beside the rubric (`grader written`).
+instructor's view of the answers beside the rubric (`grader.classroom written`).
 
 The skeleton's REPORT.md (one per lab) asks each question as a `## ` heading. An
 answer is any text under a heading that is not in the template: a heading left
