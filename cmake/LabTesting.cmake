@@ -297,7 +297,8 @@ endfunction()
 # eight.bin, 8 values the lab accepts. truncated.bin, 10 bytes, is written here.
 function(lab_rejects_bad_files lab program dir)
   file(WRITE ${dir}/truncated.bin "10 bytes!\n")
-  lab_rejects(${lab} ${program} missing_file "missing.bin: cannot open" --data ${dir}/missing.bin)
+  lab_rejects(${lab} ${program} missing_file "missing.bin: does not exist; generate it"
+              --data ${dir}/missing.bin)
   lab_rejects(${lab} ${program} truncated_file
               "truncated.bin: 10 bytes is not a whole number of 4-byte values"
               --data ${dir}/truncated.bin)
