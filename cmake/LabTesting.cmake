@@ -311,13 +311,14 @@ endfunction()
 # tables.<lab>.<name>, labels `tables` and `tables.<lab>`, never `<lab>`, so no score
 # and no `ctest --preset <lab>` counts it; `ctest --preset <lab>-tables` prints them
 # all. Alone on the GPU (RUN_SERIAL); skipped without one (the programs' exit 4,
-# harness::kExitNoGpu); after the lab's dataset setup where it has one.
+# harness::kExitNoGpu), and then, as for every GPU test, the no-GPU check fails the
+# run (LabNoGpuSummary.cmake); after the lab's dataset setup where it has one.
 function(lab_table lab name program)
   set(test tables.${lab}.${name})
   add_test(NAME ${test} COMMAND ${program} ${ARGN})
-  set(fixtures "")
+  set(fixtures ${LAB_GPU_FIXTURE})
   if(TEST ${lab}.datasets)
-    set(fixtures ${lab}_data)
+    list(APPEND fixtures ${lab}_data)
   endif()
   set_tests_properties(${test} PROPERTIES LABELS "tables;tables.${lab}" RUN_SERIAL TRUE
                        SKIP_RETURN_CODE 4 TIMEOUT 300 FIXTURES_REQUIRED "${fixtures}")
