@@ -52,9 +52,36 @@ include(${CMAKE_CURRENT_LIST_DIR}/LabPolicy.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
 
+# lab_require_generator(): stops configure, in one line, when the dataset generator
+# cannot run with Python3_EXECUTABLE (numpy missing: scripts/setup.sh was not run);
+# otherwise the build would take many minutes and every lab test then fail "Not Run".
+# The Python found is dropped from the cache, so the next configure looks again and
+# finds the .venv that scripts/setup.sh makes. Once per configure.
+function(lab_require_generator)
+  get_property(checked GLOBAL PROPERTY LAB_GENERATOR_CHECKED)
+  if(checked)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY LAB_GENERATOR_CHECKED TRUE)
+  execute_process(COMMAND ${Python3_EXECUTABLE} -m datasets.generate --help
+                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} RESULT_VARIABLE status
+                  OUTPUT_QUIET ERROR_VARIABLE error)
+  if(NOT status EQUAL 0)
+    string(STRIP "${error}" error)
+    string(REGEX REPLACE ".*\n" "" why "${error}")  # the last line: the reason
+    set(python ${Python3_EXECUTABLE})
+    unset(Python3_EXECUTABLE CACHE)
+    unset(_Python3_EXECUTABLE CACHE)
+    # The leading space keeps CMake from wrapping the line.
+    message(FATAL_ERROR " cuda-labs: the dataset generator cannot run with ${python} (${why}): "
+                        "run `bash scripts/setup.sh`, then configure again")
+  endif()
+endfunction()
+
 # lab_add_datasets(<lab>): a setup test that writes the public cases of
 # datasets/<lab>.json into the build tree; every test of <lab> requires it.
 function(lab_add_datasets lab)
+  lab_require_generator()
   add_test(NAME ${lab}.datasets
            COMMAND ${Python3_EXECUTABLE} -m datasets.generate --manifest
                    ${CMAKE_SOURCE_DIR}/datasets/${lab}.json --out ${LAB_DATA_ROOT}/${lab}
