@@ -52,9 +52,36 @@ include(${CMAKE_CURRENT_LIST_DIR}/LabPolicy.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
 
+# lab_require_generator(): stops configure, in one line, when the dataset generator
+# cannot run with Python3_EXECUTABLE (numpy missing: scripts/setup.sh was not run);
+# otherwise the build would take many minutes and every lab test then fail "Not Run".
+# The Python found is dropped from the cache, so the next configure looks again and
+# finds the .venv that scripts/setup.sh makes. Once per configure.
+function(lab_require_generator)
+  get_property(checked GLOBAL PROPERTY LAB_GENERATOR_CHECKED)
+  if(checked)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY LAB_GENERATOR_CHECKED TRUE)
+  execute_process(COMMAND ${Python3_EXECUTABLE} -m datasets.generate --help
+                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} RESULT_VARIABLE status
+                  OUTPUT_QUIET ERROR_VARIABLE error)
+  if(NOT status EQUAL 0)
+    string(STRIP "${error}" error)
+    string(REGEX REPLACE ".*\n" "" why "${error}")  # the last line: the reason
+    set(python ${Python3_EXECUTABLE})
+    unset(Python3_EXECUTABLE CACHE)
+    unset(_Python3_EXECUTABLE CACHE)
+    # The leading space keeps CMake from wrapping the line.
+    message(FATAL_ERROR " cuda-labs: the dataset generator cannot run with ${python} (${why}): "
+                        "run `bash scripts/setup.sh`, then configure again")
+  endif()
+endfunction()
+
 # lab_add_datasets(<lab>): a setup test that writes the public cases of
 # datasets/<lab>.json into the build tree; every test of <lab> requires it.
 function(lab_add_datasets lab)
+  lab_require_generator()
   add_test(NAME ${lab}.datasets
            COMMAND ${Python3_EXECUTABLE} -m datasets.generate --manifest
                    ${CMAKE_SOURCE_DIR}/datasets/${lab}.json --out ${LAB_DATA_ROOT}/${lab}
@@ -297,7 +324,8 @@ endfunction()
 # eight.bin, 8 values the lab accepts. truncated.bin, 10 bytes, is written here.
 function(lab_rejects_bad_files lab program dir)
   file(WRITE ${dir}/truncated.bin "10 bytes!\n")
-  lab_rejects(${lab} ${program} missing_file "missing.bin: cannot open" --data ${dir}/missing.bin)
+  lab_rejects(${lab} ${program} missing_file "missing.bin: does not exist; generate it"
+              --data ${dir}/missing.bin)
   lab_rejects(${lab} ${program} truncated_file
               "truncated.bin: 10 bytes is not a whole number of 4-byte values"
               --data ${dir}/truncated.bin)
@@ -310,13 +338,14 @@ endfunction()
 # tables.<lab>.<name>, labels `tables` and `tables.<lab>`, never `<lab>`, so no score
 # and no `ctest --preset <lab>` counts it; `ctest --preset <lab>-tables` prints them
 # all. Alone on the GPU (RUN_SERIAL); skipped without one (the programs' exit 4,
-# harness::kExitNoGpu); after the lab's dataset setup where it has one.
+# harness::kExitNoGpu), and then, as for every GPU test, the no-GPU check fails the
+# run (LabNoGpuSummary.cmake); after the lab's dataset setup where it has one.
 function(lab_table lab name program)
   set(test tables.${lab}.${name})
   add_test(NAME ${test} COMMAND ${program} ${ARGN})
-  set(fixtures "")
+  set(fixtures ${LAB_GPU_FIXTURE})
   if(TEST ${lab}.datasets)
-    set(fixtures ${lab}_data)
+    list(APPEND fixtures ${lab}_data)
   endif()
   set_tests_properties(${test} PROPERTIES LABELS "tables;tables.${lab}" RUN_SERIAL TRUE
                        SKIP_RETURN_CODE 4 TIMEOUT 300 FIXTURES_REQUIRED "${fixtures}")

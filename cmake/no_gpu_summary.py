@@ -23,20 +23,27 @@ import sys
 from pathlib import Path
 
 SKIP_MARKER = "cuda-labs: skipped: no CUDA device"
+# What a lab program prints when it stops for want of a GPU (its exit 4): a table's skip.
+PROGRAM_NO_GPU = ": needs an NVIDIA GPU: "
 NO_GPU_EXIT = 77
 EXPECT_ENV = "CUDA_LABS_EXPECT_NO_GPU"
 # ctest's log: each test's record starts with "<i>/<n> Testing: <name>".
 _RECORD = re.compile(r"^\d+/\d+ Testing: (\S.*)$", re.MULTILINE)
 _LAB_TEST = re.compile(r"lab\d+\.")
+_TABLE = re.compile(r"tables\.lab\d+\.")
 
 
 def count_skipped(log: str) -> int:
-    """Lab tests (labN.*) of the log whose output holds the skip marker."""
+    """GPU tests of the log that skipped: lab tests (labN.*) whose output holds the skip
+    marker, the course's tables (tables.labN.*) whose program said it needs a GPU."""
     starts = list(_RECORD.finditer(log))
     count = 0
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(log)
-        if _LAB_TEST.match(match.group(1)) and SKIP_MARKER in log[match.end() : end]:
+        output, name = log[match.end() : end], match.group(1)
+        if (_LAB_TEST.match(name) and SKIP_MARKER in output) or (
+            _TABLE.match(name) and PROGRAM_NO_GPU in output
+        ):
             count += 1
     return count
 

@@ -12,7 +12,9 @@ the field and the rule; n at most 2^28). Each file is written through a uniquely
 temporary file beside it, flushed to disk and its size checked; the data file and its
 sidecar are renamed into place only once both are whole, so a failure (a full disk)
 keeps the old pair and exits 2. A target that exists and is not a regular file (a
-folder, a device, a FIFO, a symlink), or is read-only, is refused, never replaced.
+folder, a device, a FIFO, a symlink), or is read-only, is refused, never replaced; so
+is one the generator did not write: a data file without its sidecar, or a sidecar
+(the data file's name ending in .json) that is not one of its own.
 
 Hidden grading data: with an instructor's secret (the environment variable
 LAB_SECRET_SEED, or --secret-file PATH kept outside the students' tree) each
@@ -45,6 +47,7 @@ from datasets.distributions import DISTRIBUTIONS
 from datasets.schema import SchemaError, validate_manifest
 
 FORMAT_VERSION = 1
+_STAMP_LIMIT = 1 << 16  # bytes of a sidecar read to recognise it
 SECRET_ENV = "LAB_SECRET_SEED"
 Manifest = dict[str, Any]
 
@@ -218,6 +221,46 @@ def _up_to_date(out: Path, stamp: dict[str, Any], itemsize: int) -> bool:
         return False
 
 
+def _stamp_size(stamp: Any) -> int | None:
+    """The data file's size in bytes that a sidecar's stamp records; None when
+    `stamp` is not a stamp the generator writes."""
+    if not isinstance(stamp, dict) or stamp.get("format") != FORMAT_VERSION:
+        return None
+    try:
+        return int(stamp["n"]) * np.dtype(stamp["dtype"]).itemsize
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def check_owned(out: Path) -> None:
+    """Refuse to replace a file the generator did not write: its data files always
+    have their sidecar beside them, which records their size."""
+    sidecar = _sidecar(out)
+    try:
+        with sidecar.open("rb") as f:  # a stamp is a few hundred bytes; a user's file may be large
+            size = _stamp_size(json.loads(f.read(_STAMP_LIMIT).decode("utf-8")))
+    except FileNotFoundError:
+        if out.exists():
+            raise GenerateError(
+                f"{out} exists and datasets.generate did not write it (no {sidecar.name} "
+                "beside it): refusing to replace it; remove it or choose another --out"
+            ) from None
+        return
+    except (OSError, ValueError):  # unreadable, not UTF-8, not JSON (or longer than a stamp)
+        size = None
+    if size is None:
+        raise GenerateError(
+            f"{sidecar} exists and is not a sidecar datasets.generate wrote: refusing to "
+            "replace it; remove it or choose another --out"
+        )
+    if out.exists() and out.stat().st_size != size:
+        raise GenerateError(
+            f"{out} holds {out.stat().st_size} bytes, not the {size} its sidecar "
+            f"{sidecar.name} records: datasets.generate did not write it; refusing to "
+            "replace it; remove it or choose another --out"
+        )
+
+
 def write_case(
     manifest: Manifest, case: dict[str, Any], out: Path, secret: str | None = None
 ) -> bool:
@@ -236,6 +279,7 @@ def write_case(
     check_target(sidecar)
     if _up_to_date(out, stamp, np.dtype(manifest["dtype"]).itemsize):
         return False
+    check_owned(out)
     check_replaceable(out)
     check_replaceable(sidecar)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -214,8 +214,7 @@ def test_a_read_only_target_is_refused_and_keeps_its_mode(box: Path, capsys: Cap
     assert _one_case(box, out, capsys)[0] == 0
     out.chmod(0o444)
     assert _one_case(box, out, capsys)[0] == 0  # up to date: nothing to replace
-    other = {**MANIFEST, "cases": [{**MANIFEST["cases"][0], "seed": 2}]}
-    (box / "m.json").write_text(json.dumps(other))
+    _reseed(box)
     before = _snapshot(box)
     status, err = _one_case(box, out, capsys)
     assert status == 2 and f"{out} is read-only: refusing to replace it" in err
@@ -264,14 +263,70 @@ def test_a_case_name_never_writes_outside_out(box: Path, capsys: Capture, name: 
     assert _snapshot(box) == before
 
 
-def test_written_files_are_readable_and_replace_regular_files(box: Path, capsys: Capture) -> None:
+def _reseed(box: Path) -> None:
+    """The manifest's case u with another seed: its file is no longer up to date."""
+    other = {**MANIFEST, "cases": [{**MANIFEST["cases"][0], "seed": 2}]}
+    (box / "m.json").write_text(json.dumps(other))
+
+
+def test_written_files_are_readable_and_replace_the_generator_s_own(
+    box: Path, capsys: Capture
+) -> None:
     out = box / "data.bin"
-    out.write_bytes(b"old")
+    assert _one_case(box, out, capsys)[0] == 0
+    first = out.read_bytes()
+    _reseed(box)
     status, _ = _one_case(box, out, capsys)
-    assert status == 0 and out.stat().st_size == 4000
+    assert status == 0 and out.stat().st_size == 4000 and out.read_bytes() != first
     mode = stat.S_IMODE(out.stat().st_mode)
     umask = os.umask(0)
     os.umask(umask)
     assert mode == 0o666 & ~umask  # not mkstemp's 0600: the sandboxed tests read it
     assert (box / "sibling.txt").read_text() == "keep"
     _no_temporary_files(box)
+
+
+@pytest.mark.parametrize(
+    "data, sidecar, message",
+    [
+        ("notes\n", None, "n.txt exists and datasets.generate did not write it (no n.json"),
+        ("notes\n", "{}", "n.json exists and is not a sidecar datasets.generate wrote"),
+        (None, '{"my": "settings"}', "n.json exists and is not a sidecar datasets.generate"),
+        (None, "not json", "n.json exists and is not a sidecar datasets.generate wrote"),
+    ],
+)
+def test_a_file_the_generator_did_not_write_is_refused(
+    box: Path, capsys: Capture, data: str | None, sidecar: str | None, message: str
+) -> None:
+    """`echo notes > n.txt; ... --out n.txt` once replaced n.txt, and n.json beside it."""
+    if data is not None:
+        (box / "n.txt").write_text(data)
+    if sidecar is not None:
+        (box / "n.json").write_text(sidecar)
+    before = _snapshot(box)
+    status, err = _one_case(box, box / "n.txt", capsys)
+    assert status == 2 and message in err
+    assert _snapshot(box) == before
+    _no_temporary_files(box)
+
+
+def test_a_data_file_replaced_since_it_was_written_is_refused(box: Path, capsys: Capture) -> None:
+    out = box / "data.bin"
+    assert _one_case(box, out, capsys)[0] == 0
+    out.write_text("my own notes\n")  # the sidecar still describes the generated data
+    _reseed(box)
+    before = _snapshot(box)
+    status, err = _one_case(box, out, capsys)
+    assert status == 2 and "data.bin holds 13 bytes, not the 4000 its sidecar data.json" in err
+    assert _snapshot(box) == before
+
+
+def test_a_case_file_the_generator_did_not_write_stops_the_folder(
+    box: Path, capsys: Capture
+) -> None:
+    out = box / "out"
+    out.mkdir()
+    (out / "same.bin").write_text("mine")
+    assert generate.main(["--manifest", str(box / "m.json"), "--out", str(out)]) == 2
+    assert "same.bin exists and datasets.generate did not write it" in capsys.readouterr().err
+    assert (out / "same.bin").read_text() == "mine"

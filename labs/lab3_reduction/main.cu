@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
         args.forbid_together("random", "n", "--n is the count expected in --data");
         const std::string name = args.get("variant", "all");
         const lab3::Variant* chosen = name == "all" ? nullptr : &lab3::find_variant(name);
-        lab3::Launch requested{args.get_positive("blocks", 0), args.get_positive("threads", 512)};
+        lab3::Launch requested{args.get_positive("blocks", 0),
+                               args.get_power_of_two("threads", 512, 64, 1024)};
         const int reps = args.get_positive("reps", 20);
         std::string source;
         std::vector<int> values;

@@ -34,6 +34,18 @@ std::string help_text(const Option& o) {
   return o.help.empty() ? listed(o.choices) : o.help + ": " + listed(o.choices);
 }
 
+// `text`, the value of --name, as a base-10 whole number (from_chars: no leading blanks
+// or '+', never octal); *fits is false for one past long long.
+long long whole_number(const std::string& name, const std::string& text, bool* fits) {
+  long long v = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (error == std::errc::invalid_argument || end != text.data() + text.size()) {
+    throw UsageError("--" + name + " takes a whole number, not '" + text + "'");
+  }
+  *fits = error != std::errc::result_out_of_range;
+  return v;
+}
+
 }  // namespace
 
 Args::Args(int argc, char** argv, std::vector<Option> options, std::string notes)
@@ -73,23 +85,31 @@ long long Args::get_int(const std::string& name, long long fallback, long long m
                         long long max) const {
   const auto it = values_.find(name);
   if (it == values_.end()) return fallback;
-  const std::string& text = it->second;
-  long long v = 0;
-  // from_chars: base 10 only, no leading blanks or '+', and it reports overflow.
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (error == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw UsageError("--" + name + " takes a whole number, not '" + text + "'");
-  }
-  if (error == std::errc::result_out_of_range || v < min || v > max) {
+  bool fits = true;
+  const long long v = whole_number(name, it->second, &fits);
+  if (!fits || v < min || v > max) {
     const std::string range = std::to_string(min) + " to " + std::to_string(max);
     throw UsageError("--" + name + " must be " +
-                     (min == 1 ? "positive (" + range + ")" : "from " + range) + ", not " + text);
+                     (min == 1 ? "positive (" + range + ")" : "from " + range) + ", not " +
+                     it->second);
   }
   return v;
 }
 
 int Args::get_positive(const std::string& name, int fallback) const {
   return static_cast<int>(get_int(name, fallback, 1, INT_MAX));
+}
+
+int Args::get_power_of_two(const std::string& name, int fallback, int min, int max) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  bool fits = true;
+  const long long v = whole_number(name, it->second, &fits);
+  if (!fits || v < min || v > max || (v & (v - 1)) != 0) {
+    throw UsageError("--" + name + " must be a power of two from " + std::to_string(min) + " to " +
+                     std::to_string(max) + ", not " + it->second);
+  }
+  return static_cast<int>(v);
 }
 
 std::string Args::get_choice(const std::string& name, const std::string& fallback) const {

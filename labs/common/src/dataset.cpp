@@ -1,28 +1,73 @@
 #include "labs/dataset.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
 
 namespace harness {
 
-template <class T>
-std::vector<T> read_binary_file(const std::string& path, long long expected_count) {
-  // An ifstream opens a directory on Linux, and its size then reads as 2^63 - 1.
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
+namespace {
+
+// Why `path` cannot be read, in one line: only a missing file is fixed by generating it.
+DatasetError unreadable(const std::string& path, int error) {
+  if (error == ENOENT) {
+    return DatasetError(path +
+                        ": does not exist; generate it with `python3 -m datasets.generate` "
+                        "(see the lab README)");
+  }
+  if (error == EACCES || error == EPERM) {
+    return DatasetError(path + ": cannot be read: permission denied");
+  }
+  return DatasetError(path + ": cannot be read: " + std::strerror(error));
+}
+
+// Refuses what is not a regular file: a directory opens on Linux, and reading a FIFO
+// or a device waits or never ends.
+void require_regular(const std::string& path, mode_t mode) {
+  if (S_ISDIR(mode)) {
     throw DatasetError(path + ": is a directory, not a dataset file: name one of its .bin files");
   }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    throw DatasetError(path + ": cannot open (" + std::strerror(errno) +
-                       "); generate it with `python3 -m datasets.generate` (see the lab README)");
+  if (!S_ISREG(mode)) {
+    throw DatasetError(path +
+                       ": is not a regular file (a FIFO, a device or a socket): name a "
+                       "dataset file");
   }
-  const long long bytes = static_cast<long long>(in.tellg());
-  if (bytes < 0) throw DatasetError(path + ": not a regular file (its size cannot be read)");
+}
+
+class OpenFile {
+ public:
+  explicit OpenFile(int fd) : fd_(fd) {}
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  ~OpenFile() { ::close(fd_); }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+template <class T>
+std::vector<T> read_binary_file(const std::string& path, long long expected_count) {
+  // The type first, by name: opening a FIFO for reading waits for a writer, and opening
+  // a device may act on it. Then again on the open file, which cannot change under us;
+  // O_NONBLOCK keeps a FIFO swapped in between the two from blocking the open.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw unreadable(path, errno);
+  require_regular(path, info.st_mode);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw unreadable(path, errno);
+  const OpenFile file(fd);
+  if (::fstat(fd, &info) != 0) throw unreadable(path, errno);
+  require_regular(path, info.st_mode);
+
+  // Every size check before a byte is read or allocated.
+  const long long bytes = static_cast<long long>(info.st_size);
   if (bytes % static_cast<long long>(sizeof(T)) != 0) {
     throw DatasetError(path + ": " + std::to_string(bytes) + " bytes is not a whole number of " +
                        std::to_string(sizeof(T)) + "-byte values: the file is truncated");
@@ -35,10 +80,23 @@ std::vector<T> read_binary_file(const std::string& path, long long expected_coun
                        "; regenerate it with `python3 -m datasets.generate`");
   }
   if (count == 0) throw DatasetError(path + ": the file is empty");
+  if (count > kMaxDatasetValues) {
+    throw DatasetError(path + ": holds " + std::to_string(count) +
+                       " values, more than any dataset (2^28, datasets/schema.py): not a dataset "
+                       "file");
+  }
+
   std::vector<T> values(static_cast<std::size_t>(count));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(values.data()), bytes)) {
-    throw DatasetError(path + ": read failed after " + std::to_string(in.gcount()) + " bytes");
+  char* at = reinterpret_cast<char*>(values.data());
+  for (long long done = 0; done < bytes;) {
+    const ssize_t got = ::read(fd, at + done, static_cast<std::size_t>(bytes - done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw unreadable(path, errno);
+    if (got == 0) {
+      throw DatasetError(path + ": read failed after " + std::to_string(done) + " of " +
+                         std::to_string(bytes) + " bytes (the file shrank)");
+    }
+    done += got;
   }
   return values;
 }

@@ -41,6 +41,8 @@ class Args {
                     long long max = LLONG_MAX) const;
   // A count or a size: from 1 to INT_MAX.
   int get_positive(const std::string& name, int fallback) const;
+  // A power of two from min to max (a block size), and the message says so.
+  int get_power_of_two(const std::string& name, int fallback, int min, int max) const;
   // The value, which must be one of the option's choices.
   std::string get_choice(const std::string& name, const std::string& fallback) const;
   // Refuses `a` and `b` given together, saying `why`.

@@ -1,5 +1,6 @@
 // Reading the raw little-endian binary files the dataset generators write, with
-// errors that name the file: missing, truncated, wrongly sized.
+// errors that name the file: missing, unreadable, not a regular file, truncated,
+// wrongly sized.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -13,8 +14,12 @@ class DatasetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads every element of `path`. With expected_count >= 0 the file must hold exactly
-// that many. Throws DatasetError with the path and the fix.
+// The most values a dataset file holds: datasets/schema.py's MAX_N.
+inline constexpr long long kMaxDatasetValues = 1LL << 28;
+
+// Reads every element of `path`, a regular file. With expected_count >= 0 the file
+// must hold exactly that many, else at most kMaxDatasetValues; its size is checked
+// before anything is read. Throws DatasetError with the path and the fix.
 template <class T>
 std::vector<T> read_binary_file(const std::string& path, long long expected_count = -1);
 
