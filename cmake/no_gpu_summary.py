@@ -1,16 +1,17 @@
 """The last test of a ctest run: did the GPU tests check anything?
 
-    python3 no_gpu_summary.py --log LOG -- PROBE [ARGS...]
+    python3 no_gpu_summary.py --log LOG [--quiet] -- PROBE [ARGS...]
 
 Without a GPU every lab test reports itself skipped, and ctest would end with
 "100% tests passed" and a long list of skipped tests, exit 0. This test runs
 the GPU probe (lab_gpu_info: exit 0 with a GPU, 77 without) and, without one,
-prints one line saying how many GPU tests of this run were skipped and what to
-do, then fails. LOG is ctest's log of the run in progress (the lab tests
-print "cuda-labs: skipped: no CUDA device" when they skip); when it cannot be
-read the line gives no count. With CUDA_LABS_EXPECT_NO_GPU=1 (the CI presets:
-CI has no GPU) the same line is printed and the test is skipped (exit 77, its
-SKIP_RETURN_CODE): it checked nothing, so it must not read "Passed".
+prints a few short lines saying how many GPU tests of this run were skipped and
+what to do (none with --quiet), then fails. LOG is ctest's log of the run in
+progress (the lab tests print "cuda-labs: skipped: no CUDA device" when they
+skip); when it cannot be read the lines give no count. With
+CUDA_LABS_EXPECT_NO_GPU=1 (the CI presets: CI has no GPU) the same lines are
+printed and the test is skipped (exit 77, its SKIP_RETURN_CODE): it checked
+nothing, so it must not read "Passed".
 """
 
 from __future__ import annotations
@@ -48,22 +49,26 @@ def count_skipped(log: str) -> int:
     return count
 
 
-def no_gpu_line(skipped: int | None) -> str:
-    """The one line that says nothing was checked."""
+def no_gpu_lines(skipped: int | None) -> list[str]:
+    """What the run checked without a GPU (nothing) and what to do, in short lines."""
     what = "the GPU tests were" if skipped is None else f"{skipped} GPU tests were"
     if skipped == 1:
         what = "1 GPU test was"
-    return (
-        f"no CUDA GPU: {what} skipped, nothing was checked. Run the tests on a machine "
-        "with an NVIDIA GPU and driver (nvidia-smi must list the GPU); without one, "
-        "`cmake --build --preset student` checks that your code compiles and "
-        "`python3 -m grader check --impl skeletons` checks it against the lab's rules."
-    )
+    return [
+        f"no CUDA GPU: {what} skipped, nothing was checked.",
+        "Run the tests on a machine with an NVIDIA GPU and driver",
+        "(nvidia-smi must list the GPU). Without one,",
+        "  cmake --build --preset student",
+        "checks that your code compiles, and",
+        "  python3 -m grader check --impl skeletons",
+        "checks it against the lab's rules.",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", type=Path, required=True, help="ctest's log of this run")
+    parser.add_argument("--quiet", action="store_true", help="print nothing without a GPU")
     parser.add_argument("probe", nargs="+", help="the GPU probe and its arguments")
     args = parser.parse_args(argv)
     try:
@@ -83,15 +88,17 @@ def main(argv: list[str] | None = None) -> int:
             f"{said[-1] if said else 'no output'}"
         )
         return 1
-    try:
-        skipped: int | None = count_skipped(args.log.read_text(encoding="utf-8", errors="replace"))
-    except OSError:
-        skipped = None
-    print(no_gpu_line(skipped))
-    if os.environ.get(EXPECT_ENV) == "1":
-        print(f"cuda-labs: {EXPECT_ENV}=1: no GPU is expected here, so this is skipped")
-        return NO_GPU_EXIT
-    return 1
+    expected = os.environ.get(EXPECT_ENV) == "1"
+    if not args.quiet:
+        try:
+            log = args.log.read_text(encoding="utf-8", errors="replace")
+            skipped: int | None = count_skipped(log)
+        except OSError:
+            skipped = None
+        print(*no_gpu_lines(skipped), sep="\n")
+        if expected:
+            print(f"cuda-labs: {EXPECT_ENV}=1: no GPU is expected here, so this is skipped")
+    return NO_GPU_EXIT if expected else 1
 
 
 if __name__ == "__main__":

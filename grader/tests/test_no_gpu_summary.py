@@ -19,14 +19,21 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "cmake" / "no_gpu_summary.py"
-TEST_NAME = (
-    "GPU check: without a GPU nothing was checked, run the tests on an NVIDIA GPU (output above)"
-)
-TODO = (
-    "Run the tests on a machine with an NVIDIA GPU and driver (nvidia-smi must list the "
-    "GPU); without one, `cmake --build --preset student` checks that your code compiles "
-    "and `python3 -m grader check --impl skeletons` checks it against the lab's rules."
-)
+# The check's tests: their names are the last lines of a run without a GPU.
+NAMES = [
+    "GPU check: no CUDA GPU, so nothing was checked",
+    "GPU check: run the tests on a machine with an NVIDIA GPU",
+    "GPU check: without one, cmake --build --preset student compiles your code",
+    "GPU check: and python3 -m grader check --impl skeletons checks the rules",
+]
+TODO = [
+    "Run the tests on a machine with an NVIDIA GPU and driver",
+    "(nvidia-smi must list the GPU). Without one,",
+    "  cmake --build --preset student",
+    "checks that your code compiles, and",
+    "  python3 -m grader check --impl skeletons",
+    "checks it against the lab's rules.",
+]
 
 needs_cmake = pytest.mark.skipif(
     shutil.which("cmake") is None or shutil.which("ctest") is None, reason="cmake and ctest needed"
@@ -41,7 +48,7 @@ def _probe(tmp_path: Path, exit_code: int) -> Path:
 
 
 def _summary(
-    tmp_path: Path, exit_code: int, log: str | None, expect_no_gpu: bool = False
+    tmp_path: Path, exit_code: int, log: str | None, expect_no_gpu: bool = False, *flags: str
 ) -> subprocess.CompletedProcess[str]:
     log_path = tmp_path / "LastTest.log.tmp"
     if log is not None:
@@ -55,6 +62,7 @@ def _summary(
             str(SCRIPT),
             "--log",
             str(log_path),
+            *flags,
             "--",
             str(_probe(tmp_path, exit_code)),
         ],
@@ -88,8 +96,16 @@ def test_without_a_gpu_it_counts_the_skipped_lab_tests_and_fails(tmp_path: Path)
     proc = _summary(tmp_path, 77, LOG)
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
-        f"no CUDA GPU: 2 GPU tests were skipped, nothing was checked. {TODO}"
+        "no CUDA GPU: 2 GPU tests were skipped, nothing was checked.",
+        *TODO,
     ]
+    assert max(len(line) for line in proc.stdout.splitlines()) < 72  # short lines
+
+
+def test_quiet_it_fails_and_prints_nothing(tmp_path: Path) -> None:
+    proc = _summary(tmp_path, 77, LOG, False, "--quiet")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert _summary(tmp_path, 0, LOG, False, "--quiet").returncode == 0
 
 
 def test_ci_expects_no_gpu_and_skips_with_the_same_line(tmp_path: Path) -> None:
@@ -101,7 +117,7 @@ def test_ci_expects_no_gpu_and_skips_with_the_same_line(tmp_path: Path) -> None:
 def test_an_unreadable_log_gives_the_line_without_a_count(tmp_path: Path) -> None:
     proc = _summary(tmp_path, 77, None)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("no CUDA GPU: the GPU tests were skipped, nothing was checked.")
+    assert proc.stdout.startswith("no CUDA GPU: the GPU tests were skipped, nothing was checked.\n")
 
 
 def test_with_a_gpu_it_passes(tmp_path: Path) -> None:
@@ -181,14 +197,17 @@ def test_ctest_without_a_gpu_fails_and_says_nothing_was_checked(tmp_path: Path) 
     assert proc.returncode != 0
     assert "100% tests passed" not in proc.stdout
     lines = proc.stdout.splitlines()
-    assert f"no CUDA GPU: 50 GPU tests were skipped, nothing was checked. {TODO}" in lines
-    # The run ends on the summary test, after ctest's list of skipped tests: its name
-    # is the last line, so it says that nothing was checked and what to do.
-    assert lines[-2:] == ["The following tests FAILED:", f"\t 52 - {TEST_NAME} (Failed)"]
-    assert "nothing was checked, run the tests on an NVIDIA GPU" in lines[-1]
-    # It runs last: after every GPU test.
+    at = lines.index("no CUDA GPU: 50 GPU tests were skipped, nothing was checked.")
+    assert lines[at + 1 : at + 1 + len(TODO)] == TODO
+    # The run ends on the check's tests, after ctest's list of skipped tests: their
+    # names are the last lines, so they say that nothing was checked and what to do.
+    assert lines[-5:] == [
+        "The following tests FAILED:",
+        *(f"\t {52 + i} - {name} (Failed)" for i, name in enumerate(NAMES)),
+    ]
+    # They run last: after every GPU test.
     started = [line for line in lines if line.lstrip().startswith("Start ")]
-    assert started[-1].endswith(TEST_NAME)
+    assert {line.split(": ", 1)[1] for line in started[-4:]} == set(NAMES)
 
 
 @needs_cmake
@@ -198,13 +217,13 @@ def test_a_selection_brings_the_summary_and_counts_only_its_tests(tmp_path: Path
     assert proc.returncode != 0
     assert "no CUDA GPU: 20 GPU tests were skipped, nothing was checked." in proc.stdout
     harness = _ctest(build, "-L", "^harness$")  # no GPU test, no summary
-    assert harness.returncode == 0 and TEST_NAME not in harness.stdout
+    assert harness.returncode == 0 and "GPU check" not in harness.stdout
 
 
 @needs_cmake
 def test_the_student_workflow_ends_on_the_verdict(tmp_path: Path) -> None:
     """`cmake --workflow --preset student` once ended on 1,100 "(Skipped)" lines, the one
-    line saying that nothing was checked buried in the middle."""
+    line saying that nothing was checked (330 characters) buried in the middle."""
     build = _project(tmp_path)
     (build.parent / "src" / "CMakePresets.json").write_text(
         json.dumps(
@@ -239,7 +258,9 @@ def test_the_student_workflow_ends_on_the_verdict(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode != 0
-    assert proc.stdout.splitlines()[-1] == f"\t 52 - {TEST_NAME} (Failed)"
+    assert proc.stdout.splitlines()[-4:] == [
+        f"\t {52 + i} - {name} (Failed)" for i, name in enumerate(NAMES)
+    ]
 
 
 @needs_cmake
@@ -249,8 +270,9 @@ def test_ci_presets_expect_no_gpu_so_ctest_passes_and_the_check_reads_skipped(
     build = _project(tmp_path)
     proc = _ctest(build, expect_no_gpu=True)
     assert proc.returncode == 0, proc.stdout[-2000:]
-    (line,) = [line for line in proc.stdout.splitlines() if f"Test #52: {TEST_NAME}" in line]
-    assert "***Skipped" in line and "Passed" not in line
-    # scripts/check_skips.py leaves the summary out: it is no GPU test.
+    for i, name in enumerate(NAMES):
+        (line,) = [line for line in proc.stdout.splitlines() if f"Test #{52 + i}: {name}" in line]
+        assert "***Skipped" in line and "Passed" not in line
+    # scripts/check_skips.py leaves the check out: it is no GPU test.
     left_out = _ctest(build, "-L", "^lab1$", "-FC", "^cuda_labs_gpu$")
-    assert left_out.returncode == 0 and TEST_NAME not in left_out.stdout
+    assert left_out.returncode == 0 and "GPU check" not in left_out.stdout
