@@ -127,7 +127,7 @@ for check in $checks; do
     repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
                  --times "${REPEAT_TIMES:-10}" ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}
                  --report "$out/$check.md") ;;
-    known-wrong) cmd=("${grader[@]}" known-wrong --labs "$lab_list"
+    known-wrong) cmd=(python3 -m grader.classroom known-wrong --labs "$lab_list"
                       --build-root "$root/build/known-wrong" --build-jobs $((jobs < 8 ? jobs : 8))
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
     # The sample class through `grader.classroom batch`, on 2 GPUs then 1 (GPUS).
