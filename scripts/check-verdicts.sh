@@ -35,9 +35,11 @@ trees() {  # name, repository whose grader grades, GPU
   done
 }
 known_wrong() {  # name, repository whose grader grades, GPU
-  local name=$1 repo=$2
+  local name=$1 repo=$2 kit=grader.classroom
   export CUDA_VISIBLE_DEVICES=$3
-  (cd "$repo" && python3 -m grader.classroom known-wrong --labs "$labs" --build-root "$out/kw-$name" \
+  # A BASE from before grader/classroom/ ran its instructor commands as `grader`.
+  [ -d "$repo/grader/classroom" ] || kit=grader
+  (cd "$repo" && python3 -m "$kit" known-wrong --labs "$labs" --build-root "$out/kw-$name" \
     --build-jobs 8 "${gtest[@]}" --secret-file "$out/secret" \
     --outcomes "$out/$name-known-wrong.json" >"$out/$name-known-wrong.log" 2>&1) ||
     echo "known-wrong ($name): not every submission rejected as expected" >>"$out/problems.txt"
