@@ -1,11 +1,8 @@
-// lab4: your kernels. Read labs/lab4_power_array/README.md and the contract
-// labs/lab4_power_array/power_array.cuh first.
-//
-// The launchers are written, in labs/lab4_power_array/power_array_launchers.cuh:
-// launch.blocks blocks of launch.threads threads (the *_shared ones kBlockSize
-// threads). power_best's is yours: it picks its grid, and must not synchronize or
-// allocate (the harness does that). Every kernel must work for any n >= 1: the grid may hold
-// more threads than n, so check bounds. A^0 = 1 for every A.
+// lab4: the power-array kernels, the window and occupancy (contract:
+// labs/lab4_power_array/power_array.cuh). The launchers of (a)-(f), (h) and (i)
+// are the lab's (power_array_launchers.cuh, included at the end).
+#include <climits>
+
 #include "power_array.cuh"
 
 namespace lab4 {
@@ -14,87 +11,210 @@ namespace {
 // The course's array: __device__ float dA[N], its size fixed at compile time.
 __device__ float dA[kSymbolCapacity];
 
-// (a) The course's kernel: i = threadIdx.x + blockIdx.x * blockDim.x; if i < n,
-// c = 1, multiply c by in[i] k times (read in[i] inside the loop), out[i] = c.
+__device__ long long global_thread() {
+  return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+// x^k by k multiplications (x^0 = 1).
+__device__ float power_of(float x, int k) {
+  float c = 1.0f;
+  for (int j = 0; j < k; ++j) c *= x;
+  return c;
+}
+
+// (a) The course's kernel: in[i] named inside the loop.
 __global__ void global_kernel(const float* in, float* out, int n, int k) {
-  // TODO
+  const long long i = global_thread();
+  if (i < n) {
+    float c = 1.0f;
+    for (int j = 0; j < k; ++j) c *= in[i];
+    out[i] = c;
+  }
 }
 
-// (b) The same with in[i] read once into a register: float x = in[i];
+// (b) in[i] read once into a register.
 __global__ void register_kernel(const float* in, float* out, int n, int k) {
-  // TODO
+  const long long i = global_thread();
+  if (i < n) out[i] = power_of(in[i], k);
 }
 
-// (c) __shared__ float data[kBlockSize]; each thread copies in[i] into
-// data[threadIdx.x], then __syncthreads(), then multiplies by data[threadIdx.x].
-// Every thread of the block must reach the __syncthreads(): keep it out of
-// `if (i < n)`.
+// (c) The block's values in shared memory; the barrier outside the bound check.
 __global__ void shared_kernel(const float* in, float* out, int n, int k) {
-  // TODO
+  __shared__ float data[kBlockSize];
+  const long long i = global_thread();
+  data[threadIdx.x] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  if (i < n) {
+    float c = 1.0f;
+    for (int j = 0; j < k; ++j) c *= data[threadIdx.x];
+    out[i] = c;
+  }
 }
 
-// (d), (e), (f): (a), (b), (c) in place on dA: read dA[i], write dA[i].
+// (d), (e), (f): the same three, in place on dA.
 __global__ void symbol_global_kernel(int n, int k) {
-  // TODO
+  const long long i = global_thread();
+  if (i < n) {
+    float c = 1.0f;
+    for (int j = 0; j < k; ++j) c *= dA[i];
+    dA[i] = c;
+  }
 }
 
 __global__ void symbol_register_kernel(int n, int k) {
-  // TODO
+  const long long i = global_thread();
+  if (i < n) dA[i] = power_of(dA[i], k);
 }
 
 __global__ void symbol_shared_kernel(int n, int k) {
-  // TODO
+  __shared__ float data[kBlockSize];
+  const long long i = global_thread();
+  data[threadIdx.x] = i < n ? dA[i] : 0.0f;
+  __syncthreads();
+  if (i < n) {
+    float c = 1.0f;
+    for (int j = 0; j < k; ++j) c *= data[threadIdx.x];
+    dA[i] = c;
+  }
 }
 
-// (g) Your fastest power: the time is set by the bytes moved, not by the
-// multiplications. Ideas: 16-byte loads (float4: n may not be a multiple of 4),
-// several loads in flight per thread, a grid sized to the GPU.
+// (g) A grid-stride loop over float4s, two loads in flight per thread per step;
+// a scalar loop for the last n % 4 elements, or for all of them if either pointer
+// is not 16-byte aligned.
+__device__ float4 power4(float4 v, int k) {
+  return make_float4(power_of(v.x, k), power_of(v.y, k), power_of(v.z, k), power_of(v.w, k));
+}
+
 __global__ void best_kernel(const float* in, float* out, int n, int k) {
-  // TODO
+  const long long tid = global_thread();
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  long long scalar_from = 0;
+  const bool aligned = ((reinterpret_cast<unsigned long long>(in) |
+                         reinterpret_cast<unsigned long long>(out)) & 15) == 0;
+  if (aligned) {
+    const long long quads = n / 4;
+    const float4* in4 = reinterpret_cast<const float4*>(in);
+    float4* out4 = reinterpret_cast<float4*>(out);
+    long long q = tid;
+    for (; q + stride < quads; q += 2 * stride) {
+      const float4 a = in4[q];
+      const float4 b = in4[q + stride];
+      out4[q] = power4(a, k);
+      out4[q + stride] = power4(b, k);
+    }
+    if (q < quads) out4[q] = power4(in4[q], k);
+    scalar_from = 4 * quads;
+  }
+  for (long long i = scalar_from + tid; i < n; i += stride) out[i] = power_of(in[i], k);
 }
 
-// (h) out[i] = (in[i - radius] + ... + in[i + radius]) / (2 * radius + 1), each
-// neighbour read from global memory; neighbours outside [0, n) count as 0.
+// (h) Every neighbour from global memory; outside [0, n) counts as 0.
 __global__ void window_global_kernel(const float* in, float* out, int n, int radius) {
-  // TODO
+  const long long i = global_thread();
+  if (i >= n) return;
+  float sum = 0.0f;
+  for (long long j = i - radius; j <= i + radius; ++j) {
+    if (j >= 0 && j < n) sum += in[j];
+  }
+  out[i] = sum / (2 * radius + 1);
 }
 
-// (i) __shared__ float tile[kBlockSize + 2 * kMaxRadius]; the block's kBlockSize
-// elements start at blockIdx.x * kBlockSize: load in[start - radius ..
-// start + kBlockSize + radius) into the tile (0 outside [0, n); the threads load
-// kBlockSize + 2 * radius values, some more than one), __syncthreads(), then sum
-// tile[threadIdx.x .. threadIdx.x + 2 * radius].
+// (i) The block's kBlockSize values and radius on each side loaded once into
+// shared memory, then every thread sums its window from there.
 __global__ void window_shared_kernel(const float* in, float* out, int n, int radius) {
-  // TODO
+  __shared__ float tile[kBlockSize + 2 * kMaxRadius];
+  const long long start = static_cast<long long>(blockIdx.x) * kBlockSize;
+  for (int j = threadIdx.x; j < kBlockSize + 2 * radius; j += kBlockSize) {
+    const long long g = start - radius + j;
+    tile[j] = g >= 0 && g < n ? in[g] : 0.0f;
+  }
+  __syncthreads();  // thread t reads what its neighbours loaded
+  const long long i = start + threadIdx.x;
+  if (i >= n) return;
+  float sum = 0.0f;
+  for (int j = 0; j <= 2 * radius; ++j) sum += tile[threadIdx.x + j];
+  out[i] = sum / (2 * radius + 1);
 }
+
+int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
 }  // namespace
 
+// The C runtime calls on dA's address (not cuda_runtime.h's templates around them).
 cudaError_t symbol_upload(const float* host, int n) {
-  // TODO: cudaMemcpyToSymbol(dA, host, n * sizeof(float), 0, cudaMemcpyHostToDevice)
-  return cudaSuccess;
+  return cudaMemcpyToSymbol(static_cast<const void*>(&dA), host, n * sizeof(float), 0,
+                            cudaMemcpyHostToDevice);
 }
 
 cudaError_t symbol_download(float* host, int n) {
-  // TODO: cudaMemcpyFromSymbol(...), the way back
-  return cudaSuccess;
+  return cudaMemcpyFromSymbol(host, static_cast<const void*>(&dA), n * sizeof(float), 0,
+                              cudaMemcpyDeviceToHost);
 }
 
+// Enough blocks to fill every SM once, never more than the float4s need.
 void power_best(const float* in, float* out, int n, int k, Launch launch) {
-  // TODO: choose your grid when launch.blocks is 0 (it is, unless --blocks is given)
   const int threads = launch.threads;
-  const int blocks = launch.blocks > 0 ? launch.blocks : (n + threads - 1) / threads;
+  int blocks = launch.blocks;
+  if (blocks < 1) {
+    static int sms = 0;
+    if (sms == 0) {
+      int device = 0;
+      cudaGetDevice(&device);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      if (sms < 1) sms = 1;
+    }
+    const int resident = sms * (2048 / threads > 0 ? 2048 / threads : 1);
+    const int needed = ceil_div((n + 3) / 4, threads);
+    blocks = resident < needed ? resident : needed;
+    if (blocks < 1) blocks = 1;
+  }
   best_kernel<<<blocks, threads>>>(in, out, n, k);
 }
 
-// Part 3: the blocks of one kernel an SM can hold, limit by limit (the contract gives
-// the rules). Ceiling divisions and rounding up to a unit are where the answers
-// differ from a first guess: 100 threads take 4 warps, 18 registers a thread take
-// 768 per warp.
+// Part 3: each resource's limit, with the allocation rules of the contract.
 OccupancyLimits occupancy_limits(const cudaFuncAttributes& kernel, const cudaDeviceProp& device,
                                  int threads_per_block, std::size_t dynamic_shared_bytes) {
-  // TODO: warps per block; then each of the four limits
-  return OccupancyLimits{0, 0, 0, 0};
+  OccupancyLimits limits{};
+  const int warps_per_block = ceil_div(threads_per_block, device.warpSize);
+  limits.by_block_slots = device.maxBlocksPerMultiProcessor;
+  limits.by_warps = (device.maxThreadsPerMultiProcessor / device.warpSize) / warps_per_block;
+
+  // Registers go to whole warps, in units, and each partition keeps its own.
+  const long long regs_per_warp = static_cast<long long>(ceil_div(
+                                      static_cast<long long>(kernel.numRegs) * device.warpSize,
+                                      kRegisterAllocationUnit)) *
+                                  kRegisterAllocationUnit;
+  if (regs_per_warp == 0) {
+    limits.by_registers = INT_MAX;
+  } else {
+    const long long warps_checked =
+        static_cast<long long>(ceil_div(warps_per_block, kSmPartitions)) * kSmPartitions;
+    if (regs_per_warp * warps_checked > device.regsPerBlock) {
+      limits.by_registers = 0;
+    } else {
+      const long long warps_per_partition =
+          (device.regsPerMultiprocessor / kSmPartitions) / regs_per_warp;
+      limits.by_registers = static_cast<int>(warps_per_partition * kSmPartitions / warps_per_block);
+    }
+  }
+
+  // Shared memory: static + dynamic + the driver's reserve, in units.
+  const long long used = static_cast<long long>(kernel.sharedSizeBytes) +
+                         static_cast<long long>(dynamic_shared_bytes) +
+                         static_cast<long long>(device.reservedSharedMemPerBlock);
+  const long long allocated =
+      static_cast<long long>(ceil_div(used, kSharedAllocationUnit)) * kSharedAllocationUnit;
+  const long long block_limit = static_cast<long long>(device.sharedMemPerBlock) +
+                                static_cast<long long>(device.reservedSharedMemPerBlock);
+  if (allocated > block_limit) {
+    limits.by_shared = 0;
+  } else if (allocated == 0) {
+    limits.by_shared = INT_MAX;
+  } else {
+    limits.by_shared =
+        static_cast<int>(static_cast<long long>(device.sharedMemPerMultiprocessor) / allocated);
+  }
+  return limits;
 }
 
 }  // namespace lab4
