@@ -47,8 +47,8 @@ __global__ void nested_kernel(int* g_idata, int n, int* g_odata) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     // A tail launch starts once this grid and every child grid below it are done.
     constexpr int kThreads = 256;
-    copy_sums_kernel<<<(gridDim.x + kThreads - 1) / kThreads, kThreads, 0,
-                       cudaStreamTailLaunch>>>(g_idata, blockDim.x, gridDim.x, g_odata);
+    copy_sums_kernel<<<(gridDim.x + kThreads - 1) / kThreads, kThreads, 0, cudaStreamTailLaunch>>>(
+        g_idata, blockDim.x, gridDim.x, g_odata);
   }
 }
 
@@ -99,8 +99,8 @@ __global__ void nested2_kernel(int* g_idata, long long n, int* g_odata, int istr
   idata[tid] = element(idata, base, tid, n) + element(idata, base, tid + istride, n);
   if (blockIdx.x == 0 && tid == 0) {
     // Below the first level every element is a written sum: no bound.
-    nested2_kernel<<<gridDim.x, istride / 2, 0, cudaStreamTailLaunch>>>(g_idata, LLONG_MAX,
-                                                                         g_odata, istride / 2, idim);
+    nested2_kernel<<<gridDim.x, istride / 2, 0, cudaStreamTailLaunch>>>(g_idata, LLONG_MAX, g_odata,
+                                                                        istride / 2, idim);
   }
 }
 

@@ -89,8 +89,9 @@ __global__ void best_kernel(const float* in, float* out, int n, int k) {
   const long long tid = global_thread();
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   long long scalar_from = 0;
-  const bool aligned = ((reinterpret_cast<unsigned long long>(in) |
-                         reinterpret_cast<unsigned long long>(out)) & 15) == 0;
+  const bool aligned =
+      ((reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out)) &
+       15) == 0;
   if (aligned) {
     const long long quads = n / 4;
     const float4* in4 = reinterpret_cast<const float4*>(in);
@@ -180,10 +181,10 @@ OccupancyLimits occupancy_limits(const cudaFuncAttributes& kernel, const cudaDev
   limits.by_warps = (device.maxThreadsPerMultiProcessor / device.warpSize) / warps_per_block;
 
   // Registers go to whole warps, in units, and each partition keeps its own.
-  const long long regs_per_warp = static_cast<long long>(ceil_div(
-                                      static_cast<long long>(kernel.numRegs) * device.warpSize,
+  const long long regs_per_warp =
+      static_cast<long long>(ceil_div(static_cast<long long>(kernel.numRegs) * device.warpSize,
                                       kRegisterAllocationUnit)) *
-                                  kRegisterAllocationUnit;
+      kRegisterAllocationUnit;
   if (regs_per_warp == 0) {
     limits.by_registers = INT_MAX;
   } else {

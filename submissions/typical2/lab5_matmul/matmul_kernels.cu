@@ -74,8 +74,8 @@ __global__ void tiled_kernel(const float* A, const float* B, float* C, int n, in
 constexpr int kRegTile = 64;
 constexpr int kRegStep = 16;
 
-__global__ void __launch_bounds__(256) regblock_kernel(const float* A, const float* B, float* C,
-                                                       int n, int k, int m) {
+__global__ void __launch_bounds__(256)
+    regblock_kernel(const float* A, const float* B, float* C, int n, int k, int m) {
   __shared__ float As[kRegTile][kRegStep + 1];  // + 1: rows land on different banks
   __shared__ float Bs[kRegStep][kRegTile];
   const int t = threadIdx.x;

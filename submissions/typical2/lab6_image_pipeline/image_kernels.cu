@@ -145,8 +145,7 @@ void apply_map_constant(int* image, int image_size) {
 
 void histogram_global(const int* image, int image_size, int* histo) {
   cudaMemsetAsync(histo, 0, kBins * sizeof(int));
-  histogram_global_kernel<<<blocks_for(image_size, kThreads), kThreads>>>(image, image_size,
-                                                                          histo);
+  histogram_global_kernel<<<blocks_for(image_size, kThreads), kThreads>>>(image, image_size, histo);
 }
 
 void histogram_shared(const int* image, int image_size, int* histo) {
@@ -154,7 +153,9 @@ void histogram_shared(const int* image, int image_size, int* histo) {
   histogram_shared_kernel<<<strided_blocks(image_size), kThreads>>>(image, image_size, histo);
 }
 
-void cumulative_histogram(const int* histo, int* cdf) { cumulative_kernel<<<1, kBins>>>(histo, cdf); }
+void cumulative_histogram(const int* histo, int* cdf) {
+  cumulative_kernel<<<1, kBins>>>(histo, cdf);
+}
 
 void first_non_zero(const int* cdf, int* cdf_min, Scratch scratch) {
   (void)scratch;  // one block scans the kBins predicates: no scratch needed

@@ -140,10 +140,10 @@ enum TileFlag : char { kEmpty = 0, kAggregate = 1, kInclusive = 2 };
 using Flag = cuda::std::atomic<char>;
 
 struct LookbackState {
-  int* counter;          // the next tile index (cleared by the launcher)
-  Flag* flags;           // one per tile (cleared by the launcher)
-  int* aggregates;       // a tile's own total, valid once its flag is kAggregate
-  int* inclusive;        // the total of tiles 0 .. t, valid once its flag is kInclusive
+  int* counter;     // the next tile index (cleared by the launcher)
+  Flag* flags;      // one per tile (cleared by the launcher)
+  int* aggregates;  // a tile's own total, valid once its flag is kAggregate
+  int* inclusive;   // the total of tiles 0 .. t, valid once its flag is kInclusive
 };
 
 // The state's place in scratch: the counter, the flags, then the values.

@@ -38,9 +38,8 @@ __global__ void order_kernel(const unsigned* keys, int n, int* sorted) {
 
 // The key of this thread in round r of its block's tile, and whether there is one.
 __device__ bool key_at(const unsigned* in, int n, int round, unsigned* key) {
-  const long long i =
-      static_cast<long long>(blockIdx.x) * kTile + static_cast<long long>(round) * kThreads +
-      threadIdx.x;
+  const long long i = static_cast<long long>(blockIdx.x) * kTile +
+                      static_cast<long long>(round) * kThreads + threadIdx.x;
   if (i >= n) return false;
   *key = in[i];
   return true;
@@ -57,7 +56,8 @@ __global__ void count_kernel(const unsigned* in, int n, int shift, int* counts) 
     const bool valid = key_at(in, n, r, &key);
     const int digit = (key >> shift) & 3;
 #pragma unroll
-    for (int d = 0; d < kDigits; ++d) mine[d] += __popc(__ballot_sync(kFullMask, valid && digit == d));
+    for (int d = 0; d < kDigits; ++d)
+      mine[d] += __popc(__ballot_sync(kFullMask, valid && digit == d));
   }
   if (lane == 0) {
 #pragma unroll
@@ -143,7 +143,7 @@ __global__ void scatter_kernel(const unsigned* in, unsigned* out, int n, int shi
 void check_order(const unsigned* keys, int n, int* sorted) {
   set_one_kernel<<<1, 1>>>(sorted);
   const int blocks = blocks_for(n, kThreads * 4);
-  order_kernel<<<blocks < 1024 ? blocks : 1024, kThreads>>>(keys, n, sorted);
+  order_kernel < <<blocks<1024 ? blocks : 1024, kThreads>>>(keys, n, sorted);
 }
 
 void radix_pass(const unsigned* in, unsigned* out, int n, int shift, Scratch scratch) {
