@@ -85,15 +85,6 @@ TEST(Seals, AnyChangedByteChangesTheDigest) {
   EXPECT_NE(host_digest(bytes.data(), bytes.size(), 6), sealed);  // and the key
 }
 
-TEST(DeviceSettings, OnlyChangedSettingsAreNamed) {
-  EXPECT_EQ(describe_changed_settings({{"cudaLimitPersistingL2CacheSize", 0, 0}}), "");
-  const std::string why =
-      describe_changed_settings({{"cudaLimitPersistingL2CacheSize", 0, 31457280},
-                                 {"cudaLimitMaxL2FetchGranularity", 64, 64}});
-  EXPECT_NE(why.find("cudaLimitPersistingL2CacheSize 0 -> 31457280"), std::string::npos) << why;
-  EXPECT_EQ(why.find("Granularity"), std::string::npos) << why;
-}
-
 }  // namespace
 }  // namespace harness
 

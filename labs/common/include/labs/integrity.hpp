@@ -6,11 +6,13 @@
 // - seals: a buffer the harness sealed (a redraw's source, a yardstick's input, an
 //   input a launcher may only read) must still hold what the host recorded: a keyed
 //   digest of the host's copy, computed on the host, never read back from the device;
-// - device-wide settings (limits, the cache preference, the persisting-L2 carve-out
-//   and access-policy windows) must be the harness's.
 // synchronize_or_die runs check_integrity after every wait, so every launcher call
-// is checked before anything reads what it left. time_gpu puts the settings back
-// before every timed launch (reset_device_settings).
+// is checked before anything reads what it left. Device-wide settings (limits, the
+// cache preference, the persisting-L2 carve-out, access-policy windows) are not judged
+// here: the calls that change them are refused by the trace of student code's CUDA
+// calls (student_calls.hpp), and the device reads them device-wide, so another process
+// on the GPU could move them; time_gpu puts them back before every timed launch
+// (reset_device_settings).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -40,8 +42,8 @@ struct AllocatedAt {
 };
 
 // Throws IntegrityError naming the first buffer whose guard zone or seal is broken
-// (its allocation site, size, and the first byte overwritten), or the first
-// device-wide setting that is not the harness's. Call once the device is idle.
+// (its allocation site, size, and the first byte overwritten). Call once the device
+// is idle.
 void check_integrity();
 
 // Sets every device-wide setting a launcher could change back to the harness's,
@@ -63,15 +65,6 @@ std::uint64_t host_digest(const void* bytes, std::size_t size, std::uint64_t key
 // instead of guard_byte(secret, i); "" when intact.
 std::string describe_guard_damage(const AllocatedAt& at, std::size_t bytes,
                                   const std::vector<std::uint8_t>& zones, std::uint64_t secret);
-
-// A device-wide setting: its name, the harness's value, and the value found.
-struct Setting {
-  const char* name;
-  std::uint64_t expected;
-  std::uint64_t found;
-};
-// "" when every setting is the harness's, else the message naming the changed ones.
-std::string describe_changed_settings(const std::vector<Setting>& settings);
 
 namespace detail {
 // DeviceBuffer's allocation: `bytes` usable bytes between two guard zones, the
