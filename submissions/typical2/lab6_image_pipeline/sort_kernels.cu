@@ -143,7 +143,8 @@ __global__ void scatter_kernel(const unsigned* in, unsigned* out, int n, int shi
 void check_order(const unsigned* keys, int n, int* sorted) {
   set_one_kernel<<<1, 1>>>(sorted);
   const int blocks = blocks_for(n, kThreads * 4);
-  order_kernel < <<blocks<1024 ? blocks : 1024, kThreads>>>(keys, n, sorted);
+  const int grid = blocks < 1024 ? blocks : 1024;
+  order_kernel<<<grid, kThreads>>>(keys, n, sorted);
 }
 
 void radix_pass(const unsigned* in, unsigned* out, int n, int shift, Scratch scratch) {
