@@ -153,7 +153,7 @@ def _grade(args: argparse.Namespace) -> int:
                 f"-DLAB_ONLY={';'.join(labs)}",
                 *(["-DLAB_SANITIZE=ON"] if sanitize else []),
             ],
-            lambda chosen: submission_rejections(repo, impl, build, list(chosen)),
+            lambda chosen, log: submission_rejections(repo, impl, build, list(chosen), log),
             progress=print_progress,
             sandbox=sandbox,
         )
@@ -166,7 +166,7 @@ def _grade(args: argparse.Namespace) -> int:
                 flush=True,
             )
     else:
-        rejected = submission_rejections(repo, None, build, labs)
+        rejected = submission_rejections(repo, None, build, labs, failure.log if failure else "")
     for lab, findings in rejected.items():
         print(
             f"grader: {lab} rejected by the static check (sources and objects), scored 0: "
@@ -224,10 +224,11 @@ def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
 
 
 def submission_rejections(
-    repo: Path, impl: str | None, build: Path, labs: list[str] | None
+    repo: Path, impl: str | None, build: Path, labs: list[str] | None, log: str = ""
 ) -> dict[str, list[str]]:
     """lab -> the findings of the checks before any test (source rules and the
-    object check of `build`'s student objects), for each lab they reject.
+    object check of `build`'s student objects; `log`, the build's output, holds the
+    compiler's errors on a file that did not compile), for each lab they reject.
 
     The same checks as `grader check`, so a submission that calls CUB, copies
     the answer to the host or replaces a harness function cannot pass by being
@@ -236,7 +237,7 @@ def submission_rejections(
     folder = impl_folder(impl, repo) if impl is not None else configured_impl(build, repo)
     if folder is None or not folder.is_dir():
         return {}  # the configure step says what is missing
-    return rejected_labs(check_submission(repo, folder, labs, build=build))
+    return rejected_labs(check_submission(repo, folder, labs, build=build, log=log))
 
 
 def release_line(release: Release, report: Path) -> str:

@@ -275,12 +275,13 @@ def build_checked(
     build_dir: Path,
     labs: Sequence[str],
     cmake_args: Sequence[str],
-    check: Callable[[Sequence[str]], Mapping[str, Sequence[str]]],
+    check: Callable[[Sequence[str], str], Mapping[str, Sequence[str]]],
     progress: Callable[[str], None] | None = None,
     sandbox: Decision | str | None = None,
 ) -> tuple[str, BuildFailure | None, dict[str, list[str]]]:
     """Configure, compile the student's objects of `labs` (and their harnesses), run
-    `check` on them (lab -> findings), then link only the labs it passed.
+    `check` on them (labs, the compile's log -> lab -> findings; a file that did not
+    compile is a finding with its errors), then link only the labs it passed.
 
     Linking runs student code: gtest_discover_tests runs each test program to list
     its cases, with the build tree writable. A lab's code runs only once its objects
@@ -302,7 +303,7 @@ def build_checked(
     )
     if failure is not None and failure.stage == "configure":
         return log, failure, {}
-    rejected = {lab: list(found) for lab, found in check(labs).items() if found}
+    rejected = {lab: list(found) for lab, found in check(labs, log).items() if found}
     dirs = lab_dirs(repo)
     linked = [f"labs/{dirs[lab].name}/all" for lab in labs if lab in dirs and lab not in rejected]
     more, failed = configure_and_build(

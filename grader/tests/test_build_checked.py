@@ -45,10 +45,11 @@ def test_a_lab_the_check_rejects_is_compiled_but_never_linked(tmp_path: Path) ->
     build = tmp_path / "build"
     seen: list[set[str]] = []
 
-    def check(labs: Sequence[str]) -> dict[str, list[str]]:
+    def check(labs: Sequence[str], log: str) -> dict[str, list[str]]:
         seen.append(
             {p.name for p in build.iterdir() if p.suffix == ".o" or p.name.endswith("-ran")}
         )
+        assert f"touch {build}/lab1.o" in log  # the compile's output: its errors, if any
         return {"lab1": ["constructor: runs code before main"]} if "lab1" in labs else {}
 
     log, failure, rejected = build_checked(
