@@ -151,7 +151,7 @@ def _stream(
     argv: Sequence[str], progress: Callable[[str], None] | None, options: dict[str, Any]
 ) -> tuple[int, str]:
     """`argv`'s output as it comes; killed, with all it started, past _BUILD_TIMEOUT_S
-    or _LOG_LIMIT (a compile error can print without end)."""
+    or _LOG_LIMIT (a compile error can print without end) or when the grader is stopped."""
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -178,6 +178,10 @@ def _stream(
             if progress is not None and _PROGRESS.match(line):
                 progress(line.rstrip())
         proc.wait()
+    except BaseException:  # Ctrl-C: the step's compilers, in a session of their own, too
+        _kill_group(proc.pid)
+        proc.wait()
+        raise
     finally:
         timer.cancel()
         out.close()
