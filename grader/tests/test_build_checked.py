@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.build import build_checked
+from grader.core.build import build_checked, checked_build_target
 from grader.tests.helpers import make_repo
 
 needs_ninja = pytest.mark.skipif(
@@ -59,3 +59,5 @@ def test_a_lab_the_check_rejects_is_compiled_but_never_linked(tmp_path: Path) ->
     assert seen == [{"lab1.o", "lab2.o"}]  # both compiled, nothing linked yet
     assert rejected == {"lab1": ["constructor: runs code before main"]}
     assert (build / "lab2-ran").exists() and not (build / "lab1-ran").exists()
+    # A folder the grader configured is one it may configure again; no other build is.
+    assert checked_build_target(build, repo / "solutions", repo) == build
