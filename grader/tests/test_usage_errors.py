@@ -73,6 +73,25 @@ def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[s
     assert not (tmp_path / "R").exists() and not list(tmp_path.glob("build-grade-*"))
 
 
+@pytest.mark.parametrize("scale", ["nan", "inf", "0"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("grade", "--build", "B"),
+        ("grade", "--impl", "skeletons"),
+        ("sanitize", "--build", "B"),
+        ("repeat", "--build", "B"),
+        ("batch", "SUBMISSIONS", "--report", "R"),
+    ],
+)
+def test_a_timeout_scale_that_is_no_positive_number_is_refused_before_anything(
+    tmp_path: Path, command: tuple[str, ...], scale: str
+) -> None:
+    line = _one_usage_line(_grader(*command, "--timeout-scale", scale, cwd=tmp_path))
+    assert line == f"grader: error: --timeout-scale must be a positive finite number, got {scale}"
+    assert not any(tmp_path.iterdir())
+
+
 def test_check_with_a_missing_repo_blames_repo_not_impl(tmp_path: Path) -> None:
     line = _one_usage_line(
         _grader(
