@@ -108,7 +108,9 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
         build_dir,
         labs,
         args,
-        lambda chosen: object_rejections(config.repo, sub.path, build_dir, chosen, report),
+        lambda chosen, log: object_rejections(
+            config.repo, sub.path, build_dir, chosen, report, log
+        ),
         sandbox=config.sandbox,
     )
     (report / "build.log").write_text(log, encoding="utf-8")
@@ -159,13 +161,14 @@ def static_findings(
 
 
 def object_rejections(
-    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path
+    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path, log: str = ""
 ) -> dict[str, tuple[str, ...]]:
-    """The object check of the labs just built (`object-check.txt`): a lab it
-    rejects scores 0 like one the source rules reject, and is not graded."""
+    """The object check of the labs just built (`object-check.txt`; `log`, the build's
+    output, for the compiler's errors): a lab it rejects scores 0 like one the source
+    rules reject, and is not graded."""
     found = {
         lab: tuple(f.describe() for f in items)
-        for lab, items in object_findings(repo, impl, build, labs).items()
+        for lab, items in object_findings(repo, impl, build, labs, log).items()
         if items
     }
     text = "\n".join(item for items in found.values() for item in items)

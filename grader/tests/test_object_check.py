@@ -12,6 +12,8 @@ import pytest
 
 from grader.cli import main
 from grader.commands.check import check_impl
+from grader.commands.grade import submission_rejections
+from grader.core.build import build_objects
 from grader.tests.helpers import DATA
 from grader.trust.object_check import (
     ObjectPolicy,
@@ -253,6 +255,23 @@ def test_a_file_that_does_not_compile_is_a_finding_whatever_its_siblings_did(
         ("lab3_reduction/reduce_kernels.cu", "does-not-compile")
     ]
     assert "no object was built from it as it is now" in found[0].reason
+
+
+@needs_nvcc
+def test_grade_names_the_compilers_errors_of_a_file_that_did_not_compile(tmp_path: Path) -> None:
+    """`grade --impl` checks the objects of the build it made, whose log has the
+    compiler's errors: the finding quotes them, as `check`'s does."""
+    student = tmp_path / "student" / "lab3_reduction"
+    shutil.copytree(REPO / "skeletons" / "lab3_reduction", student)
+    (student / "reduce_kernels.cu").write_text('#include "reduction.cuh"\nint f() { return }\n')
+    build = tmp_path / "build"
+    log, failure = build_objects(REPO, str(student.parent), build, ["lab3"])
+    assert failure is not None and failure.stage == "build", log
+    (finding,) = submission_rejections(REPO, str(student.parent), build, ["lab3"], log)["lab3"]
+    assert finding.startswith(
+        "lab3_reduction/reduce_kernels.cu:0: does-not-compile: reduce_kernels.cu did not compile: "
+    )
+    assert "reduce_kernels.cu(2): error" in finding
 
 
 def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> None:
