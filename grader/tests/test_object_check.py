@@ -301,3 +301,21 @@ def test_a_library_is_named_first_and_what_it_brings_is_counted() -> None:
     assert [f.rule_id for f in ordered[:2]] == ["library-include", "constructor"]
     assert len(ordered) == 6 and "and 47 more" in ordered[-1].reason
     assert library_first(brought) == brought  # no library: every finding, as found
+
+
+@needs_binutils
+def test_a_function_the_lab_compiles_itself_is_refused_however_defined(tmp_path: Path) -> None:
+    lab = tmp_path / "lab1_x"
+    lab.mkdir()
+    shutil.copy(LAB1 / "histogram.cuh", lab)
+    (lab / "lab.json").write_text('{"objects": {"fixed": ["launchers.cu"]}}')
+    (lab / "launchers.cu").write_text(
+        '#include "histogram.cuh"\nnamespace lab1 {\n'
+        "void histogram_best(const int* in, int n, int* bins, int bin_count) {\n"
+        "  const dim3 block(256);\n}\n}  // namespace lab1\n"
+    )
+    policy = load_object_policy("lab1", lab)
+    assert policy.fixed == {"lab1::histogram_best"}  # `block(...)` is no contract function
+    build = _build_object(tmp_path / "build", "lab1", OBJECTS / "symbols.cpp")
+    found = [reason for rule, reason in _found(build, policy) if rule == "fixed-symbol"]
+    assert len(found) == 1 and found[0].startswith("defines lab1::histogram_best(")
