@@ -1,9 +1,7 @@
 """`grade`: build (optionally), run the chosen labs' tests, report.
 
-With a secret (hidden data) the reports in --report hold the hidden-data results
-back until their release (grader/core/release.py: --deadline-policy, --release-hidden,
---hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
-held and no instructor/ folder is written.
+With a secret (hidden data) the grading is the instructor's: --report is the
+instructor's folder, and results.json shows hidden-data tests after the due date.
 
 `batch` grades each student with `grade --build`, in a child process per student
 (a grader that crashes or hangs on one student takes down only its child), adding
@@ -41,9 +39,7 @@ from grader.core.discovery import (
 )
 from grader.core.errors import EXIT_INTERRUPTED, EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
-from grader.core.release import Release, release_from_args
 from grader.core.reports import (
-    INSTRUCTOR_DIR,
     SUMMARY_NAME,
     append_step_summary,
     console_summary,
@@ -92,7 +88,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_labs_argument(parser, "every lab built")
     add_report_dir_argument(
         parser,
-        "folder for junit.xml, results.json, summary.md (default: %(default)s)",
+        "folder for results.json, summary.md (default: %(default)s)",
         default=Path("grading-report"),
     )
     add_timeout_scale_argument(parser)
@@ -117,7 +113,6 @@ class _Graded(NamedTuple):
 
     report: Path
     grade: Grade
-    release: Release
     build_log: str | None  # with --impl
 
 
@@ -139,7 +134,6 @@ def _grade(args: argparse.Namespace) -> _Graded:
     labs = args.labs
     repo = (args.repo or repo_root()).resolve()
     request = WorkerRequest.read(args.request) if args.request else None
-    release = request.release() if request else release_from_args(args)
     report = writable_dir(args.report)
     build, failure, log = args.build, None, None  # log: of the build made here
     if request and request.build_stage:  # batch's build of this student
@@ -207,20 +201,18 @@ def _grade(args: argparse.Namespace) -> _Graded:
         data_root=Path(request.data_root) if request and request.data_root else None,
     )
     session.run_all()
-    return _Graded(report, session.grade(), release, log)
+    return _Graded(report, session.grade(), log)
 
 
 def _write_reports(graded: _Graded, allow_skips: bool) -> int:
     """Write and print the reports of a finished grading; its exit status."""
-    report, grade, release = graded.report, graded.grade, graded.release
+    report, grade = graded.report, graded.grade
     if graded.build_log is not None:
         (report / "build.log").write_text(graded.build_log, encoding="utf-8")
-    write_all(report, grade, release)
+    write_all(report, grade)
     for line in console_summary(grade):
         print(f"grader: {line}")
     print(f"grader: reports in {report}")
-    if grade.hidden_data:
-        print(release_line(release, report))
     # In GitHub Actions the job summary is the page students read; batch's children
     # grade many students in one job, and are started without it.
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
@@ -259,17 +251,6 @@ def submission_rejections(
     if folder is None or not folder.is_dir():
         return {}  # the configure step says what is missing
     return rejected_labs(check_submission(repo, folder, labs, build=build, log=log))
-
-
-def release_line(release: Release, report: Path) -> str:
-    """Where the reports of a grading on hidden data went, held or released."""
-    whole = report / INSTRUCTOR_DIR
-    if release.released:
-        return f"grader: hidden-data results {release.why}; the instructor's copy: {whole}"
-    return (
-        f"grader: hidden-data results {release.why}: the reports in {report} show "
-        f"public-data results only; the whole reports are in {whole}"
-    )
 
 
 def default_build_dir(impl: str) -> Path:

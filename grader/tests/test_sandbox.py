@@ -14,7 +14,6 @@ import socket
 import stat
 import tempfile
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -375,8 +374,6 @@ def test_an_unsandboxed_run_says_so_first_in_every_report(tmp_path: Path) -> Non
         sample_grade(H100, {"Hist.Uniform": Outcome(Status.PASSED)}), unsandboxed=headline
     )
     paths = write_all(tmp_path, grade)
-    root = ET.parse(paths["junit.xml"]).getroot()
-    assert root.get("name", "").startswith("cuda-labs (UNSANDBOXED: student code ran without")
     doc = json.loads(paths["results.json"].read_text())
     assert doc["output"].splitlines()[0] == headline and doc["extra_data"]["sandboxed"] is False
     first = paths["summary.md"].read_text().splitlines()[0]
