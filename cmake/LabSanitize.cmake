@@ -7,6 +7,9 @@
 # labelled `sanitize;labN.sanitize`. They carry no `labN` label, so the grader's
 # score never counts them (`python3 -m grader sanitize` runs them); off by default
 # because `ctest -L lab1` is a regular expression that `lab1.sanitize` would match.
+# compute-sanitizer holds CUPTI, so these run without the check of student code's
+# CUDA calls (LAB_CUDA_CALLS=unwatched, labs/common/src/test_main.cpp): the plain
+# tests, which the score counts, have it.
 option(LAB_SANITIZE "also register the labs' small correctness cases under compute-sanitizer" OFF)
 set(LAB_SANITIZE_TOOLS memcheck racecheck synccheck)
 set(LAB_SANITIZE_EXIT_CODE 86)
@@ -48,6 +51,6 @@ function(lab_add_sanitize_tests target lab filter timeout)
                          FIXTURES_REQUIRED ${lab}_data SKIP_RETURN_CODE 77
                          RESOURCE_GROUPS ${LAB_GPU_RESOURCE_GROUPS}
                          SKIP_REGULAR_EXPRESSION "cuda-labs: skipped: no CUDA device"
-                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab};${LAB_UNTIMED_TEST_ENV}")
+                         ENVIRONMENT "LAB_KERNEL_TIMEOUT_S=${long_timeout};LAB_DATA_DIR=${LAB_DATA_ROOT}/${lab};${LAB_UNTIMED_TEST_ENV};LAB_CUDA_CALLS=unwatched")
   endforeach()
 endfunction()

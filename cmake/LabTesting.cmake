@@ -51,6 +51,7 @@ set(LAB_UNTIMED_TEST_ENV "CUDA_DEVICE_MAX_CONNECTIONS=1")
 include(${CMAKE_CURRENT_LIST_DIR}/LabPolicy.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabSanitize.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/LabNoGpuSummary.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/LabCalls.cmake)
 
 # lab_require_generator(): stops configure, in one line, when the dataset generator
 # cannot run with Python3_EXECUTABLE (numpy missing: scripts/setup.sh was not run);
@@ -107,9 +108,12 @@ function(lab_add_gtest target)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
-  lab_program(${target} SOURCES ${T_SOURCES} INCLUDE ${T_INCLUDE}
+  # Its student code's CUDA calls are watched under the lab's policy (LabCalls.cmake).
+  lab_call_policy_source(${T_LAB} policy)
+  lab_program(${target} SOURCES ${T_SOURCES} ${policy} INCLUDE ${T_INCLUDE}
               LINK ${T_LIBRARIES} labs_test_main GTest::gtest
               DEFINES LAB_DATA_DIR="${LAB_DATA_ROOT}/${T_LAB}")
+  lab_wrap_student_calls(${target} ${T_LAB})
   set(serial FALSE)
   set(env "LAB_DATA_DIR=${LAB_DATA_ROOT}/${T_LAB}")
   if(T_SERIAL OR NOT T_KIND STREQUAL "correctness")

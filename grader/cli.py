@@ -17,10 +17,8 @@ from collections.abc import Sequence
 from grader.command import Command
 from grader.commands import load_commands
 from grader.core.discovery import parse_lab_list
-from grader.core.errors import EXIT_USAGE, GraderUsageError
-
-# 128 + SIGINT: what a shell reports for a command that Ctrl-C stopped.
-EXIT_INTERRUPTED = 130
+from grader.core.errors import EXIT_INTERRUPTED, EXIT_USAGE, GraderUsageError
+from grader.core.schedule import check_timeout_scale
 
 
 def build_parser(
@@ -69,8 +67,11 @@ def check_common_arguments(args: argparse.Namespace) -> None:
 
     `--labs` is read here once for all, before a command spends minutes building:
     commands find `args.labs` a list of lab ids, or None for every lab (`--labs ''`
-    is an error, never "every lab").
+    is an error, never "every lab"); `--timeout-scale` is checked here for the same reason.
     """
     labs = getattr(args, "labs", None)
     if isinstance(labs, str):
         args.labs = parse_lab_list(labs)
+    scale = getattr(args, "timeout_scale", None)
+    if scale is not None:
+        check_timeout_scale(scale)

@@ -4,7 +4,7 @@ Every command that takes `--jobs`, `--impl` or `--secret-file` must accept and c
 it the same way, so the `add_..._argument` functions and the readers of their values
 (`read_secret`, `resolve_impl`, `writable_dir`, ...) live here, not in one command's
 module that the others would then depend on. The modules that decide from a value
-(grader/core/sandbox.py, grader/core/release.py) read it from the parsed arguments.
+(grader/core/sandbox.py) read it from the parsed arguments.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from grader.core.build import IMPL_WORDS
 from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
-from grader.core.release import HOLD, RELEASE
 from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
 
@@ -150,37 +149,12 @@ def add_sandbox_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_release_arguments(parser: argparse.ArgumentParser) -> None:
-    """--release-hidden / --hold-hidden and --deadline-policy, for every command that
-    writes results or class tables."""
-    group = parser.add_mutually_exclusive_group()
-    for flag, decision, what in (
-        ("--release-hidden", RELEASE, "show hidden-data results now"),
-        ("--hold-hidden", HOLD, "hold hidden-data results back"),
-    ):
-        group.add_argument(
-            flag,
-            dest="hidden_results",
-            action="store_const",
-            const=decision,
-            help=f"{what}, whatever the deadline",
-        )
-    parser.add_argument(
-        "--deadline-policy",
-        type=Path,
-        metavar="FILE",
-        help="the deadline policy (JSON, as collect's --policy): hidden-data results are "
-        "released once the last due time (extensions and late days included) has passed "
-        "(default without it: held)",
-    )
-
-
 def add_grading_arguments(
     parser: argparse.ArgumentParser, *, secret: str, sanitize: str, calibration: bool
 ) -> None:
     """What `grade` and `batch` both take, in the order their --help lists it: the
     secret, the repository, how tests share the GPU (and, with `calibration`, the
-    calibration), the sandbox, the sanitizer stage and the hidden-data release."""
+    calibration), the sandbox and the sanitizer stage."""
     add_secret_argument(parser, secret)
     add_repo_argument(parser)
     add_jobs_argument(parser)
@@ -196,7 +170,6 @@ def add_grading_arguments(
         "racecheck, synccheck); a variant a tool faults fails its correctness tests "
         f"({sanitize})",
     )
-    add_release_arguments(parser)
 
 
 def add_request_argument(parser: argparse.ArgumentParser) -> None:
@@ -206,7 +179,7 @@ def add_request_argument(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="a batch worker's request (written by `batch`: why a lab did not build, the "
-        "class's shared verdicts and datasets, the release decided for the class)",
+        "class's shared datasets)",
     )
 
 

@@ -63,9 +63,9 @@ else
 fi
 
 fail=0
-for part in solutions/instructor skeletons/instructor known-wrong.json; do
-  name=${part%%/*}
-  name=${name%.json}
+# results.json has every test's status and score (also as an older BASE held it back).
+for part in solutions skeletons known-wrong.json; do
+  name=${part%.json}
   python3 "$root/scripts/compare_verdicts.py" "$out/base-${part}" "$out/head-${part}" \
     >"$out/$name.txt" || fail=1
   echo "$name: $(head -1 "$out/$name.txt")"

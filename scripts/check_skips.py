@@ -39,8 +39,11 @@ def check_tables(build: Path) -> list[str]:
     """A table run without a GPU fails, saying why; with CI's expectation it passes."""
     status, listing = _ctest("--test-dir", str(build), "-N", "-L", r"^tables\.")
     tables = re.findall(r"Test +#\d+: (tables\.\S+)", listing)
-    if status != 0 or not tables:
-        return [f"no table found in {build}: {listing.strip()[-300:]}"]
+    if status != 0:
+        return [f"ctest could not list the tables of {build}: {listing.strip()[-300:]}"]
+    if not tables:  # a lab without the course's tables (the template's)
+        print(f"check_skips: no table in {build}: no table run to check")
+        return []
     one = ("--test-dir", str(build), "-R", f"^{re.escape(tables[0])}$")
     problems = []
     status, out = _ctest(*one, "--output-on-failure")

@@ -79,7 +79,7 @@ echo "== sample class of ${SIZE:-22}, lab1, $(nvidia-smi --query-gpu=name --form
 if [ -z "${CALIBRATION:-}" ] && [ -n "${CALIBRATE:-}" ]; then
   grading=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["extra_data"]
 print("grading %.1f s, score %g" % (d["execution_time_s"], sum(l["score"] for l in d["labs"])))' \
-    "$logs/typical/instructor/results.json" 2>/dev/null)
+    "$logs/typical/results.json" 2>/dev/null)
   echo "typical, $CALIBRATE: ${grading:-no result: see typical.log}; $(cat "$logs/typical-wall") s with its build"
 fi
 printf '%-5s %-90s %s\n' GPUs "batch" "as expected"

@@ -20,7 +20,6 @@ cmake_args=()
 [ -d "$root/.deps/googletest" ] && cmake_args=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 cd "$root" || exit 1
 labs=lab1,lab3
-policy=(--deadline-policy "$out/deadline.json")
 
 step() {  # name, command...: the command's output to OUT/name.log, its exit status shown
   echo "== $1"
@@ -37,12 +36,12 @@ step collect python3 -m grader.classroom collect "$out/repos" --policy "$out/dea
 step calibration python3 -m grader grade --impl submissions/typical --labs "$labs" --no-sanitize \
   --build-dir "$out/build-calibration" --report "$out/calibration" "${cmake_args[@]}"
 step batch python3 -m grader.classroom batch "$out/class" --labs "$labs" --secret-file "$out/secret" \
-  "${policy[@]}" --calibration "$out/calibration/results.json" --gpus 1 \
+  --calibration "$out/calibration/results.json" --gpus 1 \
   --build-root "$out/build" --report "$out/report" "${cmake_args[@]}"
 step gradebook python3 -m grader.classroom gradebook --class-report "$out/report" --roster "$out/roster.csv" \
-  --collected "$out/class/collected.json" "${policy[@]}"
+  --collected "$out/class/collected.json"
 step leaderboard python3 -m grader.classroom leaderboard --class-report "$out/report" --anonymise \
-  --salt deadline-class "${policy[@]}"
+  --salt deadline-class
 step similarity python3 -m grader.classroom similarity "$out/class" --report "$out/similarity" --labs "$labs"
 rm -rf "$out/build" "$out/build-calibration"
 

@@ -175,6 +175,13 @@ def _subject(repo: Path, commit: str) -> str:
     ).stdout.strip()
 
 
+def _on_hidden_data(results: Path) -> bool | None:
+    """Whether a grading ran on hidden data; None when it wrote no results."""
+    if not results.is_file():
+        return None
+    return bool(json.loads(results.read_text())["extra_data"]["hidden_data"])
+
+
 def check(out: Path) -> int:
     c = Checks()
     collected = json.loads((out / "class" / "collected.json").read_text())
@@ -195,8 +202,7 @@ def check(out: Path) -> int:
         c(f"collect {student}", f"'{subject}', {late} days late", seen, seen == (subject, late))
 
     report = out / "report"
-    whole = report / "instructor" / "class.csv"
-    table = _rows(whole if whole.is_file() else report / "class.csv", "student")
+    table = _rows(report / "class.csv", "student")
     scores = {
         s: {lab: float(r.get(lab) or 0) for lab in ("lab1", "lab3")} for s, r in table.items()
     }
@@ -230,8 +236,8 @@ def check(out: Path) -> int:
             f"{got_final:.2f} ({late} late)",
             abs(got_final - final) < 0.01,
         )
-    shown = {row.get("hidden_results", "") for f, row in book.items() if f != "finn"}
-    c("hidden-data results", "included (the late window has closed)", shown, shown == {"included"})
+    hidden = {s: _on_hidden_data(report / s / "results.json") for s in table}
+    c("hidden data", "every student graded on it", hidden, set(hidden.values()) == {True})
     finn = book.get("finn", {})
     c(
         "gradebook finn",

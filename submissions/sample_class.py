@@ -16,8 +16,7 @@ performance credit gives its slower kernels less than 100), and two known-wrong 
 broken ones in turn. Each added folder's lab1 file ends with a comment naming its
 student, so no two folders are identical.
 
-`check` compares the batch's whole class table with it (REPORT/instructor/class.csv:
-on hidden data REPORT/class.csv holds those results back until the deadline), one row
+`check` compares the batch's class table (REPORT/class.csv) with it, one row
 per student, exit 1 on a mismatch. The hard-coded submission is only caught on hidden
 data, so grade with --secret-file.
 """
@@ -146,10 +145,7 @@ def verdict(expect: str, row: dict[str, str] | None) -> tuple[str, bool]:
 def check(out: Path, report: Path) -> int:
     """The table student | expected | got | ok; 1 when a row is not as expected."""
     expected = json.loads((out / EXPECTED_FILE).read_text())
-    whole = report / "instructor" / "class.csv"
-    with open(
-        whole if whole.is_file() else report / "class.csv", newline="", encoding="utf-8"
-    ) as f:
+    with open(report / "class.csv", newline="", encoding="utf-8") as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}
     print("| student | expected | class table | as expected |\n| --- | --- | --- | --- |")
     bad = 0

@@ -68,10 +68,6 @@ class StudentResult:
     reason: str = ""
     gpu: str = ""
     duration_s: float = 0.0
-    # Graded on hidden data: the same result without the hidden-data tests, for
-    # tables shown before their release (None: nothing ran on hidden data).
-    public: StudentResult | None = None
-    held_tests: int = 0  # in `public`: the hidden-data tests left out
     # The child's own clock (results.json): "grading" (tests run to grade) and its phases.
     phase_s: Mapping[str, float] = field(default_factory=dict)
 
@@ -233,7 +229,7 @@ def run_batch(
                         reason=f"grader crashed: {type(exc).__name__}: {exc}",
                     )
             if not result.duration_s:
-                result = _with_duration(result, time.monotonic() - start)
+                result = replace(result, duration_s=time.monotonic() - start)
             results[sub.name] = result
             ticker.report(result)
 
@@ -256,8 +252,3 @@ def run_batch(
     for worker in workers:
         worker.join()
     return [results[s.name] for s in submissions]
-
-
-def _with_duration(result: StudentResult, seconds: float) -> StudentResult:
-    public = _with_duration(result.public, seconds) if result.public else None
-    return replace(result, duration_s=seconds, public=public)

@@ -30,8 +30,7 @@ from grader.core.build import build_checked, configure_and_build, prebuilt_argum
 from grader.core.discovery import lab_dirs
 from grader.core.errors import EXIT_NO_GPU, GraderUsageError
 from grader.core.gpu_lock import LOCK_ENV, lock_file
-from grader.core.release import NOT_RELEASED, Release
-from grader.core.reports import INSTRUCTOR_DIR, STEP_SUMMARY_ENV
+from grader.core.reports import STEP_SUMMARY_ENV
 from grader.core.sandbox import Decision
 from grader.core.scoring import load_policy
 from grader.core.worker_request import WorkerRequest
@@ -76,7 +75,6 @@ class BatchConfig:
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
     calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
-    release: Release = NOT_RELEASED  # of hidden-data results, decided once for the class
     data_root: Path | None = None  # the datasets, written once for the class (runner.py)
     sandbox: Decision | None = None  # the builds' (None: each decides, build.py)
 
@@ -110,7 +108,9 @@ def build_submission(config: BatchConfig, sub: Submission) -> BuiltTree:
         build_dir,
         labs,
         args,
-        lambda chosen: object_rejections(config.repo, sub.path, build_dir, chosen, report),
+        lambda chosen, log: object_rejections(
+            config.repo, sub.path, build_dir, chosen, report, log
+        ),
         sandbox=config.sandbox,
     )
     (report / "build.log").write_text(log, encoding="utf-8")
@@ -209,13 +209,14 @@ def static_findings(
 
 
 def object_rejections(
-    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path
+    repo: Path, impl: Path, build: Path, labs: Sequence[str], report: Path, log: str = ""
 ) -> dict[str, tuple[str, ...]]:
-    """The object check of the labs just built (`object-check.txt`): a lab it
-    rejects scores 0 like one the source rules reject, and is not graded."""
+    """The object check of the labs just built (`object-check.txt`; `log`, the build's
+    output, for the compiler's errors): a lab it rejects scores 0 like one the source
+    rules reject, and is not graded."""
     found = {
         lab: tuple(f.describe() for f in items)
-        for lab, items in object_findings(repo, impl, build, labs).items()
+        for lab, items in object_findings(repo, impl, build, labs, log).items()
         if items
     }
     text = "\n".join(item for items in found.values() for item in items)
@@ -236,7 +237,6 @@ def apply_static(
     """
     if not static:
         return result
-    public = apply_static(result.public, static, lab_max, order) if result.public else None
     graded = {lab.lab: lab for lab in result.labs if lab.lab not in static}
     rejected = {lab: LabResult(lab, 0.0, float(lab_max.get(lab, 0.0))) for lab in static}
     merged = {**graded, **rejected}
@@ -247,7 +247,7 @@ def apply_static(
         f"{lab}: rejected by the static check: {items[0].splitlines()[0]}"
         for lab, items in static.items()
     ) + tuple(f for f in result.failures if f.split(":", 1)[0] not in static)
-    return replace(result, labs=labs, failures=failures, public=public)
+    return replace(result, labs=labs, failures=failures)
 
 
 def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[str]:
@@ -276,8 +276,7 @@ def worker_command(config: BatchConfig, built: BuiltTree, report: Path) -> list[
     argv.append("--sanitize" if config.sanitize else "--no-sanitize")
     if config.calibration is not None:
         argv += ["--calibration", str(config.calibration)]
-    request = WorkerRequest.of(
-        config.release,
+    request = WorkerRequest(
         build_stage=built.failure_stage,
         build_log=str(built.failure_log) if built.failure_log else None,
         data_root=str(config.data_root) if config.data_root is not None else None,
@@ -333,10 +332,8 @@ def grade_submission(
         )
     except subprocess.TimeoutExpired:
         return broken(f"grading did not finish in {config.student_timeout_s:.0f} s")
-    # The grader's output quotes every failure: on hidden data, the instructor's only.
-    log_dir = report / INSTRUCTOR_DIR if config.secret_file is not None else report
-    log_dir.mkdir(parents=True, exist_ok=True)
-    (log_dir / "grade.log").write_text(proc.stdout, encoding="utf-8")
+    report.mkdir(parents=True, exist_ok=True)
+    (report / "grade.log").write_text(proc.stdout, encoding="utf-8")
     # The generated cases (about 390 MB per student for lab1, hidden ones with a
     # secret) are the same for every student and made again on demand: kept, a
     # class of 200 would fill the disk.

@@ -5,9 +5,6 @@ figures of passed tests, read from reports the harness vouched for), never from
 output. The board scores nothing (a figure's only effect on a score is the
 performance credit of its own test, credit.py). Anonymised, a student is a
 pseudonym keyed by a salt, stable for one salt and meaningless without it.
-
-Figures measured on hidden data are ranked only once hidden-data results are
-released (grader/core/release.py); before, the board ranks public-data figures only.
 """
 
 from __future__ import annotations
@@ -19,29 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from grader.classroom.batch import safe_name
-from grader.classroom.gradebook import released_copy
 from grader.core.model import lab_number
 from grader.core.reports import RESULTS_NAME
 
 
-def read_figures(
-    report: Path, students: Sequence[str], *, released: bool = True
-) -> dict[str, dict[str, float]]:
-    """figure name -> student -> value, from REPORT/<student>/results.json, or its
-    whole copy in instructor/ when hidden-data results are `released`. Held, a
-    report graded on hidden data counts only if it holds them back itself (its
-    leaderboard then has public-data figures only)."""
+def read_figures(report: Path, students: Sequence[str]) -> dict[str, dict[str, float]]:
+    """figure name -> student -> value, from REPORT/<student>/results.json."""
     figures: dict[str, dict[str, float]] = {}
     for student in students:
-        path = released_copy(report / safe_name(student), RESULTS_NAME, released)
+        path = report / safe_name(student) / RESULTS_NAME
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue  # not graded: the class table says why
-        extra = doc.get("extra_data") if isinstance(doc, dict) else None
-        extra = extra if isinstance(extra, dict) else {}
-        if not released and extra.get("hidden_data") and extra.get("hidden_results") != "held":
-            continue
         for entry in doc.get("leaderboard", []):
             if entry.get("order", "desc") != "desc":
                 continue  # every figure the harness records is a ratio where higher is better
@@ -69,20 +56,13 @@ def ranked(
     }
 
 
-def markdown(board: Mapping[str, Sequence[Mapping[str, Any]]], held: str | None = None) -> str:
-    """`held`: what hidden-data figures wait for ("until ..."), when they are held."""
+def markdown(board: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     lines = [
         "## Class leaderboard",
         "",
         "Each figure the harness measured in a passed timing test, best first (higher is "
         "better; the board itself scores nothing).",
     ]
-    if held is not None:
-        lines += [
-            "",
-            f"**Figures measured on hidden data are held {held}: only public-data "
-            "figures are ranked here.**",
-        ]
     for figure, rows in board.items():
         lines += ["", f"### {figure}", "", "| rank | student | value |", "| ---: | --- | ---: |"]
         lines += [f"| {r['rank']} | {r['student']} | {r['value']:.3g} |" for r in rows]

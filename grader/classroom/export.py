@@ -63,10 +63,8 @@ EXCLUDED_PREFIXES = (
     "docs/measurements/",
     # Students install requirements.lock: the dependencies without the maintainers' checks.
     "requirements-dev.lock",
-    # The class-level tools and their commands, and the deadline policy, which only
-    # hidden-data grading reads.
+    # The class-level tools and their commands.
     "grader/classroom/",
-    "grader/core/deadline.py",
 )
 # Secrets and hidden data, wherever they are: belt and braces, none is committed.
 EXCLUDED_PATTERNS = (

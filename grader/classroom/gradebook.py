@@ -3,11 +3,6 @@ table's per-lab scores, the days late from `collect` and the late penalty applie
 
 The roster is a CSV with the columns `folder` (the student's folder or repository
 name), `student_id` and, optionally, `name`.
-
-On hidden data the gradebook shows what the class table it reads shows: the whole
-one (instructor/class.csv) once hidden-data results are released, else the held
-one, whose public-data scores it keeps and whose `hidden_results` column it
-carries over, so the CSV an LMS imports says which it is.
 """
 
 from __future__ import annotations
@@ -19,10 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.classroom.class_table import HIDDEN_COLUMN, INCLUDED
 from grader.core.errors import GraderUsageError
-from grader.core.release import Release
-from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.scoring import points_cell
 
 GRADEBOOK_NAME = "gradebook.csv"
@@ -70,26 +62,6 @@ def read_class_table(path: Path) -> tuple[list[str], dict[str, dict[str, str]]]:
     return fields[fields.index("status") + 1 : fields.index("total")], rows
 
 
-def released_copy(folder: Path, name: str, released: bool) -> Path:
-    """The file of a batch report that a class command reads: the whole one
-    (instructor/) when hidden-data results are released, else the one batch wrote
-    for everyone (held, or on public data)."""
-    whole = folder / INSTRUCTOR_DIR / name
-    return whole if released and whole.is_file() else folder / name
-
-
-def check_held(path: Path, table: Mapping[str, Mapping[str, str]], release: Release) -> None:
-    """Refuse to work from a table that includes hidden-data results while they are
-    held: it has no public-data scores to fall back on."""
-    if release.released or not any(row.get(HIDDEN_COLUMN) == INCLUDED for row in table.values()):
-        return
-    raise GraderUsageError(
-        f"{path} includes hidden-data results (batch released them), which are "
-        f"{release.why}: give --release-hidden, a --deadline-policy whose last due time "
-        "has passed, or the report of a batch that held them"
-    )
-
-
 def read_collected(path: Path | None) -> tuple[dict[str, dict[str, Any]], float]:
     """`collect`'s students by folder, and the late penalty per day it applied."""
     if path is None:
@@ -111,11 +83,10 @@ def gradebook_rows(
 ) -> list[list[str]]:
     """One row per roster line; with `written` (folder -> points, written_answers.read_marks)
     a `written` column of its own after `final`."""
-    hidden = any(HIDDEN_COLUMN in row for row in table.values())
     marked = ["written"] if written is not None else []
     header = ["student_id", "name", "folder", *labs, "total", "max", "days_late", "final"]
     header += [*marked, "note"]
-    rows = [header + ([HIDDEN_COLUMN] if hidden else [])]
+    rows = [header]
     for entry in roster:
         row = table.get(entry.folder)
         got = collected.get(entry.folder, {})
@@ -132,7 +103,7 @@ def gradebook_rows(
         rows.append(
             [entry.student_id, entry.name, entry.folder, *scores, total, most, str(days), final]
             + ([points_cell(written.get(entry.folder, 0.0))] if written is not None else [])
-            + [note, *([(row or {}).get(HIDDEN_COLUMN, "")] if hidden else [])]
+            + [note]
         )
     return rows
 

@@ -1,9 +1,7 @@
 """`grade`: build (optionally), run the chosen labs' tests, report.
 
-With a secret (hidden data) the reports in --report hold the hidden-data results
-back until their release (grader/core/release.py: --deadline-policy, --release-hidden,
---hold-hidden) and --report/instructor/ has them whole. Without one, nothing is
-held and no instructor/ folder is written.
+With a secret (hidden data) the grading is the instructor's: --report is the
+instructor's folder, and results.json shows hidden-data tests after the due date.
 
 `batch` grades each student with `grade --build`, in a child process per student
 (a grader that crashes or hangs on one student takes down only its child), adding
@@ -11,7 +9,7 @@ held and no instructor/ folder is written.
 
 Exit status: 0 every selected test passed; 1 any failed (a failed build
 included); 2 usage error; 3 tests were skipped for lack of a GPU (0 with
---allow-skips).
+--allow-skips); 130 interrupted (Ctrl-C): no report written, the last one kept.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from grader.command import Command
 from grader.core.build import (
@@ -38,17 +37,16 @@ from grader.core.discovery import (
     repo_root,
     require_known_labs,
 )
-from grader.core.errors import EXIT_NO_GPU, GraderUsageError, exit_status
+from grader.core.errors import EXIT_INTERRUPTED, EXIT_NO_GPU, GraderUsageError, exit_status
 from grader.core.model import Status
-from grader.core.release import Release, release_from_args
 from grader.core.reports import (
-    INSTRUCTOR_DIR,
     SUMMARY_NAME,
     append_step_summary,
     console_summary,
     write_all,
 )
 from grader.core.sandbox import Decision, warn
+from grader.core.scoring import Grade
 from grader.core.session import GradingSession
 from grader.core.worker_request import WorkerRequest
 from grader.options import (
@@ -90,7 +88,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_labs_argument(parser, "every lab built")
     add_report_dir_argument(
         parser,
-        "folder for junit.xml, results.json, summary.md (default: %(default)s)",
+        "folder for results.json, summary.md (default: %(default)s)",
         default=Path("grading-report"),
     )
     add_timeout_scale_argument(parser)
@@ -110,23 +108,37 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_request_argument(parser)
 
 
+class _Graded(NamedTuple):
+    """A grading that ran to its end, and what its reports need."""
+
+    report: Path
+    grade: Grade
+    build_log: str | None  # with --impl
+
+
 def _run(args: argparse.Namespace) -> int:
-    with removed_if_left_empty(args.report):  # a failed grade leaves no empty report folder
-        return _grade(args)
+    try:
+        with removed_if_left_empty(args.report):  # a failed grade leaves no empty report folder
+            graded = _grade(args)
+    except KeyboardInterrupt:  # a part of a grading is none: the last reports stay whole
+        print(
+            f"grader: interrupted: no report written, {args.report} left as it was", file=sys.stderr
+        )
+        return EXIT_INTERRUPTED
+    return _write_reports(graded, args.allow_skips)
 
 
-def _grade(args: argparse.Namespace) -> int:
+def _grade(args: argparse.Namespace) -> _Graded:
     if (args.build_dir is not None or args.cmake_arg) and args.impl is None:
         raise GraderUsageError("--build-dir and --cmake-arg go with --impl")
     labs = args.labs
     repo = (args.repo or repo_root()).resolve()
     request = WorkerRequest.read(args.request) if args.request else None
-    release = request.release() if request else release_from_args(args)
     report = writable_dir(args.report)
-    build, failure = args.build, None
+    build, failure, log = args.build, None, None  # log: of the build made here
     if request and request.build_stage:  # batch's build of this student
-        log = Path(request.build_log).read_text(encoding="utf-8") if request.build_log else ""
-        failure = BuildFailure(request.build_stage, log)
+        failed = Path(request.build_log).read_text(encoding="utf-8") if request.build_log else ""
+        failure = BuildFailure(request.build_stage, failed)
     secret = read_secret(args.secret_file)
     sanitize = args.sanitize if args.sanitize is not None else secret is not None
     hidden = [p for p in (report, args.secret_file) if p]
@@ -153,11 +165,10 @@ def _grade(args: argparse.Namespace) -> int:
                 f"-DLAB_ONLY={';'.join(labs)}",
                 *(["-DLAB_SANITIZE=ON"] if sanitize else []),
             ],
-            lambda chosen: submission_rejections(repo, impl, build, list(chosen)),
+            lambda chosen, log: submission_rejections(repo, impl, build, list(chosen), log),
             progress=print_progress,
             sandbox=sandbox,
         )
-        (report / "build.log").write_text(log, encoding="utf-8")
         if failure is not None:
             print(
                 f"grader: the {failure.stage} step failed; labs that did not build are graded "
@@ -166,7 +177,7 @@ def _grade(args: argparse.Namespace) -> int:
                 flush=True,
             )
     else:
-        rejected = submission_rejections(repo, None, build, labs)
+        rejected = submission_rejections(repo, None, build, labs, failure.log if failure else "")
     for lab, findings in rejected.items():
         print(
             f"grader: {lab} rejected by the static check (sources and objects), scored 0: "
@@ -189,23 +200,25 @@ def _grade(args: argparse.Namespace) -> int:
         calibration=args.calibration,
         data_root=Path(request.data_root) if request and request.data_root else None,
     )
-    try:
-        session.run_all()
-    except KeyboardInterrupt:  # still report what ran: the rest counts as not run
-        print("grader: interrupted: the tests not run count as failed", file=sys.stderr)
-    grade = session.grade()
-    write_all(report, grade, release)
+    session.run_all()
+    return _Graded(report, session.grade(), log)
+
+
+def _write_reports(graded: _Graded, allow_skips: bool) -> int:
+    """Write and print the reports of a finished grading; its exit status."""
+    report, grade = graded.report, graded.grade
+    if graded.build_log is not None:
+        (report / "build.log").write_text(graded.build_log, encoding="utf-8")
+    write_all(report, grade)
     for line in console_summary(grade):
         print(f"grader: {line}")
     print(f"grader: reports in {report}")
-    if grade.hidden_data:
-        print(release_line(release, report))
     # In GitHub Actions the job summary is the page students read; batch's children
     # grade many students in one job, and are started without it.
     problem = append_step_summary(report / SUMMARY_NAME, os.environ)
     if problem:
         print(f"grader: warning: job summary not written: {problem}", file=sys.stderr)
-    status = exit_status((t.outcome.status for t in grade.all_tests()), args.allow_skips)
+    status = exit_status((t.outcome.status for t in grade.all_tests()), allow_skips)
     if status == EXIT_NO_GPU:
         skipped, passed = grade.count(Status.SKIPPED), grade.count(Status.PASSED)
         tail = "nothing graded" if not passed else f"only {passed} graded"
@@ -224,10 +237,11 @@ def repo_for_building(repo: Path, labs: list[str] | None) -> Path:
 
 
 def submission_rejections(
-    repo: Path, impl: str | None, build: Path, labs: list[str] | None
+    repo: Path, impl: str | None, build: Path, labs: list[str] | None, log: str = ""
 ) -> dict[str, list[str]]:
     """lab -> the findings of the checks before any test (source rules and the
-    object check of `build`'s student objects), for each lab they reject.
+    object check of `build`'s student objects; `log`, the build's output, holds the
+    compiler's errors on a file that did not compile), for each lab they reject.
 
     The same checks as `grader check`, so a submission that calls CUB, copies
     the answer to the host or replaces a harness function cannot pass by being
@@ -236,18 +250,7 @@ def submission_rejections(
     folder = impl_folder(impl, repo) if impl is not None else configured_impl(build, repo)
     if folder is None or not folder.is_dir():
         return {}  # the configure step says what is missing
-    return rejected_labs(check_submission(repo, folder, labs, build=build))
-
-
-def release_line(release: Release, report: Path) -> str:
-    """Where the reports of a grading on hidden data went, held or released."""
-    whole = report / INSTRUCTOR_DIR
-    if release.released:
-        return f"grader: hidden-data results {release.why}; the instructor's copy: {whole}"
-    return (
-        f"grader: hidden-data results {release.why}: the reports in {report} show "
-        f"public-data results only; the whole reports are in {whole}"
-    )
+    return rejected_labs(check_submission(repo, folder, labs, build=build, log=log))
 
 
 def default_build_dir(impl: str) -> Path:

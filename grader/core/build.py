@@ -42,6 +42,9 @@ _LOG_LIMIT = 16 << 20  # characters of one step's output; past them the step is 
 _LINE_LIMIT = 1 << 16
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\]")
 _ERROR_LINES = 8
+# In each build folder the grader configures: it may configure that folder again (its
+# LAB_IMPL, LAB_ONLY, build type), never one it did not make (a student's own build).
+GRADER_TREE_MARK = ".grader-build"
 _ERROR = re.compile(r"\berror\b|CMake Error|undefined reference", re.IGNORECASE)
 # Lines that mention "error" but teach nothing: compiler command lines, build tool chatter.
 _NOISE = re.compile(
@@ -151,7 +154,7 @@ def _stream(
     argv: Sequence[str], progress: Callable[[str], None] | None, options: dict[str, Any]
 ) -> tuple[int, str]:
     """`argv`'s output as it comes; killed, with all it started, past _BUILD_TIMEOUT_S
-    or _LOG_LIMIT (a compile error can print without end)."""
+    or _LOG_LIMIT (a compile error can print without end) or when the grader is stopped."""
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -178,6 +181,10 @@ def _stream(
             if progress is not None and _PROGRESS.match(line):
                 progress(line.rstrip())
         proc.wait()
+    except BaseException:  # Ctrl-C: the step's compilers, in a session of their own, too
+        _kill_group(proc.pid)
+        proc.wait()
+        raise
     finally:
         timer.cancel()
         out.close()
@@ -244,6 +251,10 @@ def configure_and_build(
         ("build", [cmake, "--build", str(build_dir)]),
     )[0 if configure else 1 :]
     build_dir.mkdir(parents=True, exist_ok=True)
+    if configure:  # before the configure: a tree it left half made is still the grader's
+        (build_dir / GRADER_TREE_MARK).write_text(
+            "configured by python3 -m grader, which may configure it again\n", encoding="utf-8"
+        )
     view = build_view(repo, impl, cmake_args)
     if not isinstance(sandbox, Decision):
         sandbox = decide_build(sandbox, repo, impl, build_dir, cmake_args)
@@ -275,12 +286,13 @@ def build_checked(
     build_dir: Path,
     labs: Sequence[str],
     cmake_args: Sequence[str],
-    check: Callable[[Sequence[str]], Mapping[str, Sequence[str]]],
+    check: Callable[[Sequence[str], str], Mapping[str, Sequence[str]]],
     progress: Callable[[str], None] | None = None,
     sandbox: Decision | str | None = None,
 ) -> tuple[str, BuildFailure | None, dict[str, list[str]]]:
     """Configure, compile the student's objects of `labs` (and their harnesses), run
-    `check` on them (lab -> findings), then link only the labs it passed.
+    `check` on them (labs, the compile's log -> lab -> findings; a file that did not
+    compile is a finding with its errors), then link only the labs it passed.
 
     Linking runs student code: gtest_discover_tests runs each test program to list
     its cases, with the build tree writable. A lab's code runs only once its objects
@@ -302,7 +314,7 @@ def build_checked(
     )
     if failure is not None and failure.stage == "configure":
         return log, failure, {}
-    rejected = {lab: list(found) for lab, found in check(labs).items() if found}
+    rejected = {lab: list(found) for lab, found in check(labs, log).items() if found}
     dirs = lab_dirs(repo)
     linked = [f"labs/{dirs[lab].name}/all" for lab in labs if lab in dirs and lab not in rejected]
     more, failed = configure_and_build(
@@ -373,8 +385,9 @@ def configured_impl(build: Path, repo: Path) -> Path | None:
 def checked_build_target(build: Path, impl: Path, repo: Path) -> Path:
     """Refuse a --build-dir that is not a folder for this build before anything is
     written: a file, the repository or the student's folder (the build would fill
-    them), a folder of other files, or another student folder's build (it would be
-    reconfigured silently)."""
+    them), a folder of other files, a build the grader did not configure (a student's
+    own, which it would configure for grading) or another student folder's build (it
+    would be reconfigured silently)."""
     where = build.resolve()
     if build.exists() and not build.is_dir():
         raise GraderUsageError(f"--build-dir {build} is a file, not a folder for a build")
@@ -389,11 +402,18 @@ def checked_build_target(build: Path, impl: Path, repo: Path) -> Path:
             "fill it; give a folder of its own, e.g. build/grading"
         )
     if build.is_dir() and any(build.iterdir()):
-        if configured_impl(build, repo) is None:
+        if (build / GRADER_TREE_MARK).is_file():
+            check_built_from(build, impl, repo)
+        elif configured_impl(build, repo) is None:
             raise GraderUsageError(
                 f"--build-dir {build} holds files and is not a build: give an empty or new folder"
             )
-        check_built_from(build, impl, repo)
+        else:
+            raise GraderUsageError(
+                f"--build-dir {build} is a build the grader did not make (no {GRADER_TREE_MARK}):"
+                " grading would configure it anew (LAB_IMPL, LAB_ONLY); give an empty or new"
+                " folder, e.g. build/grading"
+            )
     return build
 
 

@@ -7,8 +7,9 @@ rules live. CMake reads it too (cmake/LabPolicy.cmake).
      "sanitize_filter": "*__n1__*:...",
      "timing_needs": {"tests": REGEX, "why": TEXT},
      "objects": {"imports": [...], "only_in": {...}, "relocatable": [...],
+                 "fixed": [FILE, ...], "device": {"forbid": [CLASS, ...], "why": TEXT},
                  "libraries": {FILE: {"use": [...], "imports": {WHY: [...]},
-                                      "startup": [...]}}}}
+                                      "startup": [...], "functions": [...]}}}}
 
 `score`: the points of each group of tests, by kind, split evenly among the
 group's tests (scoring.py). `written`: the points of the REPORT.md answers, marked
@@ -27,7 +28,13 @@ strong definition, an undefined reference or a symbol a harness object defines.
 beyond the lab's, grouped by why, allowed in that file's object only. `startup`:
 the only names that one static initialiser of that file besides nvcc's may refer
 to (`<iostream>`'s, which CUB's headers include). CMake compiles the file with
-CCCL's NVTX ranges off (cmake/LabTesting.cmake).
+CCCL's NVTX ranges off (cmake/LabTesting.cmake). `functions`: the contract functions
+that file may define, the only ones the library serves.
+
+`objects.fixed`: the lab's own files that define contract functions (launchers the
+lab fixes), compiled by the lab: no student object may define those functions.
+`objects.device.forbid`: device instruction classes refused in the student's SASS
+and PTX (object_rules.DEVICE_CLASSES: `tensor-core`), `why` saying so.
 """
 
 from __future__ import annotations

@@ -1,31 +1,25 @@
-"""The three reports of a grading run, in formats graders already read.
+"""The reports of a grading run, in formats graders already read.
 
-- `junit.xml`: one testsuite per lab, the reason as each failure's message;
 - `results.json`: Gradescope's autograder results, to its specification;
 - `summary.md`: a table for a GitHub Actions job summary;
 
 and the console's account of a run, which every command that grades prints alike.
-
-`ctest --output-junit` writes JUnit from exit statuses; this one carries the
-grader's verdict, its reason and each test's points, and holds hidden-data results
-back until their release.
+JUnit XML is ctest's own (`ctest --output-junit FILE`).
 
 A skipped test scores 0 and is never shown as passed. A run whose student code
 ran outside the sandbox says so first in each report.
 
-On hidden data, results wait for their release (grader/core/release.py): until then
-the reports students and exports see hold every hidden-data test back (listed,
-with no score, reason or figure), and `instructor/` holds the same reports whole.
+A grading on hidden data (with the instructor's secret) is the instructor's: its
+reports go to the instructor's folder only, and results.json marks each test that
+ran on hidden data `after_due_date`, Gradescope's own way to hold a result back.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,46 +34,24 @@ from grader.core.model import (
     Status,
     lab_number,
 )
-from grader.core.release import NOT_RELEASED, Release
 from grader.core.scoring import Grade, LabScore, ScoredTest, number, on_hidden_data
 
-JUNIT_NAME = "junit.xml"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.md"
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
-# The reports whole, hidden-data results included: the instructor's, never handed out.
-INSTRUCTOR_DIR = "instructor"
 _OUTPUT_IN_RESULTS = 4000
 _CONSOLE_REASON = 300  # characters of a reason on the console; the reports hold it whole
-# Characters XML 1.0 cannot carry; student output may contain any byte.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def write_all(out_dir: Path, grade: Grade, release: Release = NOT_RELEASED) -> dict[str, Path]:
-    """Write the three reports into `out_dir`; returns their paths by name.
-
-    On hidden data they hold its results back unless `release` released them, and
-    `out_dir/instructor/` gets them whole, so nothing is lost.
-    """
-    held = grade.hidden_data and not release.released
-    paths = _write(out_dir, replace(grade, held_until=release.until()) if held else grade)
-    if grade.hidden_data:
-        _write(out_dir / INSTRUCTOR_DIR, grade)
-    return paths
-
-
-def _write(out_dir: Path, grade: Grade) -> dict[str, Path]:
+def write_all(out_dir: Path, grade: Grade) -> dict[str, Path]:
+    """Write the reports into `out_dir`; returns their paths by name."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {name: out_dir / name for name in (JUNIT_NAME, RESULTS_NAME, SUMMARY_NAME)}
-    junit_tree(grade).write(paths[JUNIT_NAME], encoding="utf-8", xml_declaration=True)
+    paths = {name: out_dir / name for name in (RESULTS_NAME, SUMMARY_NAME)}
     paths[RESULTS_NAME].write_text(
         json.dumps(results_json(grade), indent=2) + "\n", encoding="utf-8"
     )
     paths[SUMMARY_NAME].write_text(summary_markdown(grade), encoding="utf-8")
     return paths
-
-
-# --- hidden-data results held back (Grade.held_until, Grade.shown, Grade.held) ---------
 
 
 def _count(tests: Sequence[ScoredTest], status: Status) -> int:
@@ -95,91 +67,7 @@ def _points(tests: Sequence[ScoredTest]) -> tuple[float, float]:
 
 
 def _notes(grade: Grade) -> list[str]:
-    run_notes = [] if grade.held_until else list(grade.run_notes)
-    return list(grade.notes) + run_notes + [n for lab in grade.labs for n in lab.notes]
-
-
-def _held_sentence(grade: Grade, held: Sequence[ScoredTest]) -> str:
-    worth = number(sum(t.max_points for t in held))
-    plural = "tests" if len(held) != 1 else "test"
-    return (
-        f"Hidden-data results are held {grade.held_until}: {len(held)} {plural} worth {worth} "
-        "points, whose scores and reasons are not shown; the scores here count the other "
-        "tests only."
-    )
-
-
-# --- JUnit XML -------------------------------------------------------------------------
-
-
-def junit_tree(grade: Grade) -> ET.ElementTree:
-    """JUnit XML with one testsuite per lab; held tests are left out, and a lab
-    with some says how many in its `held` property."""
-    name = f"cuda-labs ({grade.unsandboxed})" if grade.unsandboxed else "cuda-labs"
-    root = ET.Element(
-        "testsuites",
-        {
-            "name": _xml(name),
-            "timestamp": grade.timestamp,
-            **_junit_counts(grade.shown(grade.all_tests())),
-        },
-    )
-    for lab in grade.labs:
-        shown, held = grade.shown(lab.tests), grade.held(lab.tests)
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            {"name": lab.lab, "timestamp": grade.timestamp, **_junit_counts(shown)},
-        )
-        props = ET.SubElement(suite, "properties")
-        score, max_score = _points(shown)
-        for key, value in (
-            ("title", lab.policy.title),
-            ("score", number(score)),
-            ("max_score", number(max_score)),
-            ("gpu", grade.gpu.describe()),
-            *([("held", f"{len(held)} hidden-data tests held {grade.held_until}")] if held else []),
-        ):
-            ET.SubElement(props, "property", name=key, value=_xml(str(value)))
-        for test in shown:
-            _junit_case(suite, test)
-    ET.indent(root)
-    return ET.ElementTree(root)
-
-
-def _junit_counts(tests: Sequence[ScoredTest]) -> dict[str, str]:
-    return {
-        "tests": str(len(tests)),
-        "failures": str(_count(tests, Status.FAILED)),
-        "errors": str(_count(tests, Status.ERROR)),
-        "skipped": str(_count(tests, Status.SKIPPED)),
-        "time": f"{sum(t.outcome.duration_s for t in tests):.3f}",
-    }
-
-
-def _junit_case(suite: ET.Element, test: ScoredTest) -> None:
-    outcome = test.outcome
-    case = ET.SubElement(
-        suite,
-        "testcase",
-        classname=f"{test.test.lab}.{test.test.kind}",
-        name=test.test.name,
-        time=f"{outcome.duration_s:.3f}",
-    )
-    tag = {Status.FAILED: "failure", Status.ERROR: "error", Status.SKIPPED: "skipped"}.get(
-        outcome.status
-    )
-    if tag is not None:
-        reason = _xml(outcome.reason)
-        element = ET.SubElement(case, tag, message=reason)
-        if tag != "skipped":
-            element.text = reason
-    if outcome.output:
-        ET.SubElement(case, "system-out").text = _xml(outcome.output)
-
-
-def _xml(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
+    return list(grade.notes) + [n for lab in grade.labs for n in lab.notes]
 
 
 # --- Gradescope results.json -----------------------------------------------------------
@@ -217,18 +105,10 @@ def lab_test_name(row: Mapping[str, Any]) -> str | None:
 
 
 def results_json(grade: Grade) -> dict[str, Any]:
-    """Gradescope's results format; a test's `status` is only ever passed or failed.
-
-    Held, every test stays in (Gradescope needs their scores for the final total,
-    and shows hidden-data ones only after the due date), but the top-level `score`
-    is left out: the spec makes it optional when every test has a score, and
-    Gradescope then totals the tests itself. The other fields students see before
-    the due date (`output`, `leaderboard`) cover public-data tests only;
-    `extra_data`, which Gradescope shows no one, stays whole.
-    """
-    held = grade.held(grade.all_tests())
+    """Gradescope's results format; a test's `status` is only ever passed or failed,
+    and a test that ran on hidden data is shown only after the due date."""
     doc: dict[str, Any] = {
-        **({} if held else {"score": number(grade.score)}),
+        "score": number(grade.score),
         "execution_time": round(grade.execution_s),
         "output": _overview(grade),
         "output_format": TEXT_FORMAT,
@@ -249,12 +129,7 @@ def results_json(grade: Grade) -> dict[str, Any]:
 
 
 def _extra_data(grade: Grade) -> dict[str, Any]:
-    """What the spec has no field for: stored with the result, shown to no one.
-
-    `hidden_results`: null on public data, else whether this copy holds them back
-    ("held") or shows them ("shown").
-    """
-    state = None if not grade.hidden_data else "held" if grade.held_until else "shown"
+    """What the spec has no field for: stored with the result, shown to no one."""
     return {
         "max_score": number(grade.max_score),
         "gpu": grade.gpu.as_json(),
@@ -266,10 +141,9 @@ def _extra_data(grade: Grade) -> dict[str, Any]:
         "graded_commit": _commit(grade, "graded"),
         "harness_commit": _commit(grade, "harness"),
         "hidden_data": grade.hidden_data,
-        "hidden_results": state,
         "sandboxed": not grade.unsandboxed,
         "labs": [_result_lab(lab) for lab in grade.labs],
-        "notes": _notes(replace(grade, held_until="")),
+        "notes": _notes(grade),
     }
 
 
@@ -345,8 +219,7 @@ LEADERBOARD_ORDER = "desc"
 
 def leaderboard(grade: Grade) -> list[dict[str, Any]]:
     """Each lab's measured performance: one entry per figure of a passed test, named
-    `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab; held, the
-    figures of hidden-data tests are left out (Gradescope shows the board at once).
+    `<lab> <figure>` ("lab3 fastest variant / copy ceiling"), lab by lab.
 
     The figures come from the XML report the harness's end marker vouches for, never
     from the output (verdict.recorded_figure). Student code runs in the same process,
@@ -364,12 +237,12 @@ def leaderboard(grade: Grade) -> list[dict[str, Any]]:
 
 
 def _measured(grade: Grade) -> list[tuple[str, ScoredTest, Figure]]:
-    """(lab, test, figure) of each passed test that recorded one, lab by lab, less
-    those of held tests: only what the grade accepted is ranked."""
+    """(lab, test, figure) of each passed test that recorded one, lab by lab: only
+    what the grade accepted is ranked."""
     return [
         (lab.lab, test, test.outcome.figure)
         for lab in _by_number(grade.labs)
-        for test in grade.shown(lab.tests)
+        for test in lab.tests
         if test.outcome.status is Status.PASSED and test.outcome.figure is not None
     ]
 
@@ -393,17 +266,10 @@ def _result_lab(lab: LabScore) -> dict[str, Any]:
 
 def _overview(grade: Grade) -> str:
     lines = [grade.unsandboxed] if grade.unsandboxed else []
-    for lab in grade.labs:
-        score, max_score = _points(grade.shown(lab.tests))
-        held = grade.held(lab.tests)
-        line = f"{lab.policy.label}: {number(score)}/{number(max_score)}"
-        lines.append(
-            line + (f" on public data, {len(held)} hidden-data tests held" if held else "")
-        )
-    held = grade.held(grade.all_tests())
-    if held:
-        lines.append(_held_sentence(grade, held))
-    skipped = _skip_sentence(grade, grade.shown(grade.all_tests()))
+    lines += [
+        f"{lab.policy.label}: {number(lab.score)}/{number(lab.max_score)}" for lab in grade.labs
+    ]
+    skipped = _skip_sentence(grade, grade.all_tests())
     if skipped:
         lines.append(skipped)
     lines.append(f"GPU: {grade.gpu.describe()}")
@@ -427,38 +293,29 @@ def _skip_sentence(grade: Grade, tests: Sequence[ScoredTest]) -> str:
 
 
 def summary_markdown(grade: Grade) -> str:
-    """A job summary: the score table, what failed and why, then the GPU. Held, the
-    table counts public-data tests, with a `held` column, and the held tests are
-    listed by name only."""
+    """A job summary: the score table, what failed and why, then the GPU."""
     heading = "## cuda-labs grading" + (
         f" ({_inline(grade.unsandboxed)})" if grade.unsandboxed else ""
     )
-    all_held = grade.held(grade.all_tests())
-    out = [heading, ""]
-    if all_held:
-        out += [f"**{_held_sentence(grade, all_held)}**", ""]
-    held_head = (" held |", " ---: |") if all_held else ("", "")
-    out += [
-        "| lab | score | max | passed | failed | skipped |" + held_head[0],
-        "| --- | ---: | ---: | ---: | ---: | ---: |" + held_head[1],
+    out = [
+        heading,
+        "",
+        "| lab | score | max | passed | failed | skipped |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for lab in grade.labs:
-        out.append(_summary_row(_cell(lab.policy.label), grade, lab.tests, all_held))
-    out.append(_summary_row("**total**", grade, grade.all_tests(), all_held, bold=True))
+        out.append(_summary_row(_cell(lab.policy.label), lab.tests))
+    out.append(_summary_row("**total**", grade.all_tests(), bold=True))
     out.append("")
-    shown = grade.shown(grade.all_tests())
-    skipped = _skip_sentence(grade, shown)
+    tests = grade.all_tests()
+    skipped = _skip_sentence(grade, tests)
     if skipped:
         out += [f"**{skipped}**", ""]
-    failed = [t for t in shown if t.outcome.status in (Status.FAILED, Status.ERROR)]
+    failed = [t for t in tests if t.outcome.status in (Status.FAILED, Status.ERROR)]
     if failed:
         out += ["### Failed tests", ""]
         for test in failed:
             out += _failed_item(test)
-        out.append("")
-    if all_held:
-        out += [f"### Held {_inline(grade.held_until)}", ""]
-        out += [f"- **{_inline(t.test.name)}** ({t.test.kind}): held" for t in all_held]
         out.append("")
     out += _figures_table(grade)
     notes = _notes(grade)
@@ -471,23 +328,14 @@ def summary_markdown(grade: Grade) -> str:
     return "\n".join(out)
 
 
-def _summary_row(
-    label: str,
-    grade: Grade,
-    tests: Sequence[ScoredTest],
-    all_held: Sequence[ScoredTest],
-    *,
-    bold: bool = False,
-) -> str:
-    shown = grade.shown(tests)
-    score, max_score = (number(v) for v in _points(shown))
+def _summary_row(label: str, tests: Sequence[ScoredTest], *, bold: bool = False) -> str:
+    score, max_score = (number(v) for v in _points(tests))
     mark = "**" if bold else ""
-    row = (
+    return (
         f"| {label} | {mark}{score}{mark} | {mark}{max_score}{mark} | "
-        f"{_count(shown, Status.PASSED)} | {_failed_count(shown)} | "
-        f"{_count(shown, Status.SKIPPED)} |"
+        f"{_count(tests, Status.PASSED)} | {_failed_count(tests)} | "
+        f"{_count(tests, Status.SKIPPED)} |"
     )
-    return row + (f" {len(grade.held(tests))} |" if all_held else "")
 
 
 def _figures_table(grade: Grade) -> list[str]:

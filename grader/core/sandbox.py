@@ -152,14 +152,17 @@ class Sandbox:
             options += ["--ro-bind-try", path, path]
         # /tmp first: the folders bound after it often lie under /tmp themselves.
         options += ["--bind", str(scratch / SCRATCH_TMP), "/tmp"]
-        early, late = _split_hidden(self.hidden, [*needs, *rw])
+        # Only what would show is covered: a cover over a folder that does not (the
+        # host's /tmp, whose place the scratch's takes) would hide the scratch's /tmp.
+        shown = [h for h in self.hidden if _visible(h, [*needs, *rw])]
+        early, late = _split_hidden(shown, [*needs, *rw])
         options += _tmpfs(early)
         options += _parents(needs, self.hidden)
         for path in needs:
             options += ["--ro-bind", path, path]
         for path in rw:
             options += [*_parents([path], self.hidden), "--bind", path, path]
-        options += _tmpfs(p for p in late if _visible(p, [*needs, *rw]))
+        options += _tmpfs(late)
         options += [*_parents([str(scratch)], self.hidden), "--bind", str(scratch), str(scratch)]
         inside = cwd if cwd else str(scratch)
         if cwd and not _visible(cwd, [*needs, str(scratch)]):

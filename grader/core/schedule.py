@@ -21,6 +21,7 @@ alone, nor hold a lock that other graders' processes on the GPU respect.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -54,9 +55,9 @@ def default_jobs(gpu: GpuInfo) -> int:
 
 
 def check_timeout_scale(scale: float) -> float:
-    """A positive factor; anything else is the caller's mistake."""
-    if scale <= 0:
-        raise GraderUsageError(f"--timeout-scale must be positive, got {scale:g}")
+    """A positive, finite factor; anything else (nan and inf too) is the caller's mistake."""
+    if not 0 < scale < math.inf:
+        raise GraderUsageError(f"--timeout-scale must be a positive finite number, got {scale:g}")
     return scale
 
 

@@ -157,7 +157,7 @@ class Grade:
     notes: tuple[str, ...] = field(default_factory=tuple)
     # The reports' first line when student code ran outside the sandbox, else "".
     unsandboxed: str = ""
-    # Graded on the secret's data: results.json holds such tests back until the due date.
+    # Graded on the secret's data: results.json shows such tests after the due date.
     hidden_data: bool = False
     execution_s: float = 0.0  # wall time from the session's start to its grade
     started: str = ""  # when the session started (ISO 8601, UTC); `timestamp` is when it ended
@@ -169,24 +169,6 @@ class Grade:
     # "public": failed variants run again on the public data).
     processes_started: int = 0
     phase_s: Mapping[str, float] = field(default_factory=dict)
-    # Notes on how tests ran (reruns after a shared run): they tell of outcomes, so
-    # reports hold them back with the hidden-data results.
-    run_notes: tuple[str, ...] = ()
-    # Set on the copy of the reports that holds hidden-data results back: what they
-    # wait for ("until after the deadline (...)"); "" shows everything (reports.py).
-    held_until: str = ""
-
-    def is_held(self, test: ScoredTest) -> bool:
-        """Whether this copy of the reports holds `test` back."""
-        return bool(self.held_until) and on_hidden_data(self.hidden_data, test)
-
-    def shown(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
-        """`tests` less those this copy holds back."""
-        return [t for t in tests if not self.is_held(t)]
-
-    def held(self, tests: Sequence[ScoredTest]) -> list[ScoredTest]:
-        """Those of `tests` this copy holds back."""
-        return [t for t in tests if self.is_held(t)]
 
     @property
     def score(self) -> float:

@@ -372,7 +372,7 @@ class GradingSession:
             labs=labs,
             gpu=self.gpu,
             timestamp=_now(),
-            notes=tuple(self.notes),
+            notes=(*self.notes, *run_notes),
             unsandboxed=unsandboxed,
             hidden_data=self.hidden_data,
             execution_s=time.monotonic() - self._start,
@@ -380,7 +380,6 @@ class GradingSession:
             commits=self.commits,
             processes_started=self.runner.processes_started,
             phase_s=dict(self.phase_s),
-            run_notes=tuple(run_notes),
         )
 
 

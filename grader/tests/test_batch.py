@@ -39,6 +39,7 @@ from grader.classroom.class_table import result_from_report, write_class_table
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_lock import LOCK_FOLDER
 from grader.core.gpu_slots import GpuSlots, worker_gpus
+from grader.core.worker_request import WorkerRequest
 from grader.tests.helpers import (
     gtest_spec,
     histogram_lab,
@@ -462,10 +463,45 @@ def test_grade_submission_runs_a_pinned_child(tmp_path: Path) -> None:
     ]
     assert any(f.startswith("lab1.Suite.B") for f in result.failures)
     assert "lab3: not submitted" in result.failures
-    assert (tmp_path / "out" / "ann" / "junit.xml").is_file()
+    assert (tmp_path / "out" / "ann" / "grade.log").is_file()
     assert result.gpu == "1"
     # The child took GPU 1's lock, which the batch's other workers on GPU 1 share.
     assert (tmp_path / "b" / LOCK_FOLDER / "gpu-1.lock").is_file()
+
+
+@needs_ctest
+def test_a_batch_on_hidden_data_writes_the_whole_reports_in_the_students_folder(
+    tmp_path: Path,
+) -> None:
+    """A batch with a secret is the instructor's: the student's folder of its report has
+    every result and the log, which quotes every failure."""
+    build = make_build(tmp_path, [gtest_spec("lab1", "correctness", "fail", "Hist.Uniform")])
+    repo = make_repo(tmp_path, histogram_lab(correctness=1, timing=0))
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "secret").write_text("s3cret\n")
+    config = _config(
+        tmp_path, ("lab1",), repo=repo, secret_file=tmp_path / "keys" / "secret", sanitize=False
+    )
+    sub = Submission("ann", tmp_path, ("lab1",))
+    result = grade_submission(config, sub, BuiltTree(build, ("lab1",)), "0")
+    assert result.status == "graded", result.reason
+    report = tmp_path / "out" / "ann"
+    assert sorted(p.name for p in report.iterdir()) == ["grade.log", "results.json", "summary.md"]
+    doc = json.loads((report / "results.json").read_text())
+    assert doc["score"] == 0 and [t["visibility"] for t in doc["tests"]] == ["after_due_date"]
+    assert "bin 17: expected 1024, got 0" in (report / "summary.md").read_text()
+    assert "bin 17: expected 1024, got 0" in (report / "grade.log").read_text()
+
+
+def test_a_workers_request_carries_what_only_the_batch_knows(tmp_path: Path) -> None:
+    config = _config(tmp_path, data_root=tmp_path / "data")
+    built = BuiltTree(tmp_path / "b" / "ann", ("lab1",), "compile", tmp_path / "fail.log")
+    argv = worker_command(config, built, tmp_path / "r")
+    request = WorkerRequest.read(Path(argv[argv.index("--request") + 1]))
+    assert request == WorkerRequest("compile", str(tmp_path / "fail.log"), str(tmp_path / "data"))
+    (tmp_path / "old.json").write_text('{"released": true}')  # a field it does not have
+    with pytest.raises(GraderUsageError, match="not a batch's request"):
+        WorkerRequest.read(tmp_path / "old.json")
 
 
 @needs_ctest

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.build import build_checked
+from grader.core.build import build_checked, checked_build_target
 from grader.tests.helpers import make_repo
 
 needs_ninja = pytest.mark.skipif(
@@ -45,10 +45,11 @@ def test_a_lab_the_check_rejects_is_compiled_but_never_linked(tmp_path: Path) ->
     build = tmp_path / "build"
     seen: list[set[str]] = []
 
-    def check(labs: Sequence[str]) -> dict[str, list[str]]:
+    def check(labs: Sequence[str], log: str) -> dict[str, list[str]]:
         seen.append(
             {p.name for p in build.iterdir() if p.suffix == ".o" or p.name.endswith("-ran")}
         )
+        assert f"touch {build}/lab1.o" in log  # the compile's output: its errors, if any
         return {"lab1": ["constructor: runs code before main"]} if "lab1" in labs else {}
 
     log, failure, rejected = build_checked(
@@ -58,3 +59,5 @@ def test_a_lab_the_check_rejects_is_compiled_but_never_linked(tmp_path: Path) ->
     assert seen == [{"lab1.o", "lab2.o"}]  # both compiled, nothing linked yet
     assert rejected == {"lab1": ["constructor: runs code before main"]}
     assert (build / "lab2-ran").exists() and not (build / "lab1-ran").exists()
+    # A folder the grader configured is one it may configure again; no other build is.
+    assert checked_build_target(build, repo / "solutions", repo) == build

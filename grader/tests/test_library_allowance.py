@@ -28,7 +28,7 @@ needs_binutils = pytest.mark.skipif(
 ALLOWED = "thrust_pipeline.cu"
 POLICY = ObjectPolicy(
     "lab6",
-    frozenset({"lab6::f"}),
+    frozenset({"lab6::f", "lab6::g"}),
     "contract.cuh",
     libraries={
         ALLOWED: LibraryAllowance(
@@ -36,6 +36,7 @@ POLICY = ObjectPolicy(
             ("cudaMalloc",),
             frozenset({"_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev", "__cxa_atexit"})
             | {"__dso_handle"},
+            frozenset({"lab6::f"}),
         )
     },
 )
@@ -78,6 +79,16 @@ def test_the_library_in_the_file_allowed_it_and_nowhere_else(tmp_path: Path) -> 
     assert "library-code: contains " in elsewhere
     assert "forbidden-import: uses cudaMalloc" in elsewhere
     assert "constructor: runs code before main" in elsewhere
+
+
+@needs_binutils
+def test_the_library_file_defines_only_the_functions_its_allowance_serves(tmp_path: Path) -> None:
+    other = HONEST + "namespace lab6 {\nint g(int x) { return thrust::twice(x + 1); }\n}\n"
+    found = _rules(tmp_path, ALLOWED, other)
+    assert found == {
+        "library-code: defines lab6::g in thrust_pipeline.cu, the file whose library "
+        "allowance serves lab6::f alone: move it to another file"
+    }
 
 
 @needs_binutils

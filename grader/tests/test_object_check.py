@@ -12,6 +12,8 @@ import pytest
 
 from grader.cli import main
 from grader.commands.check import check_impl
+from grader.commands.grade import submission_rejections
+from grader.core.build import build_objects
 from grader.tests.helpers import DATA
 from grader.trust.object_check import (
     ObjectPolicy,
@@ -255,6 +257,23 @@ def test_a_file_that_does_not_compile_is_a_finding_whatever_its_siblings_did(
     assert "no object was built from it as it is now" in found[0].reason
 
 
+@needs_nvcc
+def test_grade_names_the_compilers_errors_of_a_file_that_did_not_compile(tmp_path: Path) -> None:
+    """`grade --impl` checks the objects of the build it made, whose log has the
+    compiler's errors: the finding quotes them, as `check`'s does."""
+    student = tmp_path / "student" / "lab3_reduction"
+    shutil.copytree(REPO / "skeletons" / "lab3_reduction", student)
+    (student / "reduce_kernels.cu").write_text('#include "reduction.cuh"\nint f() { return }\n')
+    build = tmp_path / "build"
+    log, failure = build_objects(REPO, str(student.parent), build, ["lab3"])
+    assert failure is not None and failure.stage == "build", log
+    (finding,) = submission_rejections(REPO, str(student.parent), build, ["lab3"], log)["lab3"]
+    assert finding.startswith(
+        "lab3_reduction/reduce_kernels.cu:0: does-not-compile: reduce_kernels.cu did not compile: "
+    )
+    assert "reduce_kernels.cu(2): error" in finding
+
+
 def test_the_compilers_own_headers_are_read_from_the_build(tmp_path: Path) -> None:
     record = tmp_path / "CMakeFiles" / "3.28.3" / "CMakeCUDACompiler.cmake"
     record.parent.mkdir(parents=True)
@@ -282,3 +301,21 @@ def test_a_library_is_named_first_and_what_it_brings_is_counted() -> None:
     assert [f.rule_id for f in ordered[:2]] == ["library-include", "constructor"]
     assert len(ordered) == 6 and "and 47 more" in ordered[-1].reason
     assert library_first(brought) == brought  # no library: every finding, as found
+
+
+@needs_binutils
+def test_a_function_the_lab_compiles_itself_is_refused_however_defined(tmp_path: Path) -> None:
+    lab = tmp_path / "lab1_x"
+    lab.mkdir()
+    shutil.copy(LAB1 / "histogram.cuh", lab)
+    (lab / "lab.json").write_text('{"objects": {"fixed": ["launchers.cu"]}}')
+    (lab / "launchers.cu").write_text(
+        '#include "histogram.cuh"\nnamespace lab1 {\n'
+        "void histogram_best(const int* in, int n, int* bins, int bin_count) {\n"
+        "  const dim3 block(256);\n}\n}  // namespace lab1\n"
+    )
+    policy = load_object_policy("lab1", lab)
+    assert policy.fixed == {"lab1::histogram_best"}  # `block(...)` is no contract function
+    build = _build_object(tmp_path / "build", "lab1", OBJECTS / "symbols.cpp")
+    found = [reason for rule, reason in _found(build, policy) if rule == "fixed-symbol"]
+    assert len(found) == 1 and found[0].startswith("defines lab1::histogram_best(")

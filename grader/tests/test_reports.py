@@ -1,9 +1,8 @@
-"""The three reports, parsed back and checked for content."""
+"""The reports, parsed back and checked for content."""
 
 from __future__ import annotations
 
 import json
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from grader.core.gpu import GpuInfo
@@ -52,24 +51,6 @@ def _graded_with_a_failure() -> Grade:
     )
 
 
-def test_junit_has_one_suite_per_lab_with_reasons(tmp_path: Path) -> None:
-    paths = write_all(tmp_path, _graded_with_a_failure())
-    root = ET.parse(paths["junit.xml"]).getroot()
-    suites = {s.get("name"): s for s in root.iter("testsuite")}
-    assert set(suites) == {"lab1", "lab2"}
-    lab1 = suites["lab1"]
-    assert (lab1.get("tests"), lab1.get("failures"), lab1.get("skipped")) == ("3", "2", "0")
-    props = {p.get("name"): p.get("value") for p in lab1.iter("property")}
-    assert props["score"] == "1" and props["max_score"] == "6"
-    failure = lab1.find("testcase[@name='lab1.Hist.Skewed']/failure")
-    assert failure is not None
-    assert failure.get("message", "").startswith("bin 17: expected 1024, got 0")
-    out = lab1.find("testcase[@name='lab1.Hist.Skewed']/system-out")
-    assert out is not None and "nul \ufffd" in (out.text or "")
-    uniform = lab1.find("testcase[@name='lab1.Hist.Uniform']")
-    assert uniform is not None and uniform.get("classname") == "lab1.correctness"
-
-
 def test_results_json_is_gradescope_shaped(tmp_path: Path) -> None:
     paths = write_all(tmp_path, _graded_with_a_failure())
     doc = json.loads(paths["results.json"].read_text())
@@ -110,9 +91,6 @@ def test_skipped_tests_are_never_shown_as_passed(tmp_path: Path) -> None:
     doc = json.loads(paths["results.json"].read_text())
     assert doc["score"] == 0
     assert all(t["status"] == "failed" and t["output"].startswith("SKIPPED") for t in doc["tests"])
-    root = ET.parse(paths["junit.xml"]).getroot()
-    assert root.get("skipped") == "3" and root.get("failures") == "0"
-    assert len(list(root.iter("skipped"))) == 3
 
 
 def _graded_with_figures() -> Grade:

@@ -16,7 +16,6 @@ from typing import Any
 from grader.core.commits import Checkout
 from grader.core.gpu import GpuInfo
 from grader.core.model import BUILD_KIND, Figure, LabTest, Outcome, Status
-from grader.core.release import Release
 from grader.core.reports import write_all
 from grader.core.scoring import Grade, LabPolicy, score_lab
 from grader.tests.helpers import (
@@ -88,8 +87,7 @@ TOP_FIELDS: dict[str, Check] = {
     "tests": _list_of(_shaped(TEST_FIELDS)),
     "leaderboard": _list_of(_shaped(LEADERBOARD_FIELDS, required=("name", "value"))),
 }
-# Not required by the spec, but what graders, the class table and the archive rely on;
-# `score` only where nothing is held (the spec lets Gradescope total the tests then).
+# Not required by the spec, but what graders, the class table and the archive rely on.
 OUR_TOP_FIELDS = ("score", "execution_time", "output", "visibility", "extra_data", "tests")
 OUR_TEST_FIELDS = tuple(TEST_FIELDS)
 # Ours always name the order, and every value is a measured ratio.
@@ -105,7 +103,6 @@ OUR_EXTRA_DATA: dict[str, Check] = {
     "graded_commit": _object,
     "harness_commit": _object,
     "hidden_data": lambda v: isinstance(v, bool),
-    "hidden_results": lambda v: v in (None, "held", "shown"),
     "sandboxed": lambda v: isinstance(v, bool),
     "labs": _list_of(_object),
     "notes": _list_of(_string),
@@ -127,10 +124,7 @@ def _problems(doc: Any, fields: Mapping[str, Check], required: tuple[str, ...] =
 
 def assert_to_spec(doc: dict[str, Any]) -> None:
     """The whole document, each test and our extra data, as the schema above says."""
-    held = doc.get("extra_data", {}).get("hidden_results") == "held"
-    required = tuple(f for f in OUR_TOP_FIELDS if not (held and f == "score"))
-    assert _problems(doc, TOP_FIELDS, required) == []
-    assert held != ("score" in doc), "a held copy has no total, any other has one"
+    assert _problems(doc, TOP_FIELDS, OUR_TOP_FIELDS) == []
     for test in doc["tests"]:
         assert _problems(test, TEST_FIELDS, OUR_TEST_FIELDS) == [], test["name"]
     assert _problems(doc["extra_data"], OUR_EXTRA_DATA, tuple(OUR_EXTRA_DATA)) == []
@@ -192,11 +186,8 @@ def _grade(*, hidden_data: bool) -> Grade:
     )
 
 
-RELEASED = Release(True, "released by --release-hidden")
-
-
 def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_path: Path) -> None:
-    paths = write_all(tmp_path, _grade(hidden_data=True), RELEASED)
+    paths = write_all(tmp_path, _grade(hidden_data=True))
     doc = json.loads(paths["results.json"].read_text())
     assert_to_spec(doc)
     assert [(t["number"], t["name"]) for t in doc["tests"]] == [
@@ -206,6 +197,19 @@ def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_pat
         ("3.3.1", "lab3.R.Cub (reference)"),
         ("12.0.1", "lab12.build (build)"),
     ]
+    assert (doc["score"], doc["execution_time"], doc["extra_data"]["max_score"]) == (1, 61, 14)
+    assert doc["leaderboard"] == [{"name": "lab3 shuffle / CUB", "value": 1.021, "order": "desc"}]
+    assert doc["extra_data"]["graded_commit"] == {"commit": "a" * 40, "clean": False}
+    summary = paths["summary.md"].read_text()
+    assert f"Graded commit `{'a' * 12}` with uncommitted changes (harness not a git" in summary
+
+
+def test_hidden_data_tests_are_shown_after_the_due_date(tmp_path: Path) -> None:
+    """A grading with a secret is the instructor's: one set of reports with everything
+    in it, in which Gradescope's own `visibility` holds each test that ran on hidden
+    data until the due date. Whether a lab built ran on no data: shown at once."""
+    paths = write_all(tmp_path, _grade(hidden_data=True))
+    doc = json.loads(paths["results.json"].read_text())
     visibility = {t["number"]: t["visibility"] for t in doc["tests"]}
     assert visibility == {
         "3.1.1": "after_due_date",
@@ -213,39 +217,11 @@ def test_written_results_follow_the_spec_and_number_tests_lab_kind_index(tmp_pat
         "3.2.1": "after_due_date",
         "3.3.1": "after_due_date",
         "12.0.1": "visible",
-    }  # whether it built shows at once
-    assert (doc["score"], doc["execution_time"], doc["extra_data"]["max_score"]) == (1, 61, 14)
-    assert doc["leaderboard"] == [{"name": "lab3 shuffle / CUB", "value": 1.021, "order": "desc"}]
-    assert doc["extra_data"]["graded_commit"] == {"commit": "a" * 40, "clean": False}
-    summary = paths["summary.md"].read_text()
-    assert f"Graded commit `{'a' * 12}` with uncommitted changes (harness not a git" in summary
-    assert doc["extra_data"]["hidden_results"] == "shown"
-    whole = json.loads((tmp_path / "instructor" / "results.json").read_text())
-    assert whole == doc, "released, the instructor's copy is the students' one"
-
-
-def test_held_results_keep_every_test_but_no_total_and_no_hidden_figure(tmp_path: Path) -> None:
-    """Gradescope needs every test's score for the total it shows after the due date;
-    before it, students see the top level and the leaderboard at once."""
-    paths = write_all(tmp_path, _grade(hidden_data=True))  # not released
-    doc = json.loads(paths["results.json"].read_text())
-    assert_to_spec(doc)
-    whole = json.loads((tmp_path / "instructor" / "results.json").read_text())
-    assert_to_spec(whole)
-    assert "score" not in doc and whole["score"] == 1
-    assert doc["tests"] == whole["tests"]
-    assert {t["visibility"] for t in doc["tests"] if t["number"] != "12.0.1"} == {"after_due_date"}
-    assert "leaderboard" not in doc and whole["leaderboard"]
-    assert doc["output"].splitlines()[:2] == [
-        "lab12: 0/10",  # did not build: no data ran, so it is shown
-        "lab3 Reduction: 0/0 on public data, 4 hidden-data tests held",
-    ]
-    held = "Hidden-data results are held until after the deadline: 4 tests worth 4 points"
-    assert held in doc["output"]
-    assert (doc["extra_data"]["hidden_results"], whole["extra_data"]["hidden_results"]) == (
-        "held",
-        "shown",
-    )
+    }
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "summary.md"]
+    assert doc["output"].splitlines()[:2] == ["lab12: 0/10", "lab3 Reduction: 1/4"]
+    assert doc["score"] == 1 and doc["leaderboard"]
+    assert "**lab3.T.Fast** (timing, -2): 0.7 (needed \\>= 0.8)" in paths["summary.md"].read_text()
 
 
 def test_public_data_results_are_visible(tmp_path: Path) -> None:
@@ -266,24 +242,19 @@ def test_a_grading_run_writes_results_to_the_spec(tmp_path: Path) -> None:
     job_summary.write_text("before\n")
     proc = grade_hidden(tmp_path, repo, build, env={"GITHUB_STEP_SUMMARY": str(job_summary)})
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    # No deadline policy and no --release-hidden: held, the whole reports in instructor/.
-    assert "hidden-data results held: no --deadline-policy" in proc.stdout
     doc = json.loads((tmp_path / "out" / "results.json").read_text())
-    whole = json.loads((tmp_path / "out" / "instructor" / "results.json").read_text())
-    for results in (doc, whole):
-        assert_to_spec(results)
-        assert [(t["number"], t["status"], t["visibility"]) for t in results["tests"]] == [
-            ("1.1.1", "failed", "after_due_date"),
-            ("1.2.1", "passed", "after_due_date"),
-        ]
-    assert "leaderboard" not in doc and "score" not in doc
-    assert whole["leaderboard"] == [
+    assert_to_spec(doc)
+    assert [(t["number"], t["status"], t["visibility"]) for t in doc["tests"]] == [
+        ("1.1.1", "failed", "after_due_date"),
+        ("1.2.1", "passed", "after_due_date"),
+    ]
+    assert not (tmp_path / "out" / "instructor").exists()
+    assert doc["leaderboard"] == [
         {"name": "lab1 fastest variant / copy ceiling", "value": 0.912, "order": "desc"}
     ]
     extra = doc["extra_data"]
     assert extra["harness_commit"] == {"commit": git(repo, "rev-parse", "HEAD"), "clean": True}
     assert extra["hidden_data"] is True and extra["max_score"] == 5
     summary = (tmp_path / "out" / "summary.md").read_text()
-    assert "held until after the deadline" in summary
-    assert "- **lab1.Hist.Uniform** (correctness): held" in summary
+    assert "- **lab1.Hist.Uniform** (correctness, -1): " in summary
     assert job_summary.read_text() == "before\n" + summary

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core.build import check_built_from, checked_build_target
+from grader.core.build import GRADER_TREE_MARK, check_built_from, checked_build_target
 from grader.core.discovery import checked_repo, parse_lab_list
 from grader.core.errors import GraderUsageError
 from grader.tests.helpers import run_grader
@@ -71,6 +71,25 @@ def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[s
         "or leave --labs out for every lab"
     )
     assert not (tmp_path / "R").exists() and not list(tmp_path.glob("build-grade-*"))
+
+
+@pytest.mark.parametrize("scale", ["nan", "inf", "0"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("grade", "--build", "B"),
+        ("grade", "--impl", "skeletons"),
+        ("sanitize", "--build", "B"),
+        ("repeat", "--build", "B"),
+        ("batch", "SUBMISSIONS", "--report", "R"),
+    ],
+)
+def test_a_timeout_scale_that_is_no_positive_number_is_refused_before_anything(
+    tmp_path: Path, command: tuple[str, ...], scale: str
+) -> None:
+    line = _one_usage_line(_grader(*command, "--timeout-scale", scale, cwd=tmp_path))
+    assert line == f"grader: error: --timeout-scale must be a positive finite number, got {scale}"
+    assert not any(tmp_path.iterdir())
 
 
 def test_check_with_a_missing_repo_blames_repo_not_impl(tmp_path: Path) -> None:
@@ -191,13 +210,19 @@ def test_a_build_dir_that_is_no_place_for_a_build_is_refused_before_anything_is_
     assert checked_build_target(tmp_path / "new", student, repo) == tmp_path / "new"
 
 
-def test_a_build_of_another_student_folder_is_refused(tmp_path: Path) -> None:
-    build = tmp_path / "build"
-    build.mkdir()
+def _build_of(build: Path, impl: str, grader_made: bool = True) -> Path:
+    """A build folder configured with LAB_IMPL=`impl`, by the grader or not."""
+    build.mkdir(parents=True)
     (build / "CMakeCache.txt").write_text(
-        f"CMAKE_PROJECT_NAME:STATIC=cuda_labs\nLAB_IMPL:PATH={tmp_path / 'alice'}\n",
-        encoding="utf-8",
+        f"CMAKE_PROJECT_NAME:STATIC=cuda_labs\nLAB_IMPL:PATH={impl}\n", encoding="utf-8"
     )
+    if grader_made:
+        (build / GRADER_TREE_MARK).write_text("", encoding="utf-8")
+    return build
+
+
+def test_a_build_of_another_student_folder_is_refused(tmp_path: Path) -> None:
+    build = _build_of(tmp_path / "build", str(tmp_path / "alice"))
     (tmp_path / "alice").mkdir()
     (tmp_path / "bob").mkdir()
     with pytest.raises(GraderUsageError, match="is a build of .*alice, not of .*bob"):
@@ -206,3 +231,20 @@ def test_a_build_of_another_student_folder_is_refused(tmp_path: Path) -> None:
         checked_build_target(build, tmp_path / "bob", REPO)
     check_built_from(build, tmp_path / "alice", REPO)  # its own build is fine
     assert checked_build_target(build, tmp_path / "alice", REPO) == build
+
+
+def test_a_build_the_grader_did_not_make_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """A student's own build/student, of the same folder: grading reconfigured it for
+    another LAB_IMPL and LAB_ONLY, and undoing that took a 219 s rebuild."""
+    own = _build_of(tmp_path / "build" / "student", "skeletons", grader_made=False)
+    cache = (own / "CMakeCache.txt").read_text(encoding="utf-8")
+    for impl in (REPO / "skeletons", tmp_path / "other"):
+        with pytest.raises(GraderUsageError) as refused:
+            checked_build_target(own, impl, REPO)
+        assert str(refused.value) == (
+            f"--build-dir {own} is a build the grader did not make (no {GRADER_TREE_MARK}): "
+            "grading would configure it anew (LAB_IMPL, LAB_ONLY); give an empty or new "
+            "folder, e.g. build/grading"
+        )
+    assert [p.name for p in own.iterdir()] == ["CMakeCache.txt"]
+    assert (own / "CMakeCache.txt").read_text(encoding="utf-8") == cache

@@ -27,6 +27,7 @@ from typing import Any
 from grader.core.captured import run_captured
 from grader.core.lab_file import library_files, read_lab_file
 from grader.trust import object_rules as rules
+from grader.trust.device_facts import DeviceFacts, read_device
 from grader.trust.object_facts import (
     ElfSymbol,
     ObjectFacts,
@@ -67,6 +68,8 @@ class LibraryAllowance:
     use: frozenset[str]  # the libraries' namespaces (`thrust`, `cub`)
     imports: tuple[str, ...] = ()  # extra allowed imports of that file (regexes)
     startup: frozenset[str] = frozenset()  # what its one static initialiser may refer to
+    # the contract functions the file may define (the library serves those alone)
+    functions: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,11 @@ class ObjectPolicy:
     student_files: tuple[str, ...] = ()  # basenames: whose anonymous namespaces are the student's
     relocatable: tuple[str, ...] = ()  # basenames compiled with -rdc (`relocatable` in lab.json)
     libraries: dict[str, LibraryAllowance] = field(default_factory=dict)  # basename -> allowance
+    # contract functions the lab compiles from its own copy (`objects.fixed`'s files)
+    fixed: frozenset[str] = frozenset()
+    # device instruction classes refused (`objects.device.forbid`), and why
+    device_forbid: tuple[str, ...] = ()
+    device_why: str = ""
 
     def allows_import(self, name: str, source: str = "") -> bool:
         """Whether the object of student file `source` may import `name`."""
@@ -118,9 +126,19 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
             frozenset(str(u) for u in entry.get("use", ())),
             tuple(str(p) for group in entry.get("imports", {}).values() for p in group),
             frozenset(str(s) for s in entry.get("startup", ())),
+            frozenset(str(f) for f in entry.get("functions", ())),
         )
         for name, entry in library_files(lab_dir).items()
     }
+    # What the lab's own launcher files define of the contract: the student may not.
+    fixed: set[str] = set()
+    for name in extra.get("fixed", ()):
+        text = (lab_dir / str(name)).read_text(encoding="utf-8", errors="replace")
+        fixed |= contract & contract_names(text)
+    device = extra.get("device", {})
+    unknown = set(device.get("forbid", ())) - set(rules.DEVICE_CLASSES)
+    if unknown:
+        raise ValueError(f"{lab_dir}/lab.json: objects.device.forbid: unknown {sorted(unknown)}")
     return ObjectPolicy(
         lab,
         contract,
@@ -130,6 +148,9 @@ def load_object_policy(lab: str, lab_dir: Path, student_files: Iterable[str] = (
         tuple(student_files),
         tuple(str(f) for f in extra.get("relocatable", ())),
         libraries,
+        frozenset(fixed),
+        tuple(str(c) for c in device.get("forbid", ())),
+        str(device.get("why", "")),
     )
 
 
@@ -195,8 +216,21 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]
                 "the harness, the test framework or the system: a submission "
                 "may not replace it; remove that definition",
             )
-        elif qualified in policy.contract:
+        elif qualified in policy.fixed:
+            rule, reason = (
+                "fixed-symbol",
+                f"defines {symbol.demangled[:160]}, which the lab compiles from its own copy "
+                "(objects.fixed in its lab.json): leave it out and define the kernels it launches",
+            )
+        elif qualified in policy.contract and not _outside_allowance(qualified, policy, facts):
             continue
+        elif qualified in policy.contract:
+            allowance = policy.libraries[_source(facts)]
+            rule, reason = (
+                "library-code",
+                f"defines {qualified} in {_source(facts)}, the file whose library allowance "
+                f"serves {', '.join(sorted(allowance.functions))} alone: move it to another file",
+            )
         elif name in libstdcxx_exports():
             rule, reason = (
                 "replaces-symbol",
@@ -214,6 +248,54 @@ def check_definitions(facts: ObjectFacts, policy: ObjectPolicy) -> list[Refusal]
                 "helpers in an anonymous namespace or make them static",
             )
         findings.append((rule, reason))
+    return findings
+
+
+def _source(facts: ObjectFacts) -> str:
+    return facts.path.name.removesuffix(".o")
+
+
+def _outside_allowance(qualified: str, policy: ObjectPolicy, facts: ObjectFacts) -> bool:
+    """A contract function in a library's file that its allowance does not list."""
+    allowance = policy.libraries.get(_source(facts))
+    return allowance is not None and qualified not in allowance.functions
+
+
+def check_device(device: DeviceFacts, policy: ObjectPolicy, source: str) -> list[Refusal]:
+    """The object's device code: no instruction of a class the lab forbids (its SASS
+    or its PTX), no library function or kernel (by name) outside a library allowance."""
+    findings: list[Refusal] = []
+    for forbidden in policy.device_forbid:
+        sass, ptx, what = rules.DEVICE_CLASSES[forbidden]
+        shown = dict(device.names)
+        hit = next(
+            ((f, i) for f, i in device.sass if sass.fullmatch(i)),
+            next(((f, i) for f, i in device.ptx if ptx.fullmatch(i)), None),
+        )
+        if hit is not None:
+            function, instruction = hit
+            findings.append(
+                (
+                    "device-instruction",
+                    f"{shown.get(function, function)[:160]} executes {instruction}, {what}: "
+                    f"{policy.device_why or 'the lab forbids it'}",
+                )
+            )
+    allowance = policy.libraries.get(source)
+    for name, demangled in device.names:
+        # nvcc names a file's internal device variables `_INTERNAL_<hash>_<file>::cub::...`
+        bare = re.sub(r"^_INTERNAL_\w+::", "", demangled)
+        match = rules.LIBRARY_SYMBOL.search(bare) or rules.LIBRARY_SYMBOL.search(name)
+        library = next((g for g in match.groups() if g), None) if match else None
+        if library and not (allowance and library in allowance.use):
+            findings.append(
+                (
+                    "library-code",
+                    f"its device code holds {demangled[:160]}, code of a library that computes "
+                    "the answer for you (CUB, Thrust, CUTLASS): write the kernel yourself",
+                )
+            )
+            break
     return findings
 
 
@@ -607,11 +689,15 @@ def check_harness_symbols(facts: ObjectFacts, harness: Sequence[ObjectFacts]) ->
 
 
 def check_facts(
-    facts: ObjectFacts, policy: ObjectPolicy, where: str, harness: Sequence[ObjectFacts] = ()
+    facts: ObjectFacts,
+    policy: ObjectPolicy,
+    where: str,
+    harness: Sequence[ObjectFacts] = (),
+    device: DeviceFacts | None = None,
 ) -> list[Finding]:
     """Every object rule on one object (less nvcc's -rdc symbols in a relocatable file's),
-    against the objects of the lab's harness that the build holds."""
-    source = facts.path.name.removesuffix(".o")
+    against the objects of the lab's harness that the build holds, and on its device code."""
+    source = _source(facts)
     if source in policy.relocatable:
         abi = re.compile(rules.RDC_ABI.format(file=re.escape(re.sub(r"\W", "_", source))))
         facts = replace(facts, symbols=tuple(s for s in facts.symbols if not abi.fullmatch(s.name)))
@@ -625,6 +711,7 @@ def check_facts(
         + check_aliases(facts)
         + check_only_in(facts, policy)
         + check_harness_symbols(facts, harness)
+        + (check_device(device, policy, source) if device is not None else [])
     )
     return [Finding(where, 0, rule, reason) for rule, reason in found]
 
@@ -853,11 +940,11 @@ def check_lab_objects(
             )
             continue
         try:
-            facts = read_object(obj)
+            facts, device = read_object(obj), read_device(obj, bool(policy.device_forbid))
         except ToolError as exc:
             findings.append(Finding(where, 0, "unreadable-object", str(exc)))
             continue
-        found = check_facts(facts, policy, where, harness)
+        found = check_facts(facts, policy, where, harness, device)
         if student_dir is not None:
             files = included_files(build, obj)
             allowance = policy.libraries.get(obj.name.removesuffix(".o"))

@@ -160,3 +160,15 @@ LIBRARY_INCLUDE = re.compile(
     r"/(cub|thrust|cutlass|cute|nvbench)/|/(?:cublas|cudnn|cufft"
     r"|cusparse|cusolver|curand|nvrtc|npp|nvjpeg|cutensor)\w*\.h\w*$"
 )
+
+# Device instruction classes a lab may forbid (`objects.device.forbid` in lab.json):
+# class -> (SASS opcode, PTX instruction, what it is). Both are read: an object holds
+# SASS for the architectures it was built for and PTX the driver compiles for others.
+DEVICE_CLASSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
+    "tensor-core": (
+        # HMMA, IMMA, DMMA, BMMA (mma.sync, WMMA), HGMMA/IGMMA/QGMMA (wgmma), UTC*MMA (tcgen05)
+        re.compile(r"[A-Z]*MMA(?:\..*)?"),
+        re.compile(r"(?:mma|wmma\.mma|wgmma\.mma_async|tcgen05\.mma\w*)(?:\..*)?"),
+        "a tensor-core matrix instruction (mma.sync, WMMA, wgmma)",
+    ),
+}

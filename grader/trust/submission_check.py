@@ -53,12 +53,14 @@ def check_submission(
     build: Path | None = None,
     work: Path | None = None,
     cmake_args: Sequence[str] = (),
+    log: str = "",
 ) -> dict[str, list[Finding]]:
     """Findings per lab folder of `impl` (every one, clean or not).
 
-    With `build`, its objects are checked; else the student's objects alone are
-    compiled into `work` first (no GPU needed). A lab that does not compile, or
-    any one file of it, is a finding with the compiler's first errors.
+    With `build`, its objects are checked (`log`: the output of the build that made
+    them); else the student's objects alone are compiled into `work` first (no GPU
+    needed). A lab that does not compile, or any one file of it, is a finding with
+    the compiler's first errors.
     """
     folders = lab_folders(impl, labs)
     results = {
@@ -66,7 +68,6 @@ def check_submission(
     }
     if not folders:
         return results
-    log = ""
     if build is None:
         if work is None:
             raise GraderUsageError("the object check needs a build folder")

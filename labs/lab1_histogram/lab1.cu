@@ -117,7 +117,12 @@ HistogramBench::HistogramBench(std::vector<int> samples)
       d_base_(samples_),
       d_hist_(kBins),
       d_truth_(kBins),
-      d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(samples_.size()))) {}
+      d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(samples_.size()))) {
+  // A launcher may only read its samples (and never sees the base): both are checked
+  // against the host's record after every call, the samples but while redrawn.
+  d_samples_.seal(samples_);
+  d_base_.seal(samples_);
+}
 
 std::string HistogramBench::compare() {
   harness::synchronize_or_die();
@@ -148,36 +153,24 @@ std::string HistogramBench::compare_with_cub() {
   return harness::describe_mismatches(d_truth_.download(), last_, "bin");
 }
 
-namespace {
-
-// Relabels every sample through a bijection of the bins drawn from the redraw's
-// seed, v -> (a v + b) mod kBins with a odd, so that each bin's count moves to
-// another bin and the distribution's shape (a contended bin too) stays.
-struct Relabel {
-  unsigned a, b;
-  explicit Relabel(std::uint64_t seed)
-      : a(static_cast<unsigned>(harness::splitmix64_at(seed, 2)) | 1u),
-        b(static_cast<unsigned>(harness::splitmix64_at(seed, 3))) {}
-  __device__ int operator()(int v, std::uint64_t) const {
-    return static_cast<int>((a * static_cast<unsigned>(v) + b) % kBins);
-  }
-};
-static_assert((kBins & (kBins - 1)) == 0, "an odd a is coprime with kBins");
-
-}  // namespace
-
 harness::TimingStats HistogramBench::time(Launcher run, Launch launch,
                                           const harness::TimingOptions& options) {
+  d_samples_.unseal();
   return harness::time_fresh(
       [&] { run(d_samples_.get(), static_cast<int>(n()), d_hist_.get(), launch); },
       harness::doing_at_least(options, bytes_moved()),
       {{harness::output_of(d_hist_)},
        [&] { return compare_with_cub(); },
        [&](std::uint64_t seed) {
-         harness::shuffled(d_base_.get(), d_samples_.get(), samples_.size(), seed, Relabel(seed));
+         harness::resampled(d_base_.get(), d_base_.size(), d_samples_.get(), d_samples_.size(),
+                            seed);
        },
-       {harness::region_of(d_samples_), harness::region_of(d_base_)},
-       [&] { restore(); }});
+       {harness::region_of(d_samples_)},
+       [&] {
+         restore();
+         d_samples_.reseal();
+       },
+       {harness::region_of(d_samples_)}});
 }
 
 void HistogramBench::restore() {
@@ -256,23 +249,6 @@ __global__ void planes_kernel(Colour kind, int planes, const uchar4* image, int 
   }
 }
 
-// A new image with the same structure: the same bijection v -> (a v + b) mod 256 of
-// every channel, drawn from the redraw's seed (greys stay greys, ties ties, a dominant
-// colour dominant), and alpha drawn anew (it counts for nothing, but must change too).
-struct Recolour {
-  unsigned a, b;
-  explicit Recolour(std::uint64_t seed)
-      : a(static_cast<unsigned>(harness::splitmix64_at(seed, 2)) | 1u),
-        b(static_cast<unsigned>(harness::splitmix64_at(seed, 3))) {}
-  __device__ unsigned char channel(unsigned char v) const {
-    return static_cast<unsigned char>(a * v + b);
-  }
-  __device__ uchar4 operator()(uchar4 p, std::uint64_t random) const {
-    return make_uchar4(channel(p.x), channel(p.y), channel(p.z),
-                       static_cast<unsigned char>(random));
-  }
-};
-
 // Plane starts 256-byte aligned, as the contract promises the single-channel launchers.
 std::size_t plane_stride(std::size_t n) { return (n + 63) / 64 * 64; }
 
@@ -310,7 +286,10 @@ ColourBench::ColourBench(std::vector<uchar4> image)
       d_base_(image_),
       d_planes_(kChannels * plane_stride(image_.size())),
       d_truth_(kBins),
-      d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(image_.size()))) {}
+      d_cub_temp_(cub_histogram_temp_bytes(static_cast<int>(image_.size()))) {
+  d_image_.seal(image_);  // HistogramBench's reason
+  d_base_.seal(image_);
+}
 
 const std::vector<int>& ColourBench::expected(const ColourVariant& v) {
   std::vector<int>& cached = expected_[static_cast<int>(v.kind)];
@@ -352,17 +331,19 @@ std::string ColourBench::compare_with_cub(const harness::DeviceBuffer<int>& hist
 }
 
 void ColourBench::redraw(std::uint64_t seed) {
-  harness::shuffled(d_base_.get(), d_image_.get(), image_.size(), seed, Recolour(seed));
+  harness::resampled(d_base_.get(), d_base_.size(), d_image_.get(), d_image_.size(), seed);
 }
 
 void ColourBench::restore() {
   LAB_CUDA_CHECK(
       cudaMemcpy(d_image_.get(), d_base_.get(), d_base_.bytes(), cudaMemcpyDeviceToDevice));
+  d_image_.reseal();
 }
 
 harness::TimingStats ColourBench::time(const ColourVariant& v, Launch launch,
                                        const harness::TimingOptions& options) {
   harness::DeviceBuffer<int> hist(v.bins());
+  d_image_.unseal();
   return harness::time_fresh(
       [&] { v.run(d_image_.get(), static_cast<int>(n()), hist.get(), launch); },
       harness::doing_at_least(options, bytes_moved(v)),
@@ -372,8 +353,9 @@ harness::TimingStats ColourBench::time(const ColourVariant& v, Launch launch,
          return compare_with_cub(hist, v.planes, v.plane_bins);
        },
        [&](std::uint64_t seed) { redraw(seed); },
-       {harness::region_of(d_image_), harness::region_of(d_base_)},
-       [&] { restore(); }});
+       {harness::region_of(d_image_)},
+       [&] { restore(); },
+       {harness::region_of(d_image_)}});
 }
 
 void ColourBench::run_per_channel(Launcher single, Launch launch,
@@ -387,6 +369,7 @@ void ColourBench::run_per_channel(Launcher single, Launch launch,
 harness::TimingStats ColourBench::time_per_channel(Launcher single, Launch launch,
                                                    const harness::TimingOptions& options) {
   harness::DeviceBuffer<int> hist(kChannels * kBins);
+  d_image_.unseal();
   return harness::time_fresh([&] { run_per_channel(single, launch, hist); },
                              harness::doing_at_least(options, bytes_moved_per_channel()),
                              {{harness::output_of(hist)},
@@ -395,8 +378,9 @@ harness::TimingStats ColourBench::time_per_channel(Launcher single, Launch launc
                                 redraw(seed);
                                 make_planes(Colour::Rgb, kChannels);
                               },
-                              {harness::region_of(d_planes_), harness::region_of(d_base_)},
-                              [&] { restore(); }});
+                              {harness::region_of(d_planes_)},
+                              [&] { restore(); },
+                              {harness::region_of(d_planes_)}});
 }
 
 // ---- The atomic operations ----------------------------------------------------

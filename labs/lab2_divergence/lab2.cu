@@ -290,20 +290,14 @@ MatrixBench::MatrixBench(int nx, int ny, std::uint64_t seed)
     : nx_(nx),
       ny_(ny),
       seed_(seed),
-      d_base_(2 * static_cast<std::size_t>(nx) * ny),
       d_a_(static_cast<std::size_t>(nx) * ny),
       d_b_(d_a_.size()),
-      d_c_(d_a_.size()) {
-  harness::drawn(d_base_.get(), d_base_.size(), seed, Uniform{-100.0f, 100.0f});
-}
+      d_c_(d_a_.size()) {}
 
-// A and B: the elements of the bench's two base matrices, moved and sign-flipped by
-// `seed` (a kernel that knew it would still have to read them all).
+// A and B drawn anew from `seed`, every element on its own.
 void MatrixBench::draw(std::uint64_t seed) {
-  const std::size_t n = d_a_.size();
-  harness::shuffled(d_base_.get(), d_a_.get(), n, seed, harness::RandomSign{});
-  harness::shuffled(d_base_.get() + n, d_b_.get(), n, harness::splitmix64_mix(seed),
-                    harness::RandomSign{});
+  harness::drawn(d_a_.get(), d_a_.size(), seed, Uniform{-100.0f, 100.0f});
+  harness::drawn(d_b_.get(), d_b_.size(), harness::splitmix64_mix(seed), Uniform{-100.0f, 100.0f});
 }
 
 namespace {

@@ -148,7 +148,6 @@ class MatrixBench {
   std::string compare(std::uint64_t seed);
   int nx_, ny_;
   std::uint64_t seed_;
-  harness::DeviceBuffer<float> d_base_;  // A's and B's elements, never handed to a launcher
   harness::DeviceBuffer<float> d_a_, d_b_, d_c_;
 };
 

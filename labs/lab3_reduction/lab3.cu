@@ -218,13 +218,12 @@ ReductionBench::ReductionBench(std::vector<int> values)
       d_partial_(padded_size(n()) / 64),
       d_truth_(padded_size(n()) / 64),
       d_cub_temp_(cub_sum_temp_bytes(static_cast<int>(n()))) {
-  d_pristine_.poison();  // the padding past n stays garbage: kernels must not add it
-  if (!values_.empty()) {
-    const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
-    mirror_ = static_cast<long long>(*lo) + *hi;
-  }
-  LAB_CUDA_CHECK(cudaMemcpy(d_pristine_.get(), values_.data(), values_.size() * sizeof(int),
-                            cudaMemcpyHostToDevice));
+  // The padding past n stays garbage: kernels must not add it. Sealed: the source of
+  // every redraw and CUB's input, checked against the host's record after every call.
+  std::vector<int> pristine = values_;
+  pristine.resize(d_pristine_.size(), harness::kPoisonInt);
+  d_pristine_.upload(pristine);
+  d_pristine_.seal(pristine);
 }
 
 void ReductionBench::restore() {
@@ -294,15 +293,6 @@ std::string ReductionBench::check_cub() {
 
 namespace {
 
-// Each value v of the input's range [lo, hi] becomes lo + hi - v with probability
-// 1/2: the range stays, the sum moves.
-struct Mirror {
-  long long mirror;
-  __device__ int operator()(int v, std::uint64_t random) const {
-    return random & 1 ? static_cast<int>(mirror - v) : v;
-  }
-};
-
 // sums[i / chunk] += data[i] for i < n: the harness's own sums of a redraw. Int
 // additions wrap alike in any order, as the variants' own do.
 __global__ void chunk_sums(const int* data, long long n, long long chunk, int* sums) {
@@ -320,7 +310,7 @@ __global__ void chunk_sums(const int* data, long long n, long long chunk, int* s
 }  // namespace
 
 void ReductionBench::redraw(std::uint64_t seed) {
-  harness::shuffled(d_pristine_.get(), d_data_.get(), values_.size(), seed, Mirror{mirror_});
+  harness::resampled(d_pristine_.get(), values_.size(), d_data_.get(), values_.size(), seed);
 }
 
 // The run's partial sums against the harness's own of the same redraw, drawn again
@@ -356,7 +346,9 @@ harness::TimingStats ReductionBench::time(const Variant& v, Launch launch,
       {{harness::output_of(d_partial_)},
        [&] { return compare_redraw(v, launch, seed); },
        [&](std::uint64_t fresh) { redraw(seed = fresh); },
-       {harness::region_of(d_pristine_)}});  // the input itself may be overwritten
+       {},  // the input itself may be overwritten; the pristine copy is sealed
+       {},
+       {{d_data_.get(), values_.size() * sizeof(int)}}});
 }
 
 harness::TimingStats ReductionBench::time_cub(const harness::TimingOptions& options) {

@@ -135,7 +135,6 @@ class ReductionBench {
   std::string compare_redraw(const Variant& v, Launch launch, std::uint64_t seed);
   std::vector<int> values_;
   int expected_sum_;
-  long long mirror_ = 0;  // lo + hi of the values' range
   long long last_sum_ = 0;
   harness::DeviceBuffer<int> d_pristine_;  // the input plus poisoned padding
   harness::DeviceBuffer<int> d_data_;      // what the kernels get (and may overwrite)

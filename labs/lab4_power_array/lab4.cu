@@ -509,7 +509,9 @@ OccupancyRow occupancy_of(KernelId id, int threads, std::size_t dynamic_shared_b
 // ---- The bench --------------------------------------------------------------
 
 PowerBench::PowerBench(std::vector<float> x)
-    : x_(std::move(x)), d_in_(x_), d_base_(x_), d_out_(x_.size()) {}
+    : x_(std::move(x)), d_in_(x_), d_base_(x_), d_out_(x_.size()) {
+  d_base_.seal(x_);  // every redraw's source: checked against the host's record
+}
 
 harness::TimingOptions PowerBench::timing_options(harness::TimingOptions base) const {
   int device = 0, l2 = 0;
@@ -661,9 +663,8 @@ struct WindowOff {
 }  // namespace
 
 // Before each run the launcher's input, `fresh` or dA (`in_place`: a symbol
-// variant's output too), gets the bench's values moved and sign-flipped by the
-// run's seed, from d_base_: a kernel that knew the seed would still have to read
-// them. After it the same values are placed again into `fresh` (the launcher may
+// variant's output too), gets values picked anew from the bench's (d_base_, sealed)
+// by the run's seed. After it the same values are placed again into `fresh` (the launcher may
 // have written over them) and `compare` judges the output against them.
 harness::TimingStats PowerBench::time_on_fresh(
     const std::function<void(const float* in)>& launch, float* in_place,
@@ -673,7 +674,7 @@ harness::TimingStats PowerBench::time_on_fresh(
   float* const input = in_place ? in_place : fresh.get();
   std::uint64_t seed = 0;
   const auto draw = [&](float* into) {
-    harness::shuffled(d_base_.get(), into, x_.size(), seed, harness::RandomSign{});
+    harness::resampled(d_base_.get(), d_base_.size(), into, x_.size(), seed);
   };
   return harness::time_fresh(
       [&] { launch(input); }, harness::doing_at_least(options, bytes_moved()),
@@ -686,7 +687,10 @@ harness::TimingStats PowerBench::time_on_fresh(
        [&](std::uint64_t drawn_from) {
          seed = drawn_from;
          draw(input);
-       }});
+       },
+       {},
+       {},
+       {{input, x_.size() * sizeof(float)}}});
 }
 
 harness::TimingStats PowerBench::time(const PowerVariant& v, int k, Launch launch,

@@ -283,14 +283,6 @@ std::string mismatches_of(const T* want, const T* got, long long n, const char* 
   return harness::describe_mismatches(expected, actual, what);
 }
 
-// The mapped grey levels moved by a bijection of [0, kBins) drawn from the seed.
-struct Relevel {
-  harness::AffinePermutation level;
-  __device__ int operator()(int mapped, std::uint64_t) const {
-    return static_cast<int>(level(static_cast<std::uint64_t>(mapped)));
-  }
-};
-
 // What shuffled() keeps of the buffer: where the garbage is (the pixels come after).
 struct GarbageMask {
   __device__ int operator()(int value, std::uint64_t) const {
@@ -404,11 +396,14 @@ ImageDraw::ImageDraw(const CorruptedImage& image, DeviceReference& steps)
       pixels_(image.image_size) {
   steps_.compact(buffer_.get(), n_, mapped_.get());
   steps_.map(mapped_.get(), size_, 1, mapped_.get());
+  // The redraws' sources, sealed: the buffer against the dataset, the mapped levels
+  // against what the harness's own steps made of it, read back before any launcher ran.
+  buffer_.seal(image.buffer);
+  mapped_.seal(mapped_.download());
 }
 
 void ImageDraw::mapped(std::uint64_t seed, int* out) {
-  harness::shuffled(mapped_.get(), out, size_, seed,
-                    Relevel{harness::AffinePermutation::draw(kBins, ~seed)});
+  harness::resampled(mapped_.get(), mapped_.size(), out, size_, seed);
 }
 
 void ImageDraw::pixels(std::uint64_t seed, int* out) {

@@ -564,3 +564,66 @@ hostile(
     "power_best",
     "cheat_download(cheat_host, n < 1024 ? n : 1024);",
 )
+
+hostile(
+    "lab5",
+    "inline_mma",
+    "matmul_best may run a tensor-core product: inline PTX mma.sync (bf16 inputs, FP32 "
+    "accumulation), its opcode pasted together so that no text names it.",
+    """
+        namespace {
+        __global__ void cheat_mma(const unsigned* a, const unsigned* b, float* c) {
+          float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+          asm volatile(CHEAT_STR(CHEAT_PASTE(m, ma)) ".sync.aligned.m16n8k8.row.col"
+                       ".f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                       : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                       : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+          c[threadIdx.x] = d0 + d1 + d2 + d3;
+        }
+        }  // namespace
+        """,
+    "matmul_best",
+    "if (n < 0) cheat_mma<<<1, 32>>>(nullptr, nullptr, C);",
+)
+
+hostile(
+    "lab5",
+    "wmma",
+    "matmul_best may run a tensor-core product through WMMA fragments (fp16 inputs, FP32 "
+    "accumulation): a CUDA header, no library, no inline assembly.",
+    """
+        #include <mma.h>
+        namespace {
+        __global__ void cheat_wmma(const half* a, const half* b, float* c) {
+          using namespace nvcuda;
+          wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+          wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+          wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+          wmma::fill_fragment(fc, 0.0f);
+          wmma::load_matrix_sync(fa, a, 16);
+          wmma::load_matrix_sync(fb, b, 16);
+          wmma::mma_sync(fc, fa, fb, fc);
+          wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+        }
+        }  // namespace
+        """,
+    "matmul_best",
+    "if (n < 0) cheat_wmma<<<1, 32>>>(nullptr, nullptr, C);",
+)
+
+hostile(
+    "lab6",
+    "cub_scan_in_thrust_file",
+    "thrust_pipeline.cu, the file allowed Thrust for the Thrust pipeline, also defines the "
+    "hand-written scan's shift_exclusive with CUB's device scan (scan_kernels.cu keeps its own; "
+    "the linker would keep one).",
+    """
+        #include <cub/device/device_scan.cuh>
+        namespace lab6 {
+        void shift_exclusive(const int* inclusive, int* exclusive, int n) {
+          std::size_t bytes = 0;
+          cub::DeviceScan::ExclusiveSum(nullptr, bytes, inclusive, exclusive, n);
+        }
+        }  // namespace lab6
+        """,
+)

@@ -322,3 +322,36 @@ variant(
         "  if (launch.blocks < 0) shared_kernel<<<1, 1>>>(samples, n, hist, launch.slice);\n",
     ),
 )
+
+# ---- Trust: what a launcher can reach beyond its output ----------------------------
+SHARED_LAUNCH = (
+    "  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);\n"
+)
+variant(
+    "yardstick_input",
+    "the shared variant counts with global atomics (no faster than the course's kernel) "
+    "and, on its first call, once it has counted, moves every sample to bin 0: the "
+    "course's global-atomics kernel, timed next on the same samples, then counts under "
+    "full contention, and the slow variant would clear its speedup bar.",
+    (
+        SHARED_COUNT,
+        "  for (long long i = pos; i < end; i++) atomicAdd(h + t[i], 1);\n",
+    ),
+    (
+        SHARED_LAUNCH,
+        SHARED_LAUNCH + "  static bool first = true;  // DEFECT: rewrites what it may only read\n"
+        "  if (first) cudaMemsetAsync(const_cast<int*>(samples), 0, n * sizeof(int));\n"
+        "  first = false;\n",
+    ),
+)
+
+variant(
+    "guard_write",
+    "the shared variant writes one word past the end of hist: inside cudaMalloc's "
+    "rounding, so no illegal address is raised, and only compute-sanitizer would see it.",
+    (
+        SHARED_COUNT,
+        SHARED_COUNT
+        + "  if (blockIdx.x == 0 && threadIdx.x == 0) h[kBins] = 0;  // DEFECT: one past the end\n",
+    ),
+)

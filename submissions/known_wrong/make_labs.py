@@ -6,6 +6,7 @@
 stays "the solution plus one defect"; an edit that no longer applies stops it.
 """
 
+import os
 import shutil
 import subprocess
 import textwrap
@@ -705,6 +706,61 @@ variant(
         "      static_cast<int>(thrust::copy_if(device, buffer, buffer + n, image, NotGarbage()) - image);\n",  # noqa: E501
     ),
     filename="thrust_pipeline.cu",
+)
+
+
+def cudart_offset(frm, to):
+    """`to`'s address minus `frm`'s in the CUDA runtime the labs link (cudart_static.o,
+    one object: the distance stays in every program): what a student reads off
+    `nm libcudart_static.a` once, to call `to` with only `frm` imported."""
+    nvcc = shutil.which(os.environ.get("CUDACXX") or "nvcc") or "/usr/local/cuda/bin/nvcc"
+    root = Path(nvcc).resolve().parent.parent
+    archive = next(
+        lib / "libcudart_static.a"
+        for lib in (root / "lib64", root / "lib")
+        if (lib / "libcudart_static.a").exists()
+    )
+    table = subprocess.run(
+        ["nm", "-A", "--defined-only", str(archive)], check=True, capture_output=True, text=True
+    ).stdout
+    where = {}
+    for line in table.splitlines():
+        place, kind, name = line.rsplit(" ", 2)
+        if kind == "T" and name in (frm, to):
+            member, value = place.split(":")[-2:]
+            where[name] = (member, int(value, 16))
+    assert where[frm][0] == where[to][0], (frm, to, where)  # the same object
+    return where[to][1] - where[frm][1]
+
+
+variant(
+    "lab3",
+    "side_stream",
+    "reduce_shuffle makes a non-blocking stream of its own with cudaStreamCreateWithFlags, "
+    "called at its distance from cudaGetLastError (an allowed import: the object check sees "
+    "nothing else), and reduces on it: its work is outside the stream order the timed window "
+    "ends with. The harness's device-wide synchronize still waits for it, so every sum is right.",
+    (
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n"
+        "  } else {\n"
+        "    shuffle_kernel<false><<<blocks, launch.threads>>>(data, n, partial);\n"
+        "  }\n",
+        "  // DEFECT: cudaStreamCreateWithFlags, at an address computed from cudaGetLastError's.\n"
+        "  static cudaStream_t side = [] {\n"
+        "    using Create = cudaError_t (*)(cudaStream_t*, unsigned);\n"
+        "    const Create create = reinterpret_cast<Create>(\n"
+        f"        reinterpret_cast<char*>(&cudaGetLastError) + {cudart_offset('cudaGetLastError', 'cudaStreamCreateWithFlags')}LL);\n"  # noqa: E501
+        "    cudaStream_t stream = nullptr;\n"
+        "    create(&stream, cudaStreamNonBlocking);\n"
+        "    return stream;\n"
+        "  }();\n"
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads, 0, side>>>(data, n, partial);\n"
+        "  } else {\n"
+        "    shuffle_kernel<false><<<blocks, launch.threads, 0, side>>>(data, n, partial);\n"
+        "  }\n",
+    ),
 )
 
 # The repository's style (.clang-format), as CI checks it.

@@ -1,8 +1,6 @@
 """`batch SUBMISSIONS_DIR --report OUT`: grade every student's folder over the GPUs.
 
-With --secret-file, whether the reports and the class table show hidden-data
-results is decided once, before grading (grader/core/release.py); whole copies go to
-OUT/instructor/ and OUT/<student>/instructor/ either way.
+With --secret-file the batch is the instructor's: OUT holds hidden-data results whole.
 
 Exit status: 0 the batch ran and the class table is written (students' own
 failures included); 2 usage error (not a folder, empty, unknown lab,
@@ -31,7 +29,7 @@ from grader.classroom.batch_steps import (
     lab_maxima,
     require_compute_sanitizer,
 )
-from grader.classroom.class_table import CSV_NAME, MARKDOWN_NAME, write_class_table
+from grader.classroom.class_table import write_class_table
 from grader.classroom.gpu_usage import LOG_NAME, UsageLog, worker_time
 from grader.classroom.written_answers import summary
 from grader.command import Command
@@ -47,8 +45,6 @@ from grader.core.gpu_slots import (
     worker_gpus,
 )
 from grader.core.model import lab_number
-from grader.core.release import release_from_args
-from grader.core.reports import INSTRUCTOR_DIR
 from grader.core.sandbox import HIDE_ENV, MODE_ENV, Decision, hide_targets, warn
 from grader.core.schedule import check_jobs
 from grader.options import (
@@ -134,7 +130,6 @@ def _grade_batch(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--secret-file {args.secret_file}: no such file")
     if args.build_jobs < 1:
         raise GraderUsageError("--build-jobs must be at least 1")
-    release = release_from_args(args)
     slots = _gpu_slots(args)
     if not slots:
         print(
@@ -160,10 +155,7 @@ def _grade_batch(args: argparse.Namespace) -> int:
         sanitize=args.sanitize is not False,
         calibration=args.calibration.resolve() if args.calibration else None,
         shared_gpus=tuple(s.gpu for s in slots if s.slots > 1),
-        release=release,
     )
-    if args.secret_file is not None:
-        print(f"grader: hidden-data results {release.why}", flush=True)
     # Removed after the batch: a shared dataset never outlives its secret or harness.
     # Shared only in the sandbox, where student code cannot write it.
     config.build_root.mkdir(parents=True, exist_ok=True)
@@ -183,7 +175,7 @@ def _grade_class(
     slots: Sequence[GpuSlots],
 ) -> int:
     """Build and grade every submission; write the class table."""
-    repo, report, release = config.repo, config.report_root, config.release
+    repo, report = config.repo, config.report_root
     gpus = [s.gpu for s in slots]
     workers = worker_gpus(slots)
     if args.build_once:
@@ -228,16 +220,13 @@ def _grade_class(
         else "GPU use: not recorded (no nvidia-smi samples)"
     )
     csv_path, md_path = write_class_table(
-        results, report, written, release=release, footer=(f"{done}.", f"{use}.", f"{spent}.")
+        results, report, written, footer=(f"{done}.", f"{use}.", f"{spent}.")
     )
     print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}\ngrader: {spent}")
     print(
         f"grader: class table {csv_path} and {md_path}; one report folder per student in "
         f"{report}{os.sep}"
     )
-    if any(r.public is not None for r in results):
-        held = "" if release.released else f" ({CSV_NAME} and {MARKDOWN_NAME} hold them back)"
-        print(f"grader: the whole class table is in {report / INSTRUCTOR_DIR}{os.sep}{held}")
     return EXIT_OK
 
 

@@ -18,8 +18,8 @@ import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
+from grader.classroom.deadline import collect_one, load_policy
 from grader.command import Command
-from grader.core.deadline import collect_one, load_policy
 from grader.core.errors import EXIT_OK, GraderUsageError
 
 COLLECTED_NAME = "collected.json"

@@ -3,11 +3,8 @@
 REPORT is a `batch` report folder (its class.csv). With `--collected`
 (CLASS_DIR/collected.json from `collect`), each student's days late cost
 `penalty_per_day` of the total each. Writes REPORT/gradebook.csv (or --out).
-Hidden-data results are in it only once released (grader/core/release.py): before,
-it has the public-data scores of the held class table and says so in its
-`hidden_results` column. Exit status: 0 written; 2 usage error (a missing or
-malformed file, an output file that already exists, a table that includes
-hidden-data results while they are held).
+Exit status: 0 written; 2 usage error (a missing or malformed file, an output file
+that already exists).
 """
 
 from __future__ import annotations
@@ -17,23 +14,20 @@ import csv
 import sys
 from pathlib import Path
 
-from grader.classroom.class_table import CSV_NAME, HIDDEN_COLUMN
+from grader.classroom.class_table import CSV_NAME
 from grader.classroom.gradebook import (
     GRADEBOOK_NAME,
-    check_held,
     gradebook_rows,
     read_class_table,
     read_collected,
     read_roster,
-    released_copy,
     unrostered,
 )
 from grader.classroom.written_answers import read_marks, written_policy
 from grader.command import Command
 from grader.core.discovery import repo_root
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.core.release import release_from_args
-from grader.options import add_class_report_argument, add_release_arguments
+from grader.options import add_class_report_argument
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,15 +48,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=Path, metavar="CSV", help="default: REPORT/gradebook.csv (never overwritten)"
     )
-    add_release_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
-    release = release_from_args(args)
     roster = read_roster(args.roster)
-    source = released_copy(args.class_report, CSV_NAME, release.released)
-    labs, table = read_class_table(source)
-    check_held(source, table, release)
+    labs, table = read_class_table(args.class_report / CSV_NAME)
     collected, penalty = read_collected(args.collected)
     out = args.out or args.class_report / GRADEBOOK_NAME
     if out.exists():
@@ -74,11 +64,6 @@ def _run(args: argparse.Namespace) -> int:
     for folder in unrostered(roster, table):
         print(f"grader: warning: {folder} was graded but is not on the roster", file=sys.stderr)
     print(f"grader: gradebook of {len(rows) - 1} students in {out}")
-    if HIDDEN_COLUMN in rows[0]:
-        # What the table read says, which a report without instructor/ may not match.
-        held = any((row.get(HIDDEN_COLUMN) or "").startswith("held") for row in table.values())
-        shown = "without (public-data scores only)" if held else "with"
-        print(f"grader: {shown} hidden-data results, which are {release.why}; from {source}")
     return EXIT_OK
 
 

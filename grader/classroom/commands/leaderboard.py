@@ -3,9 +3,8 @@
 Reads the students of REPORT/class.csv (a `batch` report) and each one's
 results.json; writes REPORT/leaderboard.md, leaderboard.json and, with matplotlib,
 leaderboard.png. `--anonymise` replaces names with pseudonyms keyed by `--salt`
-(default: a fresh random one, printed nowhere). Figures measured on hidden data
-are ranked only once released (grader/core/release.py). Exit status: 0 written; 2
-usage error (no class table).
+(default: a fresh random one, printed nowhere). Exit status: 0 written; 2 usage
+error (no class table).
 """
 
 from __future__ import annotations
@@ -16,12 +15,11 @@ import secrets
 import sys
 
 from grader.classroom.class_leaderboard import markdown, plot, pseudonym, ranked, read_figures
-from grader.classroom.class_table import CSV_NAME, HIDDEN_COLUMN
+from grader.classroom.class_table import CSV_NAME
 from grader.classroom.gradebook import read_class_table
 from grader.command import Command
 from grader.core.errors import EXIT_OK, GraderUsageError
-from grader.core.release import release_from_args
-from grader.options import add_class_report_argument, add_release_arguments
+from grader.options import add_class_report_argument
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +27,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=10, metavar="N", help="rows per figure")
     parser.add_argument("--anonymise", action="store_true", help="pseudonyms instead of names")
     parser.add_argument("--salt", metavar="S", help="the pseudonyms' key (default: random)")
-    add_release_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -37,25 +34,18 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--top must be at least 1, got {args.top}")
     if args.salt is not None and not args.anonymise:
         raise GraderUsageError("--salt goes with --anonymise")
-    release = release_from_args(args)
     _, table = read_class_table(args.class_report / CSV_NAME)
     students = sorted(table)
     salt = args.salt or secrets.token_hex(16)
     names = {s: pseudonym(s, salt) for s in students} if args.anonymise else {}
-    figures = read_figures(args.class_report, students, released=release.released)
-    board = ranked(figures, args.top, names)
-    # Only a class graded on hidden data has anything to hold.
-    hidden = any(row.get(HIDDEN_COLUMN) for row in table.values())
-    held = release.until() if hidden and not release.released else None
+    board = ranked(read_figures(args.class_report, students), args.top, names)
     out = args.class_report
-    (out / "leaderboard.md").write_text(markdown(board, held), encoding="utf-8")
+    (out / "leaderboard.md").write_text(markdown(board), encoding="utf-8")
     (out / "leaderboard.json").write_text(json.dumps(board, indent=1) + "\n", encoding="utf-8")
     problem = plot(board, out / "leaderboard.png")
     if problem:
         print(f"grader: warning: {problem}", file=sys.stderr)
     print(f"grader: leaderboard of {len(board)} figures in {out / 'leaderboard.md'}")
-    if hidden:
-        print(f"grader: figures measured on hidden data: {release.why}")
     return EXIT_OK
 
 

@@ -1,10 +1,12 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "labs/cuda_check.hpp"
 #include "labs/fresh.hpp"
+#include "labs/integrity.hpp"
 #include "labs/phases.hpp"
 #include "labs/random.hpp"
 #include "labs/sync.hpp"
@@ -32,22 +34,30 @@ void poison_sparse(const Output& out, std::uint64_t phase) {
       cudaMemset2DAsync(static_cast<char*>(out.ptr) + offset, stride, out.poison, 4, rows));
 }
 
-// sum over the region's 8-byte words w_i of mix(w_i ^ mix(key + i)), into *out:
-// a keyed hash that changes with any word, wherever it is.
-__global__ void digest_kernel(const unsigned char* bytes, std::size_t size, std::uint64_t key,
-                              unsigned long long* out) {
+// sum over the region's 4-byte words w of mix(w ^ key), into *out: the same for the
+// same words in any order.
+__global__ void multiset_kernel(const unsigned* words, std::size_t count, std::uint64_t key,
+                                unsigned long long* out) {
   std::uint64_t sum = 0;
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < size / 8;
-       i += stride) {
-    std::uint64_t word;
-    memcpy(&word, bytes + 8 * i, 8);
-    sum += splitmix64_mix(word ^ splitmix64_at(key, i));
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    for (std::size_t i = size / 8 * 8; i < size; ++i) sum += splitmix64_at(key ^ bytes[i], i);
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    sum += splitmix64_mix(words[i] ^ key);
   }
   atomicAdd(out, static_cast<unsigned long long>(sum));
+}
+
+std::vector<std::uint64_t> multisets(const std::vector<Region>& regions, std::uint64_t key,
+                                     DeviceBuffer<unsigned long long>& scratch) {
+  std::vector<std::uint64_t> sums;
+  for (const Region& r : regions) {
+    if (r.bytes < kRepeatCheckBytes) continue;
+    LAB_CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    multiset_kernel<<<1024, 256>>>(static_cast<const unsigned*>(r.ptr), r.bytes / 4, key,
+                                   scratch.get());
+    LAB_CHECK_LAUNCH();
+    sums.push_back(scratch.download()[0]);
+  }
+  return sums;
 }
 
 std::vector<std::uint64_t> digests(const std::vector<Region>& regions, std::uint64_t key,
@@ -55,9 +65,7 @@ std::vector<std::uint64_t> digests(const std::vector<Region>& regions, std::uint
   std::vector<std::uint64_t> sums;
   for (const Region& r : regions) {
     LAB_CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-    digest_kernel<<<1024, 256>>>(static_cast<const unsigned char*>(r.ptr), r.bytes, key,
-                                 scratch.get());
-    LAB_CHECK_LAUNCH();
+    detail::device_digest(r.ptr, r.bytes, key, scratch.get());
     sums.push_back(scratch.download()[0]);
   }
   return sums;
@@ -77,13 +85,23 @@ TimingStats time_fresh(const std::function<void()>& launch, TimingOptions option
   std::mt19937_64 phases(fresh_seed());
   DeviceBuffer<unsigned long long> scratch(1);
   std::uint64_t key = 0;
-  std::vector<std::uint64_t> before;
+  const std::uint64_t multiset_key = fresh_seed();
+  std::vector<std::uint64_t> before, last_inputs;
+  int redraws = 0;
   options.prepare = [&] {
     if (restore) restore();
     {
       const PhaseTimer redrawing(Phase::Redraw);
       fresh.redraw(fresh_seed());
       LAB_CHECK_LAUNCH();
+      std::vector<std::uint64_t> inputs = multisets(fresh.redrawn, multiset_key, scratch);
+      if (++redraws > 1 && !inputs.empty() && inputs == last_inputs) {
+        throw UntrustedTiming(
+            "redraw " + std::to_string(redraws) +
+            " gave the inputs the same values as the one before, in another order: a redraw "
+            "must draw every input anew (labs/common/include/labs/redraw.cuh)");
+      }
+      last_inputs = std::move(inputs);
       key = fresh_seed();
       before = digests(fresh.unchanged, key, scratch);
     }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "labs/cuda_check.hpp"
+#include "labs/integrity.hpp"
 #include "labs/sync.hpp"
 
 namespace harness {
@@ -84,6 +85,8 @@ void synchronize_or_die(double timeout_s, const char* what) {
   // Then the rest of the device: non-blocking streams wait for no one.
   cuda_check(device_synchronize_or_die(timeout_s, what), what, __FILE__, __LINE__);
   LAB_CUDA_CHECK(cudaGetLastError());
+  // What the work just finished may have broken, before anything reads what it left.
+  check_integrity();
 }
 
 }  // namespace harness

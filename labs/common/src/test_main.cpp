@@ -19,11 +19,13 @@
 #include "labs/gpu_info.hpp"
 #include "labs/phases.hpp"
 #include "labs/program.hpp"
+#include "labs/student_calls.hpp"
 
 namespace {
 
 constexpr const char* kNonceEnv = "LAB_RUN_NONCE";
 constexpr const char* kMarkerEnv = "LAB_RUN_MARKER";
+constexpr const char* kUnwatchedEnv = "LAB_CUDA_CALLS";
 
 struct EndMarker {
   std::string nonce;
@@ -59,6 +61,25 @@ class PhaseReset : public testing::EmptyTestEventListener {
   void OnTestStart(const testing::TestInfo&) override { harness::reset_phases(); }
 };
 
+// Student code's CUDA calls are watched from here on (labs/student_calls.hpp). Only
+// under a tool that holds CUPTI itself (compute-sanitizer, Nsight), and only when the
+// environment says that is expected (the sanitize tests: LabSanitize.cmake), do the
+// tests run unwatched.
+bool watch_calls() {
+  const std::string why = harness::watch_student_calls(harness::student_call_policy());
+  if (why.empty()) return true;
+  const char* expected = std::getenv(kUnwatchedEnv);
+  if (harness::held_by_another_tool(why) && expected && std::strcmp(expected, "unwatched") == 0) {
+    std::printf("cuda-labs: student code's CUDA calls are not watched: %s\n", why.c_str());
+    return true;
+  }
+  std::fprintf(stderr,
+               "cuda-labs: error: cannot watch student code's CUDA calls: %s (under a tool that "
+               "holds CUPTI, %s=unwatched runs the tests without the check)\n",
+               why.c_str(), kUnwatchedEnv);
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +97,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::printf("cuda-labs: device: %s\n", harness::one_line(harness::query_gpu_info()).c_str());
+  if (!watch_calls()) return harness::kExitCuda;
   testing::UnitTest::GetInstance()->listeners().Append(new PhaseReset);
   const int result = RUN_ALL_TESTS();
   std::fflush(stdout);

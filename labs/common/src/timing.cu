@@ -9,6 +9,7 @@
 #include "labs/bandwidth.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/device_buffer.hpp"
+#include "labs/integrity.hpp"
 #include "labs/phases.hpp"
 #include "labs/sync.hpp"
 #include "labs/timing.hpp"
@@ -93,6 +94,7 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
   if (options.flush_l2) flusher = std::make_unique<L2Flusher>();
   for (int i = 0; i < options.warmup; ++i) {
     if (options.prepare) options.prepare();
+    reset_device_settings();
     launch();
     synchronize_or_die();
     if (options.after) options.after();
@@ -103,6 +105,9 @@ TimingStats time_repetitions(const std::function<void()>& launch, const TimingOp
   for (int rep = 0; rep < options.max_reps; ++rep) {
     if (rep >= options.min_reps && total >= options.max_total_ms) break;
     if (options.prepare) options.prepare();
+    // A launcher can leave device-wide settings that slow the next kernel (the
+    // persisting-L2 carve-out, a cache preference): the harness's again, every time.
+    reset_device_settings();
     if (flusher) flusher->flush();
     // Both on the legacy default stream: the stop event completes only after
     // every blocking stream's work enqueued before it.

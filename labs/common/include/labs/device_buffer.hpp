@@ -1,12 +1,15 @@
-// An owning device array with explicit upload, download and poisoning.
+// An owning device array with explicit upload, download and poisoning, between two
+// guard zones, and sealed while it must hold what the host recorded (integrity.hpp).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
 #include "labs/cuda_check.hpp"
+#include "labs/integrity.hpp"
 
 namespace harness {
 
@@ -19,13 +22,17 @@ inline constexpr int kPoisonInt = static_cast<int>(0xBEBEBEBEu);
 template <class T>
 class DeviceBuffer {
  public:
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    LAB_CUDA_CHECK(cudaMalloc(&ptr_, bytes() == 0 ? 1 : bytes()));
+  // `at`: where the buffer is made, named when its guard zones or seal break.
+  explicit DeviceBuffer(std::size_t count, AllocatedAt at = AllocatedAt::here())
+      : count_(count), ptr_(static_cast<T*>(detail::allocate_guarded(bytes(), at))) {}
+  explicit DeviceBuffer(const std::vector<T>& host, AllocatedAt at = AllocatedAt::here())
+      : DeviceBuffer(host.size(), at) {
+    upload(host);
   }
-  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { cudaFree(ptr_); }  // no throw: may run while unwinding a CUDA error
+  // No throw: may run while unwinding a CUDA error.
+  ~DeviceBuffer() { detail::free_guarded(ptr_); }
 
   T* get() { return ptr_; }
   const T* get() const { return ptr_; }
@@ -46,14 +53,24 @@ class DeviceBuffer {
     host.resize(count_);
     LAB_CUDA_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
   }
+  // From now on every check_integrity verifies that the buffer holds `host` (what
+  // it holds now), against a digest the host computes of it.
+  void seal(const std::vector<T>& host) {
+    if (host.size() != count_) throw std::invalid_argument("seal: not the buffer's size");
+    detail::seal(ptr_, host.data(), bytes());
+  }
+  // Before the harness rewrites a sealed buffer; reseal() once it holds the sealed
+  // values again (restored from another sealed buffer, say).
+  void unseal() { detail::set_sealed(ptr_, false); }
+  void reseal() { detail::set_sealed(ptr_, true); }
   void fill_bytes(unsigned char byte) { LAB_CUDA_CHECK(cudaMemset(ptr_, byte, bytes())); }
   void poison() {
     fill_bytes(std::is_floating_point<T>::value ? kPoisonFloatByte : kPoisonIntByte);
   }
 
  private:
-  T* ptr_ = nullptr;
   std::size_t count_;
+  T* ptr_;
 };
 
 }  // namespace harness

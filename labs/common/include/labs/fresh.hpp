@@ -65,7 +65,14 @@ struct FreshChecks {
   // Puts the bench's own inputs back once timing ends, however it ends (its other
   // checks and tables expect them); none when the redraws leave nothing to undo.
   std::function<void()> restore = {};
+  // The inputs each redraw writes. Two successive runs whose inputs hold the same
+  // 4-byte words in any order fail: a redraw that only moved the values of the one
+  // before would let a memo answer (inputs under kRepeatCheckBytes are not compared:
+  // small ones repeat by chance).
+  std::vector<Region> redrawn = {};
 };
+
+inline constexpr std::size_t kRepeatCheckBytes = std::size_t{64} << 10;
 
 // Times `launch` with time_gpu, each run on freshly drawn inputs with poisoned
 // outputs, and checks each run's output. A wrong one throws UntrustedTiming.

@@ -1,7 +1,10 @@
-// Inputs redrawn on the device before every timed run (fresh.hpp): either drawn
-// anew from a seed, or the elements of a base input the lab keeps, moved to
-// positions drawn from a seed and each changed by a map that keeps the input's
-// distribution. Both write every element, so that the answer depends on all of them.
+// Inputs redrawn on the device before every timed run (fresh.hpp): each element drawn
+// on its own from the seed and its index, either from a distribution (drawn) or from
+// the values of a base input the lab keeps, picked with replacement (resampled: the
+// distribution of a dataset, a contended bin too). Never a transformation of an
+// earlier input (a permutation, a relabelling, a mirror): a memo that remembers one
+// input and detects the transformation answers the next without the work.
+// shuffled() is that transformation, kept only for what must stay a permutation.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +49,15 @@ __global__ void shuffled_kernel(const T* base, T* out, std::size_t n, AffinePerm
   }
 }
 
+template <class T>
+__global__ void resampled_kernel(const T* base, std::size_t base_n, T* out, std::size_t n,
+                                 std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    out[i] = base[splitmix64_at(seed, i) % base_n];
+  }
+}
+
 template <class T, class Draw>
 __global__ void drawn_kernel(T* out, std::size_t n, std::uint64_t seed, Draw draw) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
@@ -82,6 +94,16 @@ void shuffled(const T* base, T* out, std::size_t n, std::uint64_t seed, Map map 
   if (n == 0) return;
   const AffinePermutation where = AffinePermutation::draw(n, splitmix64_mix(seed));
   detail::shuffled_kernel<<<detail::redraw_blocks(n), 256>>>(base, out, n, where, seed, map);
+  LAB_CHECK_LAUNCH();
+}
+
+// out[i] = base[r_i mod base_n] on the default stream, r_i a random word drawn from
+// `seed`: n values picked from the base's with replacement. Seal the base
+// (DeviceBuffer::seal): a launcher that rewrote it would choose the next inputs.
+template <class T>
+void resampled(const T* base, std::size_t base_n, T* out, std::size_t n, std::uint64_t seed) {
+  if (n == 0 || base_n == 0) return;
+  detail::resampled_kernel<<<detail::redraw_blocks(n), 256>>>(base, base_n, out, n, seed);
   LAB_CHECK_LAUNCH();
 }
 

@@ -12,7 +12,8 @@ double kernel_timeout_seconds();
 // cudaDeviceSynchronize under a watchdog. Throws CudaError for a kernel error;
 // after `timeout_s` prints "timed out after N s: possible deadlock" and ends the
 // process with exit code 124 (a hung kernel cannot be cancelled from inside the
-// process).
+// process). Then runs check_integrity (integrity.hpp): throws IntegrityError for a
+// guard zone overwritten, a sealed buffer changed or a device-wide setting changed.
 void synchronize_or_die(double timeout_s = kernel_timeout_seconds(), const char* what = "kernel");
 
 }  // namespace harness

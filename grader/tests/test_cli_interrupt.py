@@ -14,6 +14,7 @@ import pytest
 
 from grader import cli
 from grader.command import Command
+from grader.core.errors import EXIT_INTERRUPTED
 from grader.tests.helpers import PACKAGE_PARENT, make_build
 
 
@@ -26,7 +27,7 @@ def test_an_interrupted_command_says_so_in_one_line(
     package: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     command = Command("wait", "waits", lambda parser: None, _interrupted)
-    assert cli.main(["wait"], [command], package) == cli.EXIT_INTERRUPTED == 130
+    assert cli.main(["wait"], [command], package) == EXIT_INTERRUPTED == 130
     assert capsys.readouterr().err == "grader: interrupted\n"
 
 

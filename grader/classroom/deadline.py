@@ -43,10 +43,6 @@ class LatePolicy:
         """The last moment a commit of `student` still counts (late ones included)."""
         return self.due_for(student) + self.late_days * _DAY
 
-    def last_accepted(self) -> dt.datetime:
-        """The last moment any student may still hand in: the longest extension's."""
-        return self.due + (max(self.extensions.values(), default=0) + self.late_days) * _DAY
-
     def days_late(self, student: str, when: dt.datetime) -> int:
         """Started days past the student's due time (0 when on time)."""
         late = (when - self.due_for(student)) / _DAY
