@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from grader.command import Command
 from grader.commands import load_commands
 from grader.core.discovery import parse_lab_list
-from grader.core.errors import EXIT_USAGE, GraderUsageError
+from grader.core.errors import EXIT_INTERRUPTED, EXIT_USAGE, GraderUsageError
 from grader.core.schedule import check_timeout_scale
 
 
@@ -42,19 +42,24 @@ def main(
     commands: Sequence[Command] | None = None,
     package: str = "grader",
 ) -> int:
-    """Parse, dispatch, and turn usage errors into one line and exit status 2."""
+    """Parse, dispatch, and turn usage errors into one line and exit status 2, Ctrl-C
+    into one line and exit status 130 (every command's, here once)."""
     # Usage lines name the command as it was typed: the console script or `-m`.
     script = "cuda-labs" + package.removeprefix("grader").replace(".", "-")
     typed = os.path.basename(sys.argv[0]) == script
     prog = script if typed else f"python3 -m {package}"
-    args = build_parser(load_commands() if commands is None else commands, prog).parse_args(argv)
     try:
+        parser = build_parser(load_commands() if commands is None else commands, prog)
+        args = parser.parse_args(argv)
         check_common_arguments(args)
         status: int = args.handler(args)
         return status
     except GraderUsageError as exc:
         print(f"grader: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("grader: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def check_common_arguments(args: argparse.Namespace) -> None:

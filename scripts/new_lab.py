@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -34,6 +35,10 @@ REPO = Path(__file__).resolve().parents[1]
 TEMPLATE = Path("templates") / "lab"
 PRESETS = Path("CMakePresets.json")
 TOPIC_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
+# A file name holds at most 255 bytes; the topic names files (TOPIC_launchers.cuh), the
+# lab's folders and its build's (labN_TOPIC_correctness_test.dir), and is typed in presets.
+TOPIC_MAX = 64
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as grader/cli.py's
 # The folders that hold one subfolder per lab, labN_topic.
 LAB_ROOTS = ("labs", "solutions", "skeletons")
 LAB_FOLDER = re.compile(r"lab([0-9]+)_.+")
@@ -78,6 +83,11 @@ def check_topic(topic: str) -> str:
         raise NewLabError(
             f"topic {topic!r}: use lower-case letters, digits and '_', starting with a letter "
             "(it names the folders, the program and the files), e.g. matrix_transpose"
+        )
+    if len(topic) > TOPIC_MAX:
+        raise NewLabError(
+            f"topic {topic[:20]}... ({len(topic)} characters): at most {TOPIC_MAX} (it names "
+            "the folders, the program and the files), e.g. matrix_transpose"
         )
     return topic
 
@@ -314,20 +324,38 @@ def render(repo: Path, lab: Lab) -> dict[Path, str]:
 
 
 def create(repo: Path, lab: Lab) -> list[Path]:
-    """Write the lab and its presets; refuse, writing nothing, if any of it exists."""
+    """Write the lab and its presets; refuse, writing nothing, if any of it exists. Should
+    a write fail or Ctrl-C stop it, the lab's folders it made are removed again."""
     for root in LAB_ROOTS:
         if (repo / root / lab.folder).exists():
             raise NewLabError(f"{root}/{lab.folder} exists: not overwritten")
     files = render(repo, lab)
     presets = presets_with((repo / PRESETS).read_text(encoding="utf-8"), lab)
-    for root in LAB_ROOTS:
-        (repo / root / lab.folder).mkdir(parents=True)  # exist_ok=False: never merge
-    for rel, text in files.items():
-        target = repo / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("x", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-    (repo / PRESETS).write_text(presets, encoding="utf-8")
+    made: list[Path] = []  # removed again should anything fail
+    staged = (repo / PRESETS).with_name(f".{PRESETS.name}.new")
+    try:
+        for root in LAB_ROOTS:
+            (repo / root / lab.folder).mkdir(parents=True)  # exist_ok=False: never merge
+            made.append(repo / root / lab.folder)
+        for rel, text in files.items():
+            target = repo / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("x", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        with staged.open("x", encoding="utf-8") as out:
+            made.append(staged)
+            out.write(presets)
+        os.replace(staged, repo / PRESETS)  # whole or not at all
+    except BaseException as exc:
+        for path in made:
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            why = f"cannot write {exc.filename}: {exc.strerror}; nothing written"
+            raise NewLabError(why) from exc
+        raise
     return sorted(files)
 
 
@@ -372,6 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     except NewLabError as exc:
         print(f"new_lab: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("new_lab: interrupted: nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     for rel in written:
         print(f"new_lab: wrote {rel}")
     print(

@@ -160,7 +160,7 @@ class _Progress:
             score = (
                 f"{points_cell(result.score)}/{points_cell(result.max_score)}"
                 if result.status == "graded"
-                else result.why[:100]
+                else " / ".join(result.why.splitlines())  # whole, on one line
             )
             where = f", gpu {result.gpu}" if result.gpu else ""
             wait = result.phase_s.get("gpu_wait", 0.0)

@@ -15,6 +15,7 @@ check finds nothing: the labs it rejects are neither built nor handed to it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,7 @@ DATASETS_DIR = "datasets"  # LAB_DATA_ROOT of a build (cmake/LabTesting.cmake)
 # Under --build-root; safe_name strips a leading dot, so no student's build is named so.
 FIXED_BUILD = ".fixed-parts"
 REQUEST_SUFFIX = ".request.json"  # beside each student's build folder
+SANITIZER = "compute-sanitizer"
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,54 @@ def build_fixed_parts(
             f"{failure.errors_for()}"
         )
     return replace(config, prebuilt=build_dir)
+
+
+def require_compute_sanitizer(cmake_args: Sequence[str]) -> str:
+    """The compute-sanitizer the builds' configure will find (cmake/LabSanitize.cmake:
+    `-DLAB_COMPUTE_SANITIZER=`, else beside the CUDA toolkit's nvcc, else on the PATH).
+    Raises GraderUsageError without one: each build would lack the sanitize tests, and
+    each student's grading with the sanitizer stage would be refused after the build."""
+    given = _cmake_values(cmake_args, "LAB_COMPUTE_SANITIZER")
+    if given:
+        if not _executable(Path(given[-1])):
+            raise GraderUsageError(f"-DLAB_COMPUTE_SANITIZER={given[-1]}: not an executable file")
+        return given[-1]
+    # The nvcc CMake takes (-DCMAKE_CUDA_COMPILER, $CUDACXX, the PATH's, the usual places),
+    # and the toolkit named to FindCUDAToolkit.
+    cuda_path = os.environ.get("CUDA_PATH")
+    nvcc = _cmake_values(cmake_args, "CMAKE_CUDA_COMPILER") or [
+        *(p for p in (os.environ.get("CUDACXX"), shutil.which("nvcc")) if p),
+        *([f"{cuda_path}/bin/nvcc"] if cuda_path else []),
+        "/usr/local/cuda/bin/nvcc",
+    ]
+    chosen = next((Path(p) for p in nvcc if _executable(Path(p))), None)
+    roots = [*_cmake_values(cmake_args, "CUDAToolkit_ROOT"), os.environ.get("CUDAToolkit_ROOT")]
+    named = [chosen.parent] if chosen else []
+    named += [Path(r) / "bin" for r in roots if r]
+    bins = list(dict.fromkeys(b for folder in named for b in (folder, folder.resolve())))
+    for folder in bins:
+        for found in (folder / SANITIZER, folder.parent / SANITIZER / SANITIZER):
+            if _executable(found):
+                return str(found)
+    on_path = shutil.which(SANITIZER)
+    if on_path is None:
+        raise GraderUsageError(
+            f"the sanitizer stage needs {SANITIZER}, found neither on the PATH nor beside "
+            f"nvcc ({', '.join(map(str, bins)) or 'no nvcc found'}): install it with the CUDA "
+            "toolkit, name it with --cmake-arg=-DLAB_COMPUTE_SANITIZER=PATH, or grade with "
+            "--no-sanitize"
+        )
+    return on_path
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def _cmake_values(cmake_args: Sequence[str], name: str) -> list[str]:
+    """The values `-DNAME=V` (or `-DNAME:TYPE=V`) among the configure arguments."""
+    pattern = re.compile(rf"-D{re.escape(name)}(?::[A-Z]+)?=(.+)")
+    return [m.group(1) for arg in cmake_args if (m := pattern.fullmatch(arg))]
 
 
 def static_findings(

@@ -5,21 +5,25 @@ explicit deny list (`EXCLUDED`), so a new lab or script is exported without an
 edit here, while the reference solutions, the known-wrong submissions, the
 grader's instructor-only commands and the instructor's workflows never are.
 Files that mention the solutions are rewritten (`CMakePresets.json`, README,
-`scripts/test.sh`, the workflows) rather than shipped as they are.
+`scripts/test.sh`, the workflows) rather than shipped as they are, and the Markdown
+pages lose their links to what is left out. Everything is read from the HEAD commit.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import hashlib
+import io
 import json
 import os
+import posixpath
 import re
 import shutil
 import stat
 import subprocess
+import tarfile
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,6 +88,9 @@ REWRITTEN = ("README.md", "CMakePresets.json", "scripts/test.sh")
 DEFAULT_INSTRUCTOR_REPO = "INSTRUCTOR/cuda-labs"
 DEFAULT_REF = "main"
 REUSABLE_WORKFLOW = ".github/workflows/grade-student.yml"
+# What builds and tests a new export as the students' CI does, from nothing: the setup
+# its README has a newcomer run first (the virtual environment with numpy), then the preset.
+STUDENT_CHECK = "bash scripts/setup.sh && cmake --workflow --preset ci-skeletons"
 # The student repository's own files, as real files (linted as such): copied, with
 # the instructor's repository and ref filled into the grading workflow.
 STUDENT_FILES = Path("templates/student")
@@ -91,13 +98,15 @@ STUDENT_FILES = Path("templates/student")
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What was written: file count, the files rewritten or added, and what --force kept
-    of a previous export because it was no longer a file export wrote."""
+    """What was written: file count, the files rewritten or added, what --force kept
+    of a previous export because it was no longer a file export wrote, and from where."""
 
     out: Path
     copied: int
     generated: tuple[str, ...]
     kept: tuple[str, ...] = ()
+    commit: str | None = None  # what was exported (None: a folder without git, as it is)
+    uncommitted: tuple[str, ...] = ()  # edited files exported as committed, without the edit
 
 
 def is_excluded(rel: str) -> bool:
@@ -110,29 +119,77 @@ def is_excluded(rel: str) -> bool:
     )
 
 
-def committed_files(repo: Path) -> list[str]:
-    """The repository's tracked files; a tree without git is walked instead.
+@dataclass(frozen=True)
+class Tree:
+    """What export reads: the files of the checkout's HEAD commit (never its working
+    copies, so an edit not committed, a build folder or a colleague's unfinished file
+    never leaks), or, in a folder without git, its files as they are."""
 
-    Tracked files, not the working tree: build folders, caches and a colleague's
-    unfinished files never leak into the export.
-    """
-    if (repo / ".git").exists() and shutil.which("git"):
-        proc = subprocess.run(
-            ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=False
-        )
-        if proc.returncode == 0:
-            names = [n for n in proc.stdout.decode("utf-8", "replace").split("\0") if n]
-            return sorted(n for n in names if (repo / n).is_file())
-    return sorted(
-        p.relative_to(repo).as_posix()
-        for p in repo.rglob("*")
-        if p.is_file() and ".git" not in p.relative_to(repo).parts
-    )
+    files: Mapping[str, bytes]  # what export writes or reads to write a student's file
+    listed: frozenset[str]  # every file of the tree, exported or not
+    executable: frozenset[str] = frozenset()
+    commit: str | None = None
+    # Tracked files whose working copy differs from the commit: not exported as edited.
+    uncommitted: tuple[str, ...] = ()
+
+    def text(self, rel: str | Path) -> str:
+        name = Path(rel).as_posix()
+        if name not in self.files:
+            raise GraderUsageError(f"{name} is not in the tree export reads ({self.where})")
+        return self.files[name].decode("utf-8")
+
+    @property
+    def where(self) -> str:
+        return f"commit {self.commit[:12]}" if self.commit else "a folder without git"
 
 
-def export_plan(repo: Path) -> list[str]:
-    """The files copied as they are: committed, not excluded, not rewritten."""
-    return [f for f in committed_files(repo) if not is_excluded(f) and f not in REWRITTEN]
+def read_tree(repo: Path) -> Tree:
+    """The repository's HEAD commit; a folder without git is read as it is."""
+    if not (repo / ".git").exists():
+        names = frozenset(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
+        files = {f: (repo / f).read_bytes() for f in sorted(names) if read_for_export(f)}
+        return Tree(files, names, frozenset(f for f in files if os.access(repo / f, os.X_OK)))
+    commit = _git(repo, "rev-parse", "--verify", "HEAD^{commit}").decode().strip()
+    files, listed, executable = {}, set(), set()
+    with tarfile.open(fileobj=io.BytesIO(_git(repo, "archive", "--format=tar", commit))) as tar:
+        for member in tar.getmembers():
+            listed.add(member.name)
+            if member.isdir() or not read_for_export(member.name):
+                continue
+            if not member.isfile():  # a link: what it points to would be the instructor's
+                raise GraderUsageError(
+                    f"{member.name} in commit {commit[:12]} is not a regular file: "
+                    "export writes files only"
+                )
+            source = tar.extractfile(member)
+            assert source is not None  # a regular file
+            files[member.name] = source.read()
+            if member.mode & 0o111:
+                executable.add(member.name)
+    changed = _git(repo, "diff", "--name-only", "--no-renames", "-z", "HEAD", "--").decode()
+    edited = tuple(n for n in changed.split("\0") if n and read_for_export(n))
+    return Tree(files, frozenset(listed), frozenset(executable), commit, edited)
+
+
+def _git(repo: Path, *args: str) -> bytes:
+    """git's output in `repo`; a usage error with git's first line when it fails."""
+    if shutil.which("git") is None:
+        raise GraderUsageError(f"{repo} is a git checkout, and git is not installed")
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+    if proc.returncode != 0:
+        why = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
+        raise GraderUsageError(f"{repo}: git {args[0]}: {why}")
+    return proc.stdout
+
+
+def export_plan(tree: Tree) -> list[str]:
+    """The files copied as they are: not excluded, not rewritten."""
+    return sorted(f for f in tree.files if not is_excluded(f) and f not in REWRITTEN)
+
+
+def read_for_export(rel: str) -> bool:
+    """Whether export writes `rel` or reads it to write a student's file."""
+    return not is_excluded(rel) or rel.startswith(f"{STUDENT_FILES.as_posix()}/")
 
 
 # Written into every export: what it wrote, with each file's sha256, so --force removes
@@ -380,8 +437,14 @@ def export_tree(
     out = out.resolve()
     if not (repo / "skeletons").is_dir() or not (repo / "labs").is_dir():
         raise GraderUsageError(f"{repo} has no labs/ and skeletons/: not a cuda-labs repository")
-    generated = _generated_files(repo, instructor_repo, ref)  # refuses a bad ref first
-    plan = export_plan(repo)
+    if not (repo / STUDENT_FILES).is_dir() or (repo / MARKER).exists():
+        raise GraderUsageError(
+            f"{repo} has no {STUDENT_FILES}/ (a student repository, written by export?): "
+            "export from the instructor's repository"
+        )
+    tree = read_tree(repo)
+    generated = _generated_files(tree, instructor_repo, ref)  # refuses a bad ref first
+    plan = export_plan(tree)
     targets = [*plan, *generated]
     kept = prepare_out(out, force, targets)
     try:
@@ -389,36 +452,47 @@ def export_tree(
         # the digests once every file is written.
         _refuse_foreign_entries(out, targets)  # never write through a symlink
         write_marker(out, dict.fromkeys(targets))
-        _write_files(repo, out, plan, generated)
+        _write_files(tree, out, plan, generated)
         write_marker(out, {rel: _digest(out / rel) for rel in targets})
     except OSError as exc:
         raise GraderUsageError(f"export to {out} failed: {exc}") from exc
-    return ExportResult(out, len(plan), tuple(generated), tuple(kept))
+    return ExportResult(
+        out, len(plan), tuple(generated), tuple(kept), tree.commit, tree.uncommitted
+    )
 
 
-def _generated_files(repo: Path, instructor_repo: str, ref: str) -> dict[str, str]:
+def _generated_files(tree: Tree, instructor_repo: str, ref: str) -> dict[str, str]:
     """The files written for students instead of copied: path -> text."""
     return {
         "README.md": student_readme(
-            (repo / "README.md").read_text(encoding="utf-8"),
-            (repo / STUDENT_FILES / "grading-section.md").read_text(encoding="utf-8"),
+            tree.text("README.md"), tree.text(STUDENT_FILES / "grading-section.md")
         ),
         "CMakePresets.json": json.dumps(
-            student_presets(json.loads((repo / "CMakePresets.json").read_text("utf-8"))), indent=2
+            student_presets(json.loads(tree.text("CMakePresets.json"))), indent=2
         )
         + "\n",
-        "scripts/test.sh": (repo / STUDENT_FILES / "test.sh").read_text(encoding="utf-8"),
-        ".github/workflows/grade.yml": student_grade_workflow(repo, instructor_repo, ref),
-        ".github/workflows/ci.yml": (repo / STUDENT_FILES / "ci.yml").read_text(encoding="utf-8"),
+        "scripts/test.sh": tree.text(STUDENT_FILES / "test.sh"),
+        ".github/workflows/grade.yml": student_grade_workflow(
+            tree.text(STUDENT_FILES / "grade.yml"), instructor_repo, ref
+        ),
+        ".github/workflows/ci.yml": tree.text(STUDENT_FILES / "ci.yml"),
     }
 
 
-def _write_files(repo: Path, out: Path, plan: list[str], generated: dict[str, str]) -> None:
-    for rel in [*plan, *generated]:
+def _write_files(tree: Tree, out: Path, plan: list[str], generated: dict[str, str]) -> None:
+    shipped = {*plan, *generated}
+    for rel in shipped:
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
     for rel in plan:
-        shutil.copy2(repo / rel, out / rel)
+        data = tree.files[rel]
+        if rel.endswith(".md"):
+            data = without_dangling_links(data.decode("utf-8"), rel, shipped, tree).encode()
+        (out / rel).write_bytes(data)
+        if rel in tree.executable:
+            (out / rel).chmod((out / rel).stat().st_mode | 0o111)
     for rel, text in generated.items():
+        if rel.endswith(".md"):
+            text = without_dangling_links(text, rel, shipped, tree)
         (out / rel).write_text(text, encoding="utf-8")
     (out / "scripts" / "test.sh").chmod(0o755)
 
@@ -480,15 +554,52 @@ def student_readme(text: str, grading_section: str) -> str:
     return "\n\n".join(kept) + "\n"
 
 
-def student_grade_workflow(repo: Path, instructor_repo: str, ref: str) -> str:
+def student_grade_workflow(template: str, instructor_repo: str, ref: str) -> str:
     """The student's grading workflow: a call to the instructor's reusable workflow at `ref`,
     which is also the harness's ref (the reusable workflow checks out its own commit)."""
     if not _REPO_NAME.fullmatch(instructor_repo):
         raise GraderUsageError(f"--instructor-repo {instructor_repo!r} is not OWNER/NAME")
     if not _REF_NAME.fullmatch(ref) or ".." in ref:
         raise GraderUsageError(f"--ref {ref!r} is not a tag, branch or commit name")
-    text = (repo / STUDENT_FILES / "grade.yml").read_text(encoding="utf-8")
-    return text.replace("{instructor_repo}", instructor_repo).replace("{ref}", ref)
+    return template.replace("{instructor_repo}", instructor_repo).replace("{ref}", ref)
+
+
+# A Markdown link `[text](target)`, and a table row whose first cell is one code span.
+_LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
+_PATH_ROW = re.compile(r"\| `([^`|]+)` \|.*")
+
+
+def without_dangling_links(text: str, rel: str, shipped: set[str], tree: Tree) -> str:
+    """`text`, the Markdown file `rel` of the export, without what points at a file the
+    export leaves out: a table row naming one (a layout's `grader/classroom/` row) is
+    dropped, a link to one keeps only its text."""
+    folder = posixpath.dirname(rel)
+    shipped_folders = {
+        "/".join(f.split("/")[:i]) for f in shipped for i in range(1, f.count("/") + 1)
+    }
+
+    def resolve(target: str) -> str:
+        return posixpath.normpath(posixpath.join(folder, target)).rstrip("/")
+
+    def in_tree(path: str) -> bool:
+        return path in tree.listed or any(f.startswith(f"{path}/") for f in tree.listed)
+
+    def left_out(path: str) -> bool:
+        return path not in shipped and path not in shipped_folders
+
+    def link(match: re.Match[str]) -> str:
+        target = match.group(2).split("#", 1)[0]
+        if not target or re.match(r"[a-z]+:", target):  # an anchor here, a URL
+            return match.group(0)
+        return match.group(1) if left_out(resolve(target)) else match.group(0)
+
+    lines = []
+    for line in text.splitlines(keepends=True):
+        row = _PATH_ROW.fullmatch(line.rstrip("\n"))
+        if row and in_tree(path := resolve(row.group(1))) and left_out(path):
+            continue
+        lines.append(_LINK.sub(link, line))
+    return "".join(lines)
 
 
 # What GitHub accepts in a `uses:` line, so --instructor-repo or --ref cannot inject YAML.

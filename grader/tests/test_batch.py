@@ -28,7 +28,13 @@ from grader.classroom.batch import (
     list_gpus,
     run_batch,
 )
-from grader.classroom.batch_steps import BatchConfig, BuiltTree, grade_submission, worker_command
+from grader.classroom.batch_steps import (
+    BatchConfig,
+    BuiltTree,
+    grade_submission,
+    require_compute_sanitizer,
+    worker_command,
+)
 from grader.classroom.class_table import result_from_report, write_class_table
 from grader.core.errors import GraderUsageError
 from grader.core.gpu_lock import LOCK_FOLDER
@@ -222,6 +228,21 @@ def test_not_a_submission_is_listed_and_never_built(tmp_path: Path) -> None:
     assert results[2].status == "not a submission"
     lines = stream.getvalue().splitlines()
     assert len(lines) == 3 and lines[-1].count("/3") == 1
+
+
+def test_the_progress_line_shows_the_whole_reason_on_one_line() -> None:
+    """It cut the reason at 100 characters: the compute-sanitizer advice was lost."""
+    import io
+
+    reason = "grader exited 2 without a report: " + "x" * 200 + "\nsecond line, the advice"
+
+    def grade(sub: Submission, built: str, gpu: str) -> StudentResult:
+        return StudentResult(sub.name, "broken", gpu=gpu, reason=reason)
+
+    stream = io.StringIO()
+    run_batch(_subs(1), ["0"], lambda s: f"built-{s.name}", grade, progress=stream)
+    (line,) = stream.getvalue().splitlines()
+    assert reason.replace("\n", " / ") in line
 
 
 def test_one_gpu_grades_one_at_a_time() -> None:
@@ -517,7 +538,8 @@ def test_cli_bad_input(tmp_path: Path) -> None:
             "at least 1",
         ),
         (
-            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r")),
+            ("batch", str(tmp_path / "subs"), "--report", str(tmp_path / "plain" / "r"))
+            + ("--gpus", "1", "--no-sanitize"),  # the report is made once a GPU is found
             2,
             "cannot write reports",
         ),
@@ -563,11 +585,70 @@ def test_cli_unwritable_report(tmp_path: Path) -> None:
     locked.chmod(0o500)
     try:
         result = _grader(
-            "batch", str(tmp_path / "subs"), "--report", str(locked / "r"), cwd=tmp_path
+            "batch",
+            str(tmp_path / "subs"),
+            "--report",
+            str(locked / "r"),
+            *("--gpus", "1", "--no-sanitize"),
+            cwd=tmp_path,
         )
     finally:
         locked.chmod(0o700)
     assert result.returncode == 2 and "cannot write reports" in result.stderr
+
+
+def test_a_usage_error_leaves_no_report_folder(tmp_path: Path) -> None:
+    """The report folder was made before --resource-spec was read."""
+    _student(tmp_path / "subs", "ann", "lab1_histogram")
+    report = tmp_path / "new" / "r"
+    for bad in (("--resource-spec", str(tmp_path / "spec.json")), ("--gpus", "x")):
+        result = _grader(
+            "batch", str(tmp_path / "subs"), "--report", str(report), *bad, cwd=tmp_path
+        )
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert not (tmp_path / "new").exists()
+
+
+def _toolkit(root: Path, sanitizer: str | None) -> Path:
+    """A fake CUDA toolkit: bin/nvcc, and compute-sanitizer at `sanitizer` (relative)."""
+    for rel in ("bin/nvcc", *([sanitizer] if sanitizer else [])):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("#!/bin/sh\n")
+        (root / rel).chmod(0o755)
+    return root / "bin" / "nvcc"
+
+
+@pytest.mark.parametrize(
+    "sanitizer", ["bin/compute-sanitizer", "compute-sanitizer/compute-sanitizer"]
+)
+def test_compute_sanitizer_is_found_where_the_configure_finds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sanitizer: str
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    nvcc = _toolkit(tmp_path / "cuda", sanitizer)
+    found = require_compute_sanitizer([f"-DCMAKE_CUDA_COMPILER={nvcc}"])
+    assert found == str(tmp_path / "cuda" / sanitizer)
+    monkeypatch.setenv("CUDACXX", str(nvcc))
+    assert require_compute_sanitizer([]) == found
+    own = _toolkit(tmp_path / "own", "bin/compute-sanitizer").parent / "compute-sanitizer"
+    assert require_compute_sanitizer([f"-DLAB_COMPUTE_SANITIZER:FILEPATH={own}"]) == str(own)
+
+
+def test_a_missing_compute_sanitizer_is_refused_before_any_build(tmp_path: Path) -> None:
+    """batch built the whole class, then every student's grade refused the sanitizer stage."""
+    _student(tmp_path / "subs", "ann", "lab1_histogram")
+    nvcc = _toolkit(tmp_path / "cuda", None)
+    (tmp_path / "empty").mkdir()
+    argv = ["batch", str(tmp_path / "subs"), "--report", str(tmp_path / "r"), "--gpus", "1"]
+    argv += ["--build-root", str(tmp_path / "b"), f"--cmake-arg=-DCMAKE_CUDA_COMPILER={nvcc}"]
+    result = run_grader(*argv, cwd=tmp_path, env={"PATH": str(tmp_path / "empty")})
+    assert result.returncode == 2, result.stdout + result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "needs compute-sanitizer" in line and "--no-sanitize" in line
+    assert str(tmp_path / "cuda" / "bin") in line
+    assert not (tmp_path / "b").exists() and not (tmp_path / "r").exists()
+    with pytest.raises(GraderUsageError, match="not an executable file"):
+        require_compute_sanitizer([f"-DLAB_COMPUTE_SANITIZER={tmp_path / 'none'}"])
 
 
 def test_static_findings_zero_the_lab(tmp_path: Path) -> None:

@@ -122,6 +122,28 @@ def test_collect_never_writes_into_a_folder_that_holds_something(tmp_path: Path)
     assert (tmp_path / "class" / "keep.txt").read_text() == "mine"
 
 
+def test_a_path_no_repository_has_is_refused(tmp_path: Path) -> None:
+    """--path nosuch collected 0 of 2 and exited 0."""
+    for name in ("ann", "bob"):
+        _repo(tmp_path, name, [("2026-11-30T10:00:00+00:00", name)])
+    (tmp_path / "policy.json").write_text(json.dumps(POLICY))
+    args = ["--policy", str(tmp_path / "policy.json"), "--out", str(tmp_path / "class")]
+    proc = run_grader("collect", str(tmp_path / "repos"), *args, "--path", "nosuch", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.startswith("grader: error: --path nosuch: no repository in ")
+    assert not (tmp_path / "class").exists()
+    # A path one student lacks is that student's problem, not a usage error.
+    (tmp_path / "repos" / "bob" / "nosuch").mkdir()
+    (tmp_path / "repos" / "bob" / "nosuch" / "a.cu").write_text("b")
+    _git(tmp_path / "repos" / "bob", "add", ".")
+    _git(tmp_path / "repos" / "bob", "commit", "-q", "-m", "b", date="2026-11-30T11:00:00+00:00")
+    proc = run_grader("collect", str(tmp_path / "repos"), *args, "--path", "nosuch", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "grader: ann: no nosuch/ in " in proc.stdout and "1 of 2 collected" in proc.stdout
+    assert (tmp_path / "class" / "bob" / "a.cu").read_text() == "b"
+
+
 def test_the_gradebook_applies_the_late_penalty_and_the_roster(collected: Path) -> None:
     report = collected.parent / "report"
     report.mkdir()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -455,6 +456,23 @@ def test_the_export_says_it_has_no_solutions(exported: Path, tmp_path: Path) -> 
     assert "no reference solutions" in result.stderr.replace("\n  ", " ")
 
 
+def _printed_check(stdout: str) -> str:
+    hint = "grader: check it builds (the students' CI): "
+    (command,) = [line[len(hint) :] for line in stdout.splitlines() if line.startswith(hint)]
+    return command
+
+
+def test_the_printed_check_sets_up_first_as_the_readme_says(tmp_path: Path) -> None:
+    """It printed `cmake --workflow --preset ci-skeletons` alone: in a new export, without
+    the .venv that scripts/setup.sh makes, 999 tests did not run (no numpy)."""
+    out = tmp_path / "student"
+    result = _export_cli(str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    setup = "bash scripts/setup.sh && cmake --workflow --preset "
+    assert _printed_check(result.stdout) == f"(cd {out} && {setup}ci-skeletons)"
+    assert f"{setup}student" in (out / "README.md").read_text()  # what a newcomer runs
+
+
 @needs_cuda_cmake
 def test_the_printed_check_configures_the_export_from_anywhere(tmp_path: Path) -> None:
     """The hint once built the presets of the current folder (`cmake --build --preset`
@@ -462,33 +480,112 @@ def test_the_printed_check_configures_the_export_from_anywhere(tmp_path: Path) -
     out = tmp_path / "it's here" / "student"
     result = _export_cli(str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    hint = "grader: check it builds (the students' CI): "
-    (command,) = [line[len(hint) :] for line in result.stdout.splitlines() if line.startswith(hint)]
+    command = _printed_check(result.stdout)
     # Runs the workflow's configure step only, for lab1: `cmake --workflow --preset P`
-    # becomes `cmake --preset P` in the folder the printed command runs it in.
-    shim = tmp_path / "bin" / "cmake"
-    shim.parent.mkdir()
+    # becomes `cmake --preset P` in the folder the printed command runs it in; the setup
+    # (scripts/setup.sh) only says where it ran.
+    shims = tmp_path / "bin"
+    shims.mkdir()
     extra = [a for a in _configure_args(out, tmp_path / "unused") if a.startswith("-DLAB_GTEST")]
     real = shlex.join([str(shutil.which("cmake")), "-DLAB_ONLY=lab1", *extra])
-    shim.write_text(
+    (shims / "cmake").write_text(
         f'#!/bin/sh\n[ "$1 $2" = "--workflow --preset" ] || exit 64\nexec {real} --preset "$3"\n'
     )
-    shim.chmod(0o755)
+    bash, setup_ran = str(shutil.which("bash")), tmp_path / "setup-ran-in"
+    (shims / "bash").write_text(
+        f'#!/bin/sh\n[ "$1" = scripts/setup.sh ] || exec {bash} "$@"\n'
+        f"pwd > {shlex.quote(str(setup_ran))}\n"
+    )
+    for shim in shims.iterdir():
+        shim.chmod(0o755)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     run = subprocess.run(
-        ["bash", "-c", command],
+        [bash, "-c", command],
         cwd=elsewhere,
-        env={**os.environ, "PATH": f"{shim.parent}:{os.environ['PATH']}"},
+        env={**os.environ, "PATH": f"{shims}:{os.environ['PATH']}"},
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert run.returncode == 0, command + "\n" + run.stdout[-2000:] + run.stderr[-2000:]
+    assert setup_ran.read_text() == f"{out}\n"
     cache = (out / "build" / "ci-skeletons" / "CMakeCache.txt").read_text()
     assert f"CMAKE_HOME_DIRECTORY:INTERNAL={out}\n" in cache
     assert not any(elsewhere.iterdir())
+
+
+def _clone(tmp_path: Path) -> Path:
+    """A clone of this repository's HEAD, to edit without touching the checkout."""
+    clone = tmp_path / "instructor"
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=120)
+    return clone
+
+
+def test_the_export_is_the_commit_and_an_edit_not_committed_is_named(tmp_path: Path) -> None:
+    """An edited skeleton went out edited, without a word."""
+    clone = _clone(tmp_path)
+    kernels = "skeletons/lab1_histogram/histogram_kernels.cu"
+    committed = (clone / kernels).read_text()
+    (clone / kernels).write_text(committed + "// the instructor's unfinished edit\n")
+    (clone / "solutions" / "lab1_histogram" / "notes.txt").write_text("never exported")
+    result = _export_cli(str(tmp_path / "out"), "--repo", str(clone), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / kernels).read_text() == committed
+    head = subprocess.run(
+        ["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert f"from commit {head[:12]}:" in result.stdout
+    assert result.stderr == (
+        f"grader: warning: {kernels} has uncommitted changes, not exported: commit them and "
+        "export again to ship them\n"
+    )
+    assert os.access(tmp_path / "out" / "scripts" / "setup.sh", os.X_OK)  # the commit's mode
+
+
+def test_a_student_export_is_no_repository_to_export_from(exported: Path, tmp_path: Path) -> None:
+    """--repo naming a student's export was a FileNotFoundError traceback."""
+    _refused(
+        _export_cli(str(tmp_path / "again"), "--repo", str(exported), cwd=tmp_path),
+        f"{exported} has no templates/student/ (a student repository, written by export?): "
+        "export from the instructor's repository",
+    )
+    assert not (tmp_path / "again").exists()
+
+
+_LINK = re.compile(r"\[[^\]\n]+\]\(([^)\s]+)\)")
+
+
+def test_no_exported_page_links_what_the_export_leaves_out(exported: Path) -> None:
+    """grader/README.md linked ../CONTRIBUTING.md and classroom/README.md, the README
+    grader/classroom/README.md: none is exported."""
+    dangling = []
+    for page in sorted(exported.rglob("*.md")):
+        for target in _LINK.findall(page.read_text()):
+            path = target.split("#", 1)[0]
+            if path and not re.match(r"[a-z]+:", path) and not (page.parent / path).exists():
+                dangling.append(f"{page.relative_to(exported)}: {target}")
+    assert dangling == []
+    readme = (exported / "README.md").read_text()
+    assert "| `grader/` |" in readme and "grader/classroom" not in readme
+    grader_readme = (exported / "grader" / "README.md").read_text()
+    assert "| `core/` |" in grader_readme and "| `classroom/` |" not in grader_readme
+    assert "and why: CONTRIBUTING.md, from" in grader_readme  # the link's text stays
+
+
+def test_every_command_the_exported_pages_show_is_in_the_export(exported: Path) -> None:
+    """The README's layout showed `python3 -m grader.classroom COMMAND`, not exported."""
+    missing = []
+    for page in sorted(exported.rglob("*.md")):
+        for module, name in re.findall(
+            r"python3 -m (grader[\w.]*)(?: ([a-z][a-z-]*))?", page.read_text()
+        ):
+            package = exported.joinpath(*module.split("."))
+            command = package / "commands" / f"{name.replace('-', '_')}.py"
+            if not (package / "__main__.py").is_file() or (name and not command.is_file()):
+                missing.append(f"{page.relative_to(exported)}: python3 -m {module} {name}")
+    assert missing == []
 
 
 def test_every_exported_python_file_imports_only_exported_modules(exported: Path) -> None:

@@ -156,3 +156,37 @@ def test_the_command_line_refuses_with_one_line(capsys: pytest.CaptureFixture[st
     assert err.startswith("new_lab: topic 'Bad-Topic'") and len(err.splitlines()) == 1
     assert new_lab.main(["anything", "--number", "1"]) == 2
     assert "lab1 exists" in capsys.readouterr().err
+
+
+def test_a_topic_too_long_for_a_file_name_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """300 characters made names too long for the file system: a traceback."""
+    assert new_lab.main(["a" * 300]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("new_lab: topic aaaa") and f"at most {new_lab.TOPIC_MAX}" in line
+    assert new_lab.check_topic("a" * new_lab.TOPIC_MAX)  # the longest allowed
+    with pytest.raises(new_lab.NewLabError, match="at most"):
+        new_lab.check_topic("a" * (new_lab.TOPIC_MAX + 1))
+
+
+@needs_tools
+def test_a_write_that_fails_leaves_nothing_behind(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    shutil.rmtree(repo / "skeletons")
+    (repo / "skeletons").write_text("a file where the folder goes")
+    before = _snapshot(repo)
+    with pytest.raises(new_lab.NewLabError, match="cannot write .*skeletons.*nothing written"):
+        new_lab.create(repo, new_lab.Lab(7, "demo"))
+    assert _snapshot(repo) == before
+    assert not (repo / "labs" / "lab7_demo").exists()
+    assert not (repo / "solutions" / "lab7_demo").exists()
+
+
+def test_ctrl_c_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(repo: Path, lab: object) -> list[Path]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(new_lab, "create", interrupted)
+    assert new_lab.main(["demo"]) == 130
+    assert capsys.readouterr().err == "new_lab: interrupted: nothing written\n"

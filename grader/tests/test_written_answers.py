@@ -4,6 +4,8 @@ lines, is not; a missing report answers nothing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from grader.classroom.written_answers import (
     written_policy,
 )
 from grader.core.errors import GraderUsageError
+from grader.tests.helpers import run_grader
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = "# lab9 report\n\nKeep the headings.\n\n## 1. Why?\n\n## 2. How fast?\n\n(hint)\n"
@@ -112,3 +115,42 @@ def test_every_lab_has_written_points_and_numbered_questions() -> None:
     points, asked = written_policy(REPO)
     assert set(points) == set(asked) == {f"lab{i}" for i in range(1, 7)}
     assert all(ids == [str(i) for i in range(1, len(ids) + 1)] for ids in asked.values()), asked
+
+
+def _written(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "class" / "ann" / "lab1_histogram").mkdir(parents=True, exist_ok=True)
+    return run_grader("written", "lab1", str(tmp_path / "class"), *extra, cwd=tmp_path)
+
+
+def _one_line(result: subprocess.CompletedProcess[str], message: str) -> None:
+    assert result.returncode == 2, result.stdout + result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("grader: error: ") and message in line, line
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_writes_neither(tmp_path: Path) -> None:
+    """--out or --marks into a missing folder was a traceback, after --marks was written."""
+    marks, nowhere = tmp_path / "marks.csv", tmp_path / "no" / "view.md"
+    _one_line(
+        _written(tmp_path, "--marks", str(marks), "--out", str(nowhere)),
+        f"--out {nowhere}: cannot write it: No such file or directory",
+    )
+    assert not marks.exists()
+    _one_line(_written(tmp_path, "--marks", str(nowhere)), f"--marks {nowhere}: cannot write")
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        _one_line(
+            _written(tmp_path, "--out", str(locked / "view.md")),
+            f"--out {locked / 'view.md'}: cannot write it: Permission denied",
+        )
+    marks.write_text("mine")
+    _one_line(
+        _written(tmp_path, "--out", str(tmp_path / "view.md"), "--marks", str(marks)),
+        f"--marks {marks} exists: give another name",
+    )
+    assert marks.read_text() == "mine" and not (tmp_path / "view.md").exists()
+    done = _written(tmp_path, "--out", str(tmp_path / "view.md"), "--marks", str(tmp_path / "m"))
+    assert done.returncode == 0, done.stderr
+    assert "**ann** (no answer)" in (tmp_path / "view.md").read_text()
+    assert (tmp_path / "m").read_text().startswith("folder,lab,question,mark")

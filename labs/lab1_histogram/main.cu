@@ -20,6 +20,11 @@
 
 namespace {
 
+// --threads: any block size CUDA launches, named in the message of a value outside it.
+int threads_option(const harness::Args& args, int fallback) {
+  return static_cast<int>(args.get_int("threads", fallback, 1, 1024));
+}
+
 using harness::Cell;
 using harness::Column;
 
@@ -105,7 +110,7 @@ int run_colour(const harness::Args& args, harness::ResultWriter& out,
   const int reps = args.get_positive("reps", 20);
   const lab1::Launch launch =
       lab1::resolve_colour_launch({args.get_positive("blocks", lab1::kColourLaunch.blocks),
-                                   args.get_positive("threads", lab1::kColourLaunch.threads), 0});
+                                   threads_option(args, lab1::kColourLaunch.threads), 0});
   const std::string path = args.get("data", "image.bin");
   std::vector<uchar4> image = lab1::load_image(path, expected);
   harness::require_gpu(out);
@@ -146,7 +151,7 @@ int main(int argc, char** argv) {
         "the file's size"},
        {"height", "H", "rgb, hue: the image's height", "the file's size"},
        {"blocks", "N", "grid size", "just enough to cover n"},
-       {"threads", "N", "threads per block", "the variant's"},
+       {"threads", "N", "threads per block, 1..1024", "the variant's"},
        {"slice", "N", "samples per thread, or per block for inverse/banks", "the variant's"},
        {"reps", "N", "timed repetitions", "20"}},
       [&](const harness::Args& args, harness::ResultWriter& out) {
@@ -172,7 +177,7 @@ int main(int argc, char** argv) {
         lab1::Launch requested{};
         if (chosen) {
           requested.blocks = args.get_positive("blocks", 0);
-          requested.threads = args.get_positive("threads", chosen->defaults.threads);
+          requested.threads = threads_option(args, chosen->defaults.threads);
           requested.slice = args.get_positive("slice", chosen->defaults.slice);
         }
         std::vector<int> samples = lab1::load_samples(path, expected);

@@ -259,7 +259,8 @@ int main(int argc, char** argv) {
        {"k", "K", "power", "4, the course's"},
        {"radius", "R", "window radius for the window variants, 0..64", "32"},
        {"blocks", "N", "grid size", "just enough to cover n"},
-       {"threads", "N", "threads per block", "128, the course's BLOCKSIZE"},
+       {"threads", "N", "threads per block, 1..1024 (128 for the shared-array variants)",
+        "128, the course's BLOCKSIZE"},
        {"reps", "N", "timed repetitions", "20"},
        {"memory", "", "print the memory table, latencies and Little's law, then stop", ""},
        {"occupancy", "", "print each kernel's resources and occupancy, then stop", ""},
@@ -270,8 +271,9 @@ int main(int argc, char** argv) {
         const bool occupancy_only = args.has("occupancy");
         const bool memory_only = args.has("memory") || occupancy_only;
         const long long dynamic_bytes = args.get_int("dynamic-shared", 0, 0, INT_MAX);
-        const long long occupancy_threads =
-            occupancy_only ? args.get_int("threads", 0, 1, 1024) : 0;
+        // Any block size CUDA launches (the shared-array variants take 128 only).
+        const int threads = static_cast<int>(args.get_int("threads", lab4::kBlockSize, 1, 1024));
+        const int occupancy_threads = occupancy_only && args.has("threads") ? threads : 0;
         const std::string path = args.get("data", "data.bin");
         const std::string name = args.get("variant", "all");
         const long long k = args.get_int("k", 4, 0, INT_MAX), radius = args.get_int("radius", 32);
@@ -281,8 +283,7 @@ int main(int argc, char** argv) {
         s.radius = static_cast<int>(radius);
         s.reps = args.get_positive("reps", 20);
         const long long expected = args.get_int("n", -1, 1, INT_MAX);
-        lab4::Launch requested{args.get_positive("blocks", 0),
-                               args.get_positive("threads", lab4::kBlockSize)};
+        lab4::Launch requested{args.get_positive("blocks", 0), threads};
         std::vector<float> values;
         if (!memory_only) values = lab4::load_values(path, expected);
         const long long n = static_cast<long long>(values.size());

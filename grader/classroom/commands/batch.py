@@ -4,7 +4,8 @@ With --secret-file the batch is the instructor's: OUT holds hidden-data results 
 
 Exit status: 0 the batch ran and the class table is written (students' own
 failures included); 2 usage error (not a folder, empty, unknown lab,
-unwritable report folder); 3 no GPU.
+unwritable report folder, no compute-sanitizer for the sanitizer stage); 3 no GPU.
+A batch that fails leaves no empty report folder it made.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from grader.classroom.batch_steps import (
     build_submission,
     grade_submission,
     lab_maxima,
+    require_compute_sanitizer,
 )
 from grader.classroom.class_table import write_class_table
 from grader.classroom.gpu_usage import LOG_NAME, UsageLog, worker_time
@@ -53,6 +55,7 @@ from grader.options import (
     add_report_dir_argument,
     add_submissions_argument,
     add_timeout_scale_argument,
+    removed_if_left_empty,
     writable_dir,
 )
 
@@ -115,6 +118,11 @@ def _labs(requested: list[str] | None, repo: Path) -> tuple[str, ...]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    with removed_if_left_empty(args.report):  # a failed batch leaves no empty report folder
+        return _grade_batch(args)
+
+
+def _grade_batch(args: argparse.Namespace) -> int:
     repo = (args.repo or repo_root()).resolve()
     labs = _labs(args.labs, repo)
     submissions = find_submissions(args.submissions)
@@ -122,7 +130,6 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--secret-file {args.secret_file}: no such file")
     if args.build_jobs < 1:
         raise GraderUsageError("--build-jobs must be at least 1")
-    report = writable_dir(args.report).resolve()
     slots = _gpu_slots(args)
     if not slots:
         print(
@@ -131,6 +138,9 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_NO_GPU
+    if args.sanitize is not False:  # before the first build: without it no grade could run
+        require_compute_sanitizer(args.cmake_arg)
+    report = writable_dir(args.report).resolve()
     config = BatchConfig(
         repo=repo,
         labs=labs,

@@ -5,14 +5,16 @@ the student), the last commit dated before the student's due time plus the late
 window is written, its `--path` folder only (default `skeletons`, the layout
 `export` gives students), to CLASS_DIR/<student>/, ready for `batch`. The commits,
 their dates and the days late go to CLASS_DIR/collected.json, which `gradebook`
-reads. Exit status: 0 collected (students without a commit listed); 2 usage error
-(CLASS_DIR exists and is not empty, a bad policy file).
+reads. Exit status: 0 collected (students without a commit, or without --path in it,
+listed); 2 usage error (CLASS_DIR exists and is not empty, a bad policy file, a --path
+that no repository has at the commit it hands in: then nothing is written).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
@@ -49,11 +51,16 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--out {args.out}: exists and is not an empty folder")
     if Path(args.path).is_absolute() or ".." in Path(args.path).parts:
         raise GraderUsageError(f"--path {args.path}: must be a folder inside the repositories")
+    repos = sorted(p for p in args.repos.iterdir() if p.is_dir())
+    results = [collect_one(repo.name, repo, policy, args.out, args.path) for repo in repos]
+    graded = [(repo, r.commit) for repo, r in zip(repos, results) if r.commit]
+    if graded and not any(_holds(repo, commit, args.path) for repo, commit in graded):
+        # Nothing was extracted, so CLASS_DIR is as it was: a misspelt --path, not a class.
+        raise GraderUsageError(
+            f"--path {args.path}: no repository in {args.repos} has it at the commit it "
+            "hands in (export gives students skeletons/)"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
-    results = [
-        collect_one(repo.name, repo, policy, args.out, args.path)
-        for repo in sorted(p for p in args.repos.iterdir() if p.is_dir())
-    ]
     doc = {
         "due": policy.due.isoformat(),
         "late_days": policy.late_days,
@@ -70,6 +77,15 @@ def _run(args: argparse.Namespace) -> int:
         f"grader: {sum(not r.problem for r in results)} of {len(results)} collected in {args.out}"
     )
     return EXIT_OK
+
+
+def _holds(repo: Path, commit: str, path: str) -> bool:
+    """Whether `path` is in the tree of `commit`."""
+    rev = f"{commit}:{Path(path).as_posix()}"
+    found = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "-e", rev], capture_output=True, check=False
+    )
+    return found.returncode == 0
 
 
 COMMAND = Command(

@@ -4,7 +4,8 @@ For each question of the lab's REPORT.md: the rubric (solutions/, the instructor
 tree), then every student's answer, or that there is none or it is too short.
 Markdown on stdout, or in --out; --marks writes the empty sheet of marks that
 `gradebook --written` reads (neither is ever overwritten). Exit status: 0 written; 2
-usage error (an unknown lab, a folder that is not there, an existing --out).
+usage error (an unknown lab, a folder that is not there, an --out or --marks that
+exists or cannot be written: then neither is written).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 from pathlib import Path
+from typing import TextIO
 
 from grader.classroom.written_answers import REPORT_NAME, marks_sheet, rubric_view
 from grader.command import Command
@@ -41,9 +43,6 @@ def _run(args: argparse.Namespace) -> int:
     folder = dirs[args.lab]
     if not args.submissions.is_dir():
         raise GraderUsageError(f"{args.submissions} is not a folder of student folders")
-    for given in (args.out, args.marks):
-        if given is not None and given.exists():
-            raise GraderUsageError(f"{given} exists: give another name (nothing is overwritten)")
     students = {
         s.name: s / folder.name / REPORT_NAME
         for s in sorted(args.submissions.iterdir())
@@ -51,15 +50,41 @@ def _run(args: argparse.Namespace) -> int:
     }
     template = repo / "skeletons" / folder.name / REPORT_NAME
     text = rubric_view(template, repo / "solutions" / folder.name / REPORT_NAME, students)
-    if args.marks is not None:
-        with open(args.marks, "x", encoding="utf-8", newline="") as handle:
+    wanted = {"--marks": args.marks, "--out": args.out}
+    files = _create_new({option: path for option, path in wanted.items() if path is not None})
+    if "--marks" in files:
+        with files["--marks"] as handle:
             csv.writer(handle).writerows(marks_sheet(args.lab, template, list(students)))
-    if args.out is None:
-        print(text)
-    else:
-        with open(args.out, "x", encoding="utf-8") as handle:
+    if "--out" in files:
+        with files["--out"] as handle:
             handle.write(text + "\n")
+    else:
+        print(text)
     return EXIT_OK
+
+
+def _create_new(paths: dict[str, Path]) -> dict[str, TextIO]:
+    """Every file new (never over one), or none: a usage error names the option of the
+    first that cannot be made, and those made before it are removed."""
+    files: dict[str, TextIO] = {}
+    try:
+        for option, path in paths.items():
+            try:
+                files[option] = open(path, "x", encoding="utf-8", newline="")
+            except FileExistsError:
+                raise GraderUsageError(
+                    f"{option} {path} exists: give another name (nothing is overwritten)"
+                ) from None
+            except OSError as exc:
+                raise GraderUsageError(
+                    f"{option} {path}: cannot write it: {exc.strerror or exc}"
+                ) from exc
+    except GraderUsageError:
+        for option, handle in files.items():
+            handle.close()
+            paths[option].unlink()
+        raise
+    return files
 
 
 COMMAND = Command(
