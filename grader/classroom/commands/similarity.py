@@ -1,8 +1,8 @@
 """`similarity SUBMISSIONS_DIR --report OUT`: pairs of students with alike kernels.
 
 Writes OUT/similarity.md (the ranked pairs at or above --threshold) and
-OUT/similarity.html (the same, with the best pairs' code side by side and the
-shared parts marked). Exit status: 0 the report is written (flagged pairs
+OUT/similarity.html (copydetect's report: the pairs' code side by side, the shared
+parts marked). Exit status: 0 the report is written (flagged pairs
 included); 2 usage error (not a class folder, unknown lab, copydetect missing).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from grader.classroom.batch import find_submissions
-from grader.classroom.similarity import compare_class, html_report, markdown
+from grader.classroom.similarity import compare_class, markdown
 from grader.command import Command
 from grader.core.discovery import (
     checked_repo,
@@ -48,22 +48,22 @@ def _run(args: argparse.Namespace) -> int:
         raise GraderUsageError(f"--threshold must be in (0, 1], got {args.threshold:g}")
     repo = checked_repo((args.repo or repo_root()).resolve())
     dirs = lab_dirs(repo)
-    chosen = None
     if args.labs is not None:
         require_known_labs(args.labs, dirs)
-        chosen = [dirs[lab].name for lab in args.labs]
-    students = [(s.name, s.path) for s in find_submissions(args.submissions) if s.problem is None]
+    chosen = [dirs[lab].name for lab in (args.labs or sorted(dirs))]
+    students = [s.name for s in find_submissions(args.submissions) if s.problem is None]
     if len(students) < 2:
         raise GraderUsageError(f"{args.submissions}: fewer than two submissions to compare")
     report = writable_dir(args.report)
-    pairs = compare_class(students, repo / "skeletons", chosen)
+    html = report / "similarity.html"
+    pairs = compare_class(
+        args.submissions.resolve(), students, repo / "skeletons", chosen, args.threshold, html
+    )
     (report / "similarity.md").write_text(markdown(pairs, args.threshold), encoding="utf-8")
-    (report / "similarity.html").write_text(html_report(pairs, args.threshold), encoding="utf-8")
-    flagged = sum(1 for p in pairs if p.score >= args.threshold)
     top = f"; first: {pairs[0].first} and {pairs[0].second} ({pairs[0].score:.0%})" if pairs else ""
     print(
-        f"grader: {flagged} of {len(pairs)} pairs at or above {args.threshold:.0%}{top}; "
-        f"reports {report / 'similarity.md'} and {report / 'similarity.html'}"
+        f"grader: {len(pairs)} pairs at or above {args.threshold:.0%}{top}; "
+        f"reports {report / 'similarity.md'} and {html}"
     )
     return EXIT_OK
 
