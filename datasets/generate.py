@@ -350,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     except (GenerateError, OSError) as e:
         print(f"datasets.generate: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # write_files puts only whole files in place: none is half-written
+        print("datasets.generate: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
