@@ -7,13 +7,13 @@
 #      crash) and fast;
 #   3. prints the course's tables for the reference solutions (ctest label tables.<lab>);
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
-#      grade (one grading, reports in grade/), sanitize (compute-sanitizer),
-#      repeat (REPEAT_TIMES gradings, default 10, added to the runs in the file
-#      REPEAT_RECORD when set, so they can span several machine sessions;
-#      must give identical verdicts), known-wrong (each rejected for its reason),
-#      class (scripts/class-batch.sh: the sample class graded by `grader.classroom batch` on
-#      GPUS="2 1" GPUs, for a machine with two), sweep (scripts/seed-sweeps.sh: the
-#      course's launch-configuration tables and plots through `grader sweep`);
+#      grade (one grading, reports in grade/), sanitize (`ctest -L sanitize`:
+#      compute-sanitizer), repeat (`ctest --repeat until-fail:REPEAT_TIMES`, default
+#      10: a test that fails once in those runs fails), known-wrong (each rejected for
+#      its reason), class (scripts/class-batch.sh: the sample class graded by
+#      `grader.classroom batch` on GPUS="2 1" GPUs, for a machine with two), sweep
+#      (scripts/seed-sweeps.sh: the course's launch-configuration tables and plots
+#      through scripts/sweep.py);
 #   5. prints a summary table last.
 # Logs go to $OUT (default ./gpu-suite-logs). LABS="lab1 lab3" limits the labs,
 # TREES="solutions" the trees, TABLES=0 skips the programs' tables, CTEST=0 the
@@ -37,7 +37,7 @@ gtest_args=()
 [ -d "$root/.deps/googletest" ] && gtest_args=(-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 cmake_args+=("${gtest_args[@]}")
 # The sanitize check and grade's sanitizer stage (on with a secret) need the
-# labN.sanitize.* tests; ctest below leaves them out.
+# labN.sanitize.* tests; every other ctest run here leaves them out.
 case " $checks " in *" sanitize "* | *" grade "*) cmake_args+=(-DLAB_SANITIZE=ON) ;; esac
 
 source "$root/scripts/bubblewrap-env.sh"
@@ -114,25 +114,24 @@ solutions=$root/build/gpu-solutions
 rm -f "$out/checks.txt"
 for check in $checks; do
   start=$(date +%s)
-  grader=(python3 -m grader)
   case $check in
     # On hidden data, from a secret made for this run, in a folder of its own (the
     # sandbox hides the secret's folder from the tests).
     grade) mkdir -p "$root/build/grade-secret"
            python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
-           cmd=("${grader[@]}" grade --build "$solutions" --labs "$lab_list"
+           cmd=(python3 -m grader grade --build "$solutions" --labs "$lab_list"
                 --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
-    sanitize) cmd=("${grader[@]}" sanitize --build "$solutions" --labs "$lab_list"
-                   --report "$out/$check.md") ;;
-    repeat) cmd=("${grader[@]}" repeat --build "$solutions" --labs "$lab_list"
-                 --times "${REPEAT_TIMES:-10}" ${REPEAT_RECORD:+--record "$REPEAT_RECORD"}
-                 --report "$out/$check.md") ;;
+    # ctest on the build, which holds LABS only (LAB_ONLY); the lab tests are labelled
+    # labN, the sanitize tests sanitize and labN.sanitize.
+    sanitize) cmd=(ctest --test-dir "$solutions" -L '^sanitize$' -j "$jobs" --output-on-failure) ;;
+    repeat) cmd=(ctest --test-dir "$solutions" -L '^lab[0-9]+$' -FC '^cuda_labs_gpu$' -j "$jobs"
+                 --repeat "until-fail:${REPEAT_TIMES:-10}" --output-on-failure) ;;
     known-wrong) cmd=(python3 -m grader.classroom known-wrong --labs "$lab_list"
                       --build-root "$root/build/known-wrong" --build-jobs $((jobs < 8 ? jobs : 8))
                       "${gtest_args[@]/#/--cmake-arg=}" --report "$out/$check.md") ;;
     # The sample class through `grader.classroom batch`, on 2 GPUs then 1 (GPUS).
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
-    # The course's launch-configuration tables through `grader sweep`.
+    # The course's launch-configuration tables through scripts/sweep.py.
     sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;
     *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class, sweep)"; status=1
        continue ;;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The course's launch-configuration tables, one `grader sweep` each, on the
+# The course's launch-configuration tables, one `scripts/sweep.py` each, on the
 # reference build BUILD (default build/gpu-solutions; it must be built):
 #   lab1 global over slice x threads (the exercise sheet's kernel/slice/time table),
 #   lab2 sum_matrix over the block shapes (32,32) (32,16) (16,32) (16,16),
 #   lab3 neighbored and lab4 register over the block size, lab5 naive and
 #   naive_swapped (question 1: rows on x) over 2D blocks.
-# Each writes sweep.md, sweep.csv and sweep.png (when matplotlib is installed) under
+# Each writes sweep.csv and sweep.png (when matplotlib is installed) under
 # LOGS/<lab>-<variant>/ (default LOGS: build/seed-sweeps). Prints a table last:
 # sweep | exit | configurations | plot; exit 1 when a sweep failed.
 set -uo pipefail
@@ -34,15 +34,16 @@ for sweep in "${sweeps[@]}"; do
   read -r lab variant params <<<"$sweep"
   dir=$logs/$lab-$variant
   # shellcheck disable=SC2086  # params is a list of options
-  python3 -m grader sweep "$lab" "$variant" $params --build "$build" --out "$dir" \
+  python3 scripts/sweep.py "$lab" "$variant" $params --build "$build" --out "$dir" \
     >"$dir.log" 2>&1
   code=$?
   [ $code = 0 ] || status=1
-  configs=$(grep -c '^| [0-9]' "$dir/sweep.md" 2>/dev/null)
+  configs=0  # one line per configuration after the header
+  [ -f "$dir/sweep.csv" ] && configs=$(($(wc -l <"$dir/sweep.csv") - 1))
   plot=none
   [ -s "$dir/sweep.png" ] && plot=sweep.png
   [ $code = 0 ] || plot="none: see $dir.log"
-  rows+=("$(printf '%-22s %4s %14s  %s' "$lab $variant" "$code" "${configs:-0}" "$plot")")
+  rows+=("$(printf '%-22s %4s %14s  %s' "$lab $variant" "$code" "$configs" "$plot")")
 done
 printf '%-22s %4s %14s  %s\n' sweep exit configurations plot
 printf '%s\n' "${rows[@]}"

@@ -1,7 +1,7 @@
 """What the commands write by default into the repository is ignored by git, so a
 report made afterwards does not say "uncommitted changes": the dataset a lab program
 reads by default (data.bin) and its sidecar, `grader grade`'s report folder and
-`grader sweep`'s (grader/commands/grade.py, sweep.py)."""
+`scripts/sweep.py`'s (grader/commands/grade.py, scripts/sweep.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_OUTPUTS = ["data.bin", "data.json", "grading-report/results.json", "sweep/table.csv"]
+DEFAULT_OUTPUTS = ["data.bin", "data.json", "grading-report/results.json", "sweep/sweep.csv"]
 
 
 @pytest.mark.parametrize("path", DEFAULT_OUTPUTS)

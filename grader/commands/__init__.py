@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from grader.command import Command
 
-COMMAND_MODULES = ("grade", "probe", "check", "sanitize", "repeat", "sweep")
+COMMAND_MODULES = ("grade", "probe", "check")
 
 
 def load_commands(

@@ -168,7 +168,8 @@ def test_student_readme_drops_the_instructor_section() -> None:
         ("grader/classroom/deadline.py", True),
         ("grader/classroom/commands/batch.py", True),
         ("grader/core/reports.py", False),
-        ("grader/commands/sweep.py", False),
+        ("scripts/sweep.py", False),
+        ("scripts/calibrate.py", True),
     ],
 )
 def test_is_excluded(rel: str, excluded: bool) -> None:

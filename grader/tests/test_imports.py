@@ -24,10 +24,9 @@ LAYERS: dict[str, set[str]] = {
     "core": {"core"},
     "trust": {"core", "trust"},
     "shared": {"core", "trust", "shared"},  # options.py, command.py, errors' users
-    "tools": {"core", "trust", "shared", "tools"},
-    "commands": {"core", "trust", "shared", "tools", "commands"},
+    "commands": {"core", "trust", "shared", "commands"},
     "cli": {"core", "shared", "commands", "cli"},
-    "classroom": {"core", "trust", "shared", "tools", "commands", "cli", "classroom"},
+    "classroom": {"core", "trust", "shared", "commands", "cli", "classroom"},
 }
 TOP_LEVEL = {
     "grader": "core",

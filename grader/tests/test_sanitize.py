@@ -1,17 +1,13 @@
 """Sanitizer mode without a GPU: discovery of the sanitize tests, the report quoted,
-the verdict, and `repeat`'s comparison of runs."""
+the verdict."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from grader.commands.repeat import append_record, changes, load_record, table
 from grader.core.discovery import parse_tests
-from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, GraderUsageError, exit_status
-from grader.core.model import LabTest, Outcome, Status
+from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, exit_status
+from grader.core.model import LabTest, Status
 from grader.core.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
 from grader.core.verdict import ProcessResult, classify
 
@@ -123,36 +119,3 @@ def test_the_exit_status_of_a_run() -> None:
     assert exit_status([Status.ERROR]) == EXIT_FAILED
     assert exit_status([Status.PASSED, Status.SKIPPED]) == EXIT_NO_GPU
     assert exit_status([Status.SKIPPED], allow_skips=True) == EXIT_OK
-
-
-def test_repeat_reports_only_the_tests_whose_verdict_changed() -> None:
-    ok, slow = Outcome(Status.PASSED), Outcome(Status.FAILED, "speedup 1.4 (needed >= 1.5)\nmore")
-    runs = [{"a": ok, "b": ok}, {"a": ok, "b": slow}, {"a": ok, "b": ok, "c": ok}]
-    found = changes(runs)
-    assert [c.name for c in found] == ["b", "c"]
-    assert found[0].counts == "passed x2, failed x1"
-    assert found[0].reason == "speedup 1.4 (needed >= 1.5)"
-    assert found[1].reason == "not run in every run"
-    text = table(found, 3)
-    assert "| b | passed x2, failed x1 | PFP | speedup 1.4 (needed >= 1.5) |" in text
-    assert changes([{"a": ok}, {"a": ok}]) == []
-    assert table([], 10) == "Every verdict was identical in all 10 runs."
-
-
-def test_repeat_records_runs_and_compares_them_with_later_ones(tmp_path: Path) -> None:
-    record = tmp_path / "runs.jsonl"
-    assert load_record(record) == []
-    ok, slow = Outcome(Status.PASSED), Outcome(Status.FAILED, "share 0.849 (needed >= 0.85)\nx")
-    append_record(record, {"a": ok, "b": ok}, "H100")
-    append_record(record, {"a": ok, "b": slow}, "H100")
-    runs = load_record(record)
-    assert [run["b"].status for run in runs] == [Status.PASSED, Status.FAILED]
-    assert runs[1]["b"].reason == "share 0.849 (needed >= 0.85)"
-    assert [c.name for c in changes(runs + [{"a": ok, "b": ok}])] == ["b"]
-
-
-def test_a_record_this_command_did_not_write_is_a_usage_error(tmp_path: Path) -> None:
-    record = tmp_path / "runs.jsonl"
-    record.write_text('{"gpu": "x", "verdicts": {"a": ["passed", ""]}}\nnot json\n')
-    with pytest.raises(GraderUsageError, match="line 2 is not a run"):
-        load_record(record)

@@ -22,7 +22,6 @@ from grader.tests.helpers import (
     make_repo,
     needs_ctest,
     run_grade,
-    run_grader,
 )
 from grader.tests.test_results_schema import assert_to_spec
 
@@ -194,29 +193,3 @@ def test_a_secret_turns_the_stage_on_and_a_build_without_it_is_refused(tmp_path:
 )
 def test_the_variant_is_the_first_part_of_the_case_name(name: str, variant: str) -> None:
     assert variant_of(name) == variant
-
-
-def test_the_sanitize_command_runs_the_sanitize_tests_alone(tmp_path: Path) -> None:
-    log = tmp_path / "sanitizer.log"
-    specs = [
-        *_cases(PASSING),
-        _sanitize_spec("racecheck", log, "__single"),  # as registered: no variant in its filter
-        _sanitize_spec("memcheck", log, "nothing-is-faulty"),
-    ]
-    build = make_build(tmp_path, specs)
-    report = tmp_path / "sanitize.md"
-    env = {"LAB_SANDBOX": "off"}
-    proc = run_grader(
-        "sanitize", "--build", str(build), "--report", str(report), cwd=tmp_path, env=env
-    )
-    assert proc.returncode == 1, proc.stderr
-    rows = report.read_text().splitlines()
-    assert rows[:2] == ["| test | verdict | reason |", "| --- | --- | --- |"]
-    assert rows[2] == "| lab1.sanitize.memcheck | passed |  |"
-    assert rows[3].startswith(
-        "| lab1.sanitize.racecheck | failed | compute-sanitizer --tool racecheck reported 1 "
-        "error; the first: / ========= Error: Race reported between"
-    )
-    assert len(rows) == 4 and proc.stdout.endswith("\n".join(rows) + "\n")
-    # Each ran once over its own filter, unsplit; no correctness test ran.
-    assert _filters(log) == [[SMALL], [SMALL]]

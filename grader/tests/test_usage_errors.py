@@ -58,8 +58,6 @@ def test_checked_repo_says_what_the_folder_lacks(tmp_path: Path) -> None:
         ("grade", "--build", "B"),
         ("grade", "--impl", "skeletons"),
         ("check", "--impl", "skeletons"),
-        ("sanitize", "--build", "B"),
-        ("repeat", "--build", "B"),
         ("known-wrong", "--static-only"),
         ("batch", "SUBMISSIONS", "--report", "R"),
     ],
@@ -110,38 +108,6 @@ def test_check_with_a_repo_without_labs_blames_repo(tmp_path: Path) -> None:
     assert "the repository has no labs/ folder" in line and "--impl" not in line
 
 
-def test_sweep_with_a_missing_repo_says_it_has_no_labs(tmp_path: Path) -> None:
-    (tmp_path / "build" / "bin").mkdir(parents=True)
-    line = _one_usage_line(
-        _grader(
-            "sweep",
-            "lab1",
-            "shared",
-            "--param",
-            "blocks=1",
-            "--build",
-            str(tmp_path / "build"),
-            "--repo",
-            str(tmp_path / "nonexistent"),
-            cwd=tmp_path,
-        )
-    )
-    assert line == (
-        f"grader: error: --repo {tmp_path / 'nonexistent'}: no such folder, so no "
-        "labs/; give a cuda-labs repository (one holding labs/labN_topic/)"
-    )
-    assert "known labs are" not in line
-
-
-def test_calibrate_refuses_a_build_that_is_not_the_reference(tmp_path: Path) -> None:
-    # A student's figures must never become what the bars were set from.
-    build = tmp_path / "B"
-    build.mkdir()
-    (build / "CMakeCache.txt").write_text("LAB_IMPL:STRING=skeletons\n")
-    line = _one_usage_line(_grader("repeat", "--build", str(build), "--calibrate", cwd=tmp_path))
-    assert "--calibrate measures the reference" in line and "LAB_IMPL=solutions" in line
-
-
 def test_a_folder_that_is_no_build_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     """`grade --build <not a build>` once ran ctest there, which wrote Testing/ into it,
     and left an empty ./grading-report/ behind; `--build FILE` said "does not exist"."""
@@ -150,7 +116,7 @@ def test_a_folder_that_is_no_build_is_refused_and_nothing_is_written(tmp_path: P
     (notes / "a.txt").write_text("mine")
     plain.write_text("x")
     cwd.mkdir()
-    for command in (("grade",), ("probe",), ("sanitize",), ("check", "--impl", "skeletons")):
+    for command in (("grade",), ("probe",), ("check", "--impl", "skeletons")):
         line = _one_usage_line(_grader(*command, "--build", str(notes), cwd=cwd))
         assert line == (
             f"grader: error: build directory {notes} is not a build of cuda-labs (no "
