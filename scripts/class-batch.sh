@@ -14,8 +14,10 @@
 # (--calibration), so a hung student costs seconds, not minutes. CALIBRATION=DIR instead
 # takes an earlier such grading's report folder (LOGS/typical of an earlier run), so a
 # lent machine can calibrate in one command and grade the class in the next.
-# Prints last a table: GPUs, wall time, students per GPU-hour, where the workers'
-# time went, GPU use, as expected. Everything goes under LOGS (default
+# nvidia-smi samples each GPU's use once a second during each batch (LOGS/gpu-usage-N.csv:
+# timestamp, index, utilization %, memory MiB). Prints last a table: GPUs, wall time,
+# students per GPU-hour, where the workers' time went, how often each GPU was busy, as
+# expected. Everything goes under LOGS (default
 # build/class-batch). A lent machine is given back soon after its command returns, so
 # the class must fit one command there: 22 students on 2 GPUs, 200 on 4 at least.
 set -uo pipefail
@@ -36,6 +38,12 @@ head -c 24 /dev/urandom | base64 >"$logs/secret"
 status=0
 # The host's CPU ticks, all and idle (/proc/stat): how busy the CPUs were during a batch.
 cpu_ticks() { awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6}' /proc/stat; }
+# In how many of a gpu-usage CSV's samples each GPU ran a kernel.
+gpu_busy() {
+  awk -F', ' 'NF == 4 && $3 ~ /^[0-9]+$/ { n[$2]++; if ($3 > 0) b[$2]++ }
+    END { for (g in n) printf "GPU %s busy in %d of %d samples\n", g, b[g], n[g] }' "$1" |
+    sort | paste -sd';' | sed 's/;/; /g'
+}
 sanitize=()
 [ "${SANITIZE:-1}" = 0 ] && sanitize=(--no-sanitize)
 calibration=()
@@ -62,10 +70,16 @@ for n in ${GPUS:-2 1}; do
     gpus=(--resource-spec "$logs/gpus-$n.json")
   fi
   read -r total idle < <(cpu_ticks)
+  # Line-buffered, so that the samples are in the file when the sampler is stopped.
+  stdbuf -oL nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used \
+    --format=csv,noheader,nounits -l 1 >"$logs/gpu-usage-$n.csv" 2>&1 &
+  sampler=$!
   python3 -m grader.classroom batch "$logs/class" --labs lab1 --secret-file "$logs/secret" "${gpus[@]}" \
     --build-root "$logs/build-$n" --build-jobs "${BUILD_JOBS:-8}" --report "$logs/report-$n" \
     ${BUILD_ONCE:+--build-once} ${JOBS:+--jobs "$JOBS"} "${calibration[@]}" "${sanitize[@]}" \
     "${cmake_args[@]}" >"$logs/batch-$n.log" 2>&1 || status=1
+  kill "$sampler" 2>/dev/null
+  wait "$sampler" 2>/dev/null
   read -r total2 idle2 < <(cpu_ticks)
   echo "CPUs busy $(( 100 - 100 * (idle2 - idle) / (total2 - total + 1) )) % of the batch, $(nproc) of them (/proc/stat)" \
     >"$logs/cpu-$n.txt"
@@ -87,7 +101,8 @@ for n in ${GPUS:-2 1}; do
   done_line=$(grep -h "batch done" "$logs/batch-$n.log" | sed 's/^grader: //')
   printf '%-5s %-90s %s\n' "$n" "${done_line:-no result: see batch-$n.log}" \
     "$(tail -1 "$logs/check-$n.md")"
-  grep -h "GPU use\|Worker time" "$logs/batch-$n.log" | sed 's/^grader: /      /'
+  grep -h "Worker time" "$logs/batch-$n.log" | sed 's/^grader: /      /'
+  echo "      GPU use (nvidia-smi, gpu-usage-$n.csv): $(gpu_busy "$logs/gpu-usage-$n.csv")"
   sed 's/^/      /' "$logs/cpu-$n.txt"
 done
 exit $status

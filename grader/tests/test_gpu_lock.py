@@ -214,7 +214,7 @@ def test_with_a_lock_one_job_still_confirms_a_crowded_failure_alone() -> None:
 
 def test_the_wait_to_run_alone_is_counted(tmp_path: Path) -> None:
     """What a timed test waited for the other workers on its GPU: the batch's 'waiting
-    for the GPU' (gpu_usage.worker_time)."""
+    for the GPU' (grader/classroom/worker_time.py)."""
     path = lock_file(tmp_path, "0")
     runner = _Runner(_RecordingLock(), {})
     scheduler = Scheduler(runner, jobs=1, gpu_lock=GpuLock(path, timeout_s=LONG_S))  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ from grader.classroom.batch_steps import (
     require_compute_sanitizer,
 )
 from grader.classroom.class_table import write_class_table
-from grader.classroom.gpu_usage import LOG_NAME, UsageLog, worker_time
+from grader.classroom.worker_time import worker_time
 from grader.classroom.written_answers import summary
 from grader.command import Command
 from grader.core.build import decide_build, print_progress
@@ -189,14 +189,13 @@ def _grade_class(
         flush=True,
     )
     start = time.monotonic()
-    with UsageLog(report / LOG_NAME, gpus) as usage_log:
-        graded = run_batch(
-            submissions,
-            workers,
-            partial(build_submission, config),
-            partial(grade_submission, config),
-            build_jobs=args.build_jobs,
-        )
+    graded = run_batch(
+        submissions,
+        workers,
+        partial(build_submission, config),
+        partial(grade_submission, config),
+        build_jobs=args.build_jobs,
+    )
     by_name = {r.name: r for r in graded}
     results = [by_name[s.name] for s in submissions]
     written = {s.name: summary(repo / "skeletons", s.path) for s in submissions if not s.problem}
@@ -214,15 +213,10 @@ def _grade_class(
         f"GPU {g}: {n}" for g, n in per_gpu.items()
     )
     spent = worker_time(results, len(workers), elapsed).line()
-    use = (
-        f"{usage_log.usage.line()} ({LOG_NAME})"
-        if usage_log.usage
-        else "GPU use: not recorded (no nvidia-smi samples)"
-    )
     csv_path, md_path = write_class_table(
-        results, report, written, footer=(f"{done}.", f"{use}.", f"{spent}.")
+        results, report, written, footer=(f"{done}.", f"{spent}.")
     )
-    print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {use}\ngrader: {spent}")
+    print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {spent}")
     print(
         f"grader: class table {csv_path} and {md_path}; one report folder per student in "
         f"{report}{os.sep}"
