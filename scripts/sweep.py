@@ -145,7 +145,8 @@ def dataset(build: Path, lab: str, given: Path | None) -> Path:
 
 
 def run(argv: list[str]) -> tuple[int, list[dict[str, str]], str]:
-    """One run's exit status, CSV rows and first line of stderr."""
+    """One run's exit status, CSV rows and the last line of stderr (the program's reason
+    for its exit status; the lines before it describe the device and the input)."""
     try:
         proc = subprocess.run(
             argv, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False
