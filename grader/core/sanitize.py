@@ -2,10 +2,11 @@
 
 CMake registers them with `-DLAB_SANITIZE=ON` (cmake/LabSanitize.cmake) as
 `labN.sanitize.<tool>`, labelled `sanitize` and `labN.sanitize` but never `labN`:
-discovery leaves them out of every grade, and `python3 -m grader sanitize` runs
-them. compute-sanitizer exits with SANITIZER_EXIT_CODE when its tool reported an
-error; the test then fails with the tool's first report quoted, even when the
-program's own checks passed (a race that happened to give the right answer).
+discovery leaves them out of every grade; `ctest -L sanitize` runs them, and so does
+`grade`'s sanitizer stage (sanitize_stage.py). compute-sanitizer exits with
+SANITIZER_EXIT_CODE when its tool reported an error; the test then fails with the tool's
+first report quoted, even when the program's own checks passed (a race that happened to
+give the right answer).
 """
 
 from __future__ import annotations

@@ -77,8 +77,6 @@ def test_empty_labs_is_a_usage_error_everywhere(tmp_path: Path, command: tuple[s
     [
         ("grade", "--build", "B"),
         ("grade", "--impl", "skeletons"),
-        ("sanitize", "--build", "B"),
-        ("repeat", "--build", "B"),
         ("batch", "SUBMISSIONS", "--report", "R"),
     ],
 )
