@@ -208,8 +208,10 @@ def result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, 
 
 
 def _figure_data(figure: Figure) -> dict[str, Any]:
-    """A timing test's measured ratio as data, for the calibration (watchdog.py)."""
-    return {"name": figure.name, "value": figure.value, "needed": figure.needed}
+    """A timing test's measured ratio as data, for the calibration (watchdog.py) and the
+    bars' (scripts/calibrate.py, which reads the lab.json bar it was derived from)."""
+    data = {"name": figure.name, "value": figure.value, "needed": figure.needed}
+    return {**data, "bar": figure.bar} if figure.bar else data
 
 
 # Every figure is a ratio its test needs at least (harness::ratio_at_least): higher is

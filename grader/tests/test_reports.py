@@ -102,7 +102,10 @@ def _graded_with_figures() -> Grade:
             (
                 LabTest("lab3.Timing.Fastest", "lab3", "timing"),
                 Outcome(
-                    Status.PASSED, figure=Figure("fastest variant / copy ceiling", 0.91234, 0.85)
+                    Status.PASSED,
+                    figure=Figure(
+                        "fastest variant / copy ceiling", 0.91234, 0.85, "kStudentCopyShare"
+                    ),
                 ),
             ),
             (
@@ -167,6 +170,13 @@ def test_results_and_summary_carry_the_figures(tmp_path: Path) -> None:
     ) in text
     figures = [t["extra_data"]["figure"] for t in doc["tests"] if "figure" in t["extra_data"]]
     assert {"name": "shared / seed global atomics", "value": 9.87654, "needed": 5} in figures
+    # The lab.json bar a figure came from, for scripts/calibrate.py.
+    assert {
+        "name": "fastest variant / copy ceiling",
+        "value": 0.91234,
+        "needed": 0.85,
+        "bar": "kStudentCopyShare",
+    } in figures
     assert "unrolling8" not in text.split("### Measured")[1]
 
 
