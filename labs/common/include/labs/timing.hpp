@@ -13,9 +13,9 @@
 // the stop event without the stream order seeing it; the object check closes them
 // (a student's objects may not import cudaStreamCreateWithFlags, pthread_create
 // and the like), and the run-time check of student code's CUDA calls refuses
-// whatever makes such a stream, however it was called (student_calls.hpp). Work done before the window, on an earlier call or outside the
-// launcher, is what the physics check below and the freshness checks (fresh.hpp)
-// catch.
+// whatever makes such a stream, however it was called (student_calls.hpp). Work
+// done before the window, on an earlier call or outside the launcher, is what the
+// physics check below and the freshness checks (fresh.hpp) catch.
 #pragma once
 #include <functional>
 #include <stdexcept>
