@@ -137,10 +137,11 @@ running() {
   alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$state/"
 }
 
-# alive PID: PID has not ended (an ended process is gone, or a zombie).
+# alive PID: PID has not ended (an ended process is gone, or a zombie: state Z, the
+# field after the name in parentheses).
 alive() {
   local stat
-  stat=$(ps -o stat= -p "$1") && [ "${stat:0:1}" != Z ]
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) && stat=${stat##*) } && [ "${stat:0:1}" != Z ]
 }
 
 queued() { [ -n "$(squeue -h -o %i 2>/dev/null)" ]; }
