@@ -5,8 +5,9 @@
 # packages at the versions and hashes of the lock file (numpy, pytest) and this project
 # installed editable (the `cuda-labs` command). In the instructor's repository the lock is
 # requirements-dev.lock, which adds the maintainers' checks (actionlint, ruff, mypy) and
-# matplotlib; there ShellCheck comes too, for the workflows, and unifdef, which writes
-# the skeletons from the solutions. Not for a grading runner: that one is provisioned
+# matplotlib; there ShellCheck comes too, for the workflows, unifdef, which writes
+# the skeletons from the solutions, and Debian's munge and slurm-wlm, a Slurm to test
+# the cluster's job scripts on. Not for a grading runner: that one is provisioned
 # once by an admin (scripts/provision-runner.sh) and uses the system's Python. Safe to
 # run again: it installs only what is missing.
 set -euo pipefail
@@ -30,8 +31,13 @@ command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null
   missing+=(python3 python3-venv)
 lock="$root/requirements.lock"
 [ ! -f "$root/requirements-dev.lock" ] || lock="$root/requirements-dev.lock"
-# actionlint runs ShellCheck on the workflows' run: blocks when it is installed.
-[ "$lock" = "$root/requirements.lock" ] || command -v shellcheck >/dev/null || missing+=(shellcheck)
+if [ "$lock" != "$root/requirements.lock" ]; then
+  # actionlint runs ShellCheck on the workflows' run: blocks when it is installed.
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  # The one-node Slurm of scripts/slurm-node.sh, which grader/tests/test_slurm.py starts.
+  ls /usr/sbin/munged /usr/sbin/slurmctld /usr/sbin/slurmd >/dev/null 2>&1 ||
+    missing+=(munge slurm-wlm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
