@@ -65,7 +65,7 @@ exported=$(mktemp -d)
 trap 'rm -rf "$exported"' EXIT
 python3 -m grader.classroom export --instructor-repo course/cuda-labs --ref v1 "$exported/student" >/dev/null
 actionlint -config-file .github/actionlint.yaml "$exported"/student/.github/workflows/*.yml
-shellcheck -x templates/student/test.sh
+shellcheck -x templates/student/test.sh templates/slurm/*.sbatch scripts/slurm-node.sh
 
 stage "Python unit tests (the static check of both trees among them), one process per core"
 # A file's tests stay in one process: a module's fixture (the known-wrong build) runs once.

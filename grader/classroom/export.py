@@ -54,6 +54,8 @@ EXCLUDED_PREFIXES = (
     "scripts/bench_summary.py",
     "scripts/compare_verdicts.py",
     "scripts/check-verdicts.sh",
+    # A class on a cluster: the one-node Slurm the tests start.
+    "scripts/slurm-node.sh",
     # Writes skeletons/ from the masters in solutions/, which students do not get.
     "scripts/make_skeletons.sh",
     # Making a lab: the template (its master holds a solution), its scripts and guide.
