@@ -58,4 +58,5 @@ file(COPY_FILE ${cupti_real} ${cupti_copy} ONLY_IF_DIFFERENT)
 add_library(lab_cupti SHARED IMPORTED GLOBAL)
 set_target_properties(lab_cupti PROPERTIES IMPORTED_LOCATION ${cupti_copy}
                       INTERFACE_INCLUDE_DIRECTORIES ${cupti_include})
-message(STATUS "cuda-labs: CUPTI ${cupti_version} from ${cupti_from}, copied to ${cupti_copy}")
+# VERBOSE: a student configures often; `cmake --log-level=VERBOSE` shows where CUPTI came from.
+message(VERBOSE "cuda-labs: CUPTI ${cupti_version} from ${cupti_from}, copied to ${cupti_copy}")

@@ -24,6 +24,9 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
         ],
         cwd=REPO,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # Ctrl-C as a terminal delivers it, also where the test run ignores SIGINT
+        # (a background job of a non-interactive shell).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

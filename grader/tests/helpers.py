@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -157,6 +158,13 @@ def process_alive(pid: int) -> bool:
 
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
+
+
+def default_sigint() -> None:
+    """A Popen preexec_fn: Ctrl-C as a terminal delivers it, in a child of a test run that
+    ignores SIGINT (a background job of a non-interactive shell does, and Python keeps an
+    ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # The instructor's commands run as `python3 -m grader.classroom`.

@@ -15,7 +15,7 @@ import pytest
 from grader import cli
 from grader.command import Command
 from grader.core.errors import EXIT_INTERRUPTED
-from grader.tests.helpers import PACKAGE_PARENT, make_build
+from grader.tests.helpers import PACKAGE_PARENT, default_sigint, make_build
 
 
 def _interrupted(args: argparse.Namespace) -> int:
@@ -37,6 +37,7 @@ def _interrupt_when_started(argv: list[str], started: Path, env: dict[str, str])
     proc = subprocess.Popen(
         argv,
         env={**os.environ, "PYTHONPATH": PACKAGE_PARENT, **env},
+        preexec_fn=default_sigint,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

@@ -16,6 +16,7 @@ import pytest
 from grader.core.build import configure_and_build
 from grader.tests.helpers import (
     PACKAGE_PARENT,
+    default_sigint,
     gtest_spec,
     histogram_lab,
     make_build,
@@ -59,6 +60,7 @@ def test_an_interrupted_grading_keeps_the_last_report_and_exits_130(tmp_path: Pa
         [sys.executable, "-m", "grader", *argv],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": PACKAGE_PARENT},
+        preexec_fn=default_sigint,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
