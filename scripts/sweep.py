@@ -249,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInput as exc:
         print(f"sweep: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # nothing written: sweep.csv is written once every run ended
+        print("sweep: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
