@@ -5,7 +5,7 @@
 # on the cases that the gtest filter f selects under
 #   compute-sanitizer --tool <tool> --error-exitcode 86 --print-limit 5
 # labelled `sanitize;labN.sanitize`. They carry no `labN` label, so the grader's
-# score never counts them (`python3 -m grader sanitize` runs them); off by default
+# score never counts them (`ctest -L sanitize` runs them); off by default
 # because `ctest -L lab1` is a regular expression that `lab1.sanitize` would match.
 # compute-sanitizer holds CUPTI, so these run without the check of student code's
 # CUDA calls (LAB_CUDA_CALLS=unwatched, labs/common/src/test_main.cpp): the plain

@@ -3,6 +3,6 @@
 Discovery of the labs and their ctest tests, the one execution path (runner, schedule,
 process_groups, session), the sandbox and the end marker every test run goes through,
 judging (gtest_xml, verdict), scoring and the reports. Modules here import nothing
-from the rest of the grader: trust/, instructor/, tools/ and the command line build
+from the rest of the grader: trust/, classroom/ and the command line build
 on them.
 """

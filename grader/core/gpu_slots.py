@@ -11,7 +11,7 @@ Each slot is one grading worker, so a GPU of 2 slots grades 2 students at once;
 as CUDA_VISIBLE_DEVICES takes it. Workers sharing a GPU still never time a test
 beside another test: gpu_lock.py.
 
-In core/, not instructor/, because the students' scripts/gpu_resource_spec.py
+In core/, not classroom/, because the students' scripts/gpu_resource_spec.py
 writes the same spec for their own `ctest --resource-spec-file`.
 """
 
