@@ -71,6 +71,8 @@ def compare_class(
     pairs = []
     for share_a, share_b, file_a, file_b, _, _, tokens in detector.get_copied_code_list():
         a, b = Path(file_a).relative_to(class_dir), Path(file_b).relative_to(class_dir)
+        if b.parts[0] < a.parts[0]:  # in name order: copydetect's follows the folder listing
+            (a, share_a), (b, share_b) = (b, share_b), (a, share_a)
         pairs.append(
             Pair("/".join(a.parts[1:]), a.parts[0], b.parts[0], share_a, share_b, int(tokens))
         )
