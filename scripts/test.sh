@@ -4,7 +4,8 @@
 #   both trees (skeletons, solutions) build for one architecture, the skeletons' build
 #   linking the fixed parts the solutions' build compiled (LAB_PREBUILT, as
 #   `batch --build-once` does), and the solutions' student files for sm_75 too; every CTest test
-#   runs (GPU tests report themselves skipped, the harness's own tests pass); a lab
+#   runs (GPU tests report themselves skipped, the harness's own tests pass); both
+#   trees pass the static and object checks (`grader check`); a lab
 #   made from the template by scripts/new_lab.py builds and passes its checks
 #   (scripts/check-new-lab.sh, in a copy of the tree); the grader's and the dataset
 #   generator's unit tests; formatting; the Python linters. Each stage's duration last.
@@ -32,6 +33,10 @@ stage "ci-skeletons: configure, build (the fixed parts linked from ci-solutions)
 cmake --preset ci-skeletons -DLAB_PREBUILT="$PWD/build/ci-solutions" >/dev/null
 cmake --build --preset ci-skeletons
 ctest --preset ci-skeletons
+
+stage "both trees pass the static and object checks, on the objects just built"
+python3 -m grader check --impl solutions --build build/ci-solutions
+python3 -m grader check --impl skeletons --build build/ci-skeletons
 
 stage "the reference's student files compile for sm_75 too (a T4, the oldest GPU CUDA 13 builds for)"
 # Only the labN_impl targets: the solutions' sm_80 instructions need their fallbacks.

@@ -345,7 +345,12 @@ OBJECTS_ARCHITECTURE = "-DCMAKE_CUDA_ARCHITECTURES=86-real"
 
 
 def build_objects(
-    repo: Path, impl: str, build_dir: Path, labs: Sequence[str], cmake_args: Sequence[str] = ()
+    repo: Path,
+    impl: str,
+    build_dir: Path,
+    labs: Sequence[str],
+    cmake_args: Sequence[str] = (),
+    configure: bool = True,
 ) -> tuple[str, BuildFailure | None]:
     """Compile only the student's objects (`labN_impl`) of `labs`: no GPU, no tests.
     A lab that lets a student file use a library (lab.json's objects.libraries) also
@@ -358,6 +363,7 @@ def build_objects(
         build_dir,
         [OBJECTS_ARCHITECTURE, f"-DLAB_ONLY={';'.join(labs)}", *cmake_args],
         targets=[*(f"{lab}_impl" for lab in labs), *harness],
+        configure=configure,
     )
 
 

@@ -54,12 +54,14 @@ def check_submission(
     work: Path | None = None,
     cmake_args: Sequence[str] = (),
     log: str = "",
+    configure: bool = True,
 ) -> dict[str, list[Finding]]:
     """Findings per lab folder of `impl` (every one, clean or not).
 
     With `build`, its objects are checked (`log`: the output of the build that made
     them); else the student's objects alone are compiled into `work` first (no GPU
-    needed). A lab that does not compile, or any one file of it, is a finding with
+    needed; `configure` False: `work` is configured already, as for these labs and
+    arguments). A lab that does not compile, or any one file of it, is a finding with
     the compiler's first errors.
     """
     folders = lab_folders(impl, labs)
@@ -71,7 +73,7 @@ def check_submission(
     if build is None:
         if work is None:
             raise GraderUsageError("the object check needs a build folder")
-        _, failure = build_objects(repo, str(impl), work, list(folders), cmake_args)
+        _, failure = build_objects(repo, str(impl), work, list(folders), cmake_args, configure)
         build = work
         log = failure.log if failure is not None else ""
         for lab in folders:  # nothing of it built; a file of a lab that did: object_findings

@@ -112,21 +112,46 @@ def static_findings(
     entries: Sequence[Expectation], trees: Path, repo: Path, build_root: Path, cmake_args: list[str]
 ) -> dict[str, list[Finding]]:
     """The checks before any test (sources, and the objects compiled alone) of each
-    entry of one lab, in turn, in one build under BUILD_ROOT/check/<lab>: each entry's
-    lab folder is copied over the last one's, so only the files that differ compile."""
-    results: dict[str, list[Finding]] = {}
+    entry of one lab, in turn, in one build under BUILD_ROOT/check/<lab>, configured
+    once: each entry's lab folder is copied over the last one's, so only the files
+    that differ compile. Entries that change the same file of the reference's come
+    one after the other, so each compiles that file alone."""
+    work = build_root / "check" / entries[0].lab
+    folders = {}
     for entry in entries:
-        folder = trees / entry.folder_name
-        labs = lab_folders(folder, [entry.lab])
+        labs = lab_folders(trees / entry.folder_name, [entry.lab])
         if entry.lab not in labs:
-            raise GraderUsageError(f"{folder} has no {entry.lab}_* folder")
-        work = build_root / "check" / entry.lab
-        _mirror(labs[entry.lab], work / "impl" / labs[entry.lab].name)
+            raise GraderUsageError(f"{trees / entry.folder_name} has no {entry.lab}_* folder")
+        folders[entry.name] = labs[entry.lab]
+    reference = repo / "solutions"
+    ordered = sorted(entries, key=lambda e: _changed(folders[e.name], reference))
+    results: dict[str, list[Finding]] = {}
+    for entry in ordered:
+        folder = folders[entry.name]
+        _mirror(folder, work / "impl" / folder.name)
         print(f"grader: checking {entry.name}", flush=True)
         results[entry.name] = check_submission(
-            repo, work / "impl", [entry.lab], work=work / "build", cmake_args=cmake_args
+            repo,
+            work / "impl",
+            [entry.lab],
+            work=work / "build",
+            cmake_args=cmake_args,
+            configure=entry is ordered[0],
         ).get(entry.lab, [])
     return results
+
+
+def _changed(folder: Path, reference: Path) -> list[str]:
+    """The files of `folder` that differ from (or are not in) the same folder of
+    `reference`."""
+    return sorted(
+        str(relative)
+        for path in folder.rglob("*")
+        if path.is_file()
+        for relative in [path.relative_to(folder)]
+        if not (reference / folder.name / relative).is_file()
+        or (reference / folder.name / relative).read_bytes() != path.read_bytes()
+    )
 
 
 def _mirror(source: Path, copy: Path) -> None:
