@@ -179,14 +179,22 @@ function(lab_add_tests lab)
     lab_case_header(${lab} cases)
   endif()
   lab_bars_header(${lab} bars)
+  # A test holds host code (.cpp, compiled by the host compiler alone: nvcc would parse
+  # GoogleTest for the device too) unless it defines kernels of its own (.cu).
+  foreach(kind correctness timing reference)
+    set(${kind}_source tests/${kind}_test.cpp)
+    if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${${kind}_source})
+      set(${kind}_source tests/${kind}_test.cu)
+    endif()
+  endforeach()
   lab_add_gtest(${lab}_correctness_test LAB ${lab} KIND correctness
-                TIMEOUT ${timeout_correctness} SOURCES tests/correctness_test.cu
+                TIMEOUT ${timeout_correctness} SOURCES ${correctness_source}
                 LIBRARIES ${lab}_harness INCLUDE ${cases} SANITIZE_FILTER "${sanitize_filter}")
   lab_add_gtest(${lab}_timing_test LAB ${lab} KIND timing TIMEOUT ${timeout_timing}
-                SOURCES tests/timing_test.cu LIBRARIES ${lab}_harness INCLUDE ${bars})
+                SOURCES ${timing_source} LIBRARIES ${lab}_harness INCLUDE ${bars})
   if(A_REFERENCE_TEST AND LAB_IMPL_IS_REFERENCE)
     lab_add_gtest(${lab}_reference_test LAB ${lab} KIND reference TIMEOUT ${timeout_reference}
-                  SOURCES tests/reference_test.cu LIBRARIES ${lab}_harness INCLUDE ${bars})
+                  SOURCES ${reference_source} LIBRARIES ${lab}_harness INCLUDE ${bars})
   endif()
 endfunction()
 

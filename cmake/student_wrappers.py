@@ -8,7 +8,7 @@ call from the harness to student code, by name or through a pointer taken from i
 runs inside one: the CUDA calls it makes are judged (labs/student_calls.hpp).
 
     student_wrappers.py --lab lab3 --contract reduction.cuh --nm nm --cxxfilt c++filt
-        --student libimpl.a ... --harness libharness.a main.o ... --source w.cu --flags w.rsp
+        --student libimpl.a ... --harness libharness.a main.o ... --source w.cpp --flags w.rsp
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 
     python3 -m grader grade --impl solutions --report cal/1   # N times, on one GPU model
     python3 scripts/calibrate.py cal/*/results.json
+    python3 scripts/calibrate.py --typical typical2 t2/*/results.json   # a typical's figures
     python3 scripts/readme_bars.py                            # then the READMEs' tables
 
 Every timing and reference test names, in its XML report, the lab.json bar its
@@ -17,6 +18,7 @@ READMEs' tables; it never changes a bar. Exit 0 written; 2 bad input, one line.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import statistics
 import sys
@@ -73,7 +75,9 @@ def summarise(
         lab: {
             bar: {
                 "measured": float(f"{statistics.median(seen):.3g}"),
-                "note": f"median of {len(seen)} gradings, {min(seen):.3g} to {max(seen):.3g}",
+                "note": "one grading"
+                if len(seen) == 1
+                else f"median of {len(seen)} gradings, {min(seen):.3g} to {max(seen):.3g}",
             }
             for bar, seen in sorted(bars.items())
         }
@@ -85,27 +89,44 @@ def write(
     lab_dir: Path, device: str, measured: Mapping[str, Mapping[str, Any]], order: Sequence[str]
 ) -> list[str]:
     """Rewrite lab_dir's calibration.json with `measured` (bars in lab.json's `order`);
-    a bar not measured keeps its earlier entry, a measured one the typical solution's
-    figure (`typical`, set by hand). Returns the bars kept unmeasured."""
+    a bar not measured keeps its earlier entry, a measured one the typical solutions'
+    figures (`typical`, `typical2`, and where they were measured, `typicals_measured`:
+    set by hand). Returns the bars kept unmeasured."""
     path = lab_dir / CALIBRATION_FILE
     try:
-        earlier = json.loads(path.read_text(encoding="utf-8")).get("bars", {})
+        before = json.loads(path.read_text(encoding="utf-8"))
+        earlier, typicals_measured = before.get("bars", {}), before.get("typicals_measured")
     except (OSError, ValueError, AttributeError):
-        earlier = {}
+        earlier, typicals_measured = {}, None
     bars = {
         name: {**(earlier.get(name) or {}), **measured[name]}
         if name in measured
         else earlier.get(name)
         for name in order
     }
-    doc = {"about": ABOUT, "device": device, "bars": {k: v for k, v in bars.items() if v}}
+    doc: dict[str, Any] = {"about": ABOUT, "device": device}
+    if typicals_measured:
+        doc["typicals_measured"] = typicals_measured
+    doc["bars"] = {k: v for k, v in bars.items() if v}
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     return [name for name in order if name not in measured]
 
 
-def read_grading(path: Path) -> tuple[str, list[tuple[str, Figure]]]:
-    """A grading's GPU and its tests' (lab, figure); refused unless it graded the
-    reference (only a build of the solutions has reference tests: cmake/LabTesting.cmake)."""
+def write_typical(lab_dir: Path, key: str, device: str, figures: Mapping[str, float]) -> None:
+    """Set each bar's `key` figure (`typical` or `typical2`) in lab_dir's calibration.json,
+    and where the typical solutions were measured; the rest as it was."""
+    path = lab_dir / CALIBRATION_FILE
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for bar, value in figures.items():
+        doc.setdefault("bars", {}).setdefault(bar, {})[key] = float(f"{value:.3g}")
+    doc["typicals_measured"] = f"{device}, {datetime.date.today().isoformat()}"
+    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_grading(path: Path, reference: bool = True) -> tuple[str, list[tuple[str, Figure]]]:
+    """A grading's GPU and its tests' (lab, figure); refused, with `reference`, unless
+    it graded the reference (only a build of the solutions has reference tests:
+    cmake/LabTesting.cmake)."""
     if path.is_dir():
         raise BadInput(f"{path} is a folder: give the results.json a grading wrote into it")
     try:
@@ -119,7 +140,7 @@ def read_grading(path: Path) -> tuple[str, list[tuple[str, Figure]]]:
         ]
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadInput(f"{path}: not the results.json of a grading ({exc})") from None
-    if not any(extra.get("kind") == "reference" for extra in extras):
+    if reference and not any(extra.get("kind") == "reference" for extra in extras):
         raise BadInput(
             f"{path}: not a grading of the reference solutions (it has no reference test)"
         )
@@ -144,11 +165,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Write each lab's calibration.json from gradings of the reference.",
     )
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULTS_JSON")
+    parser.add_argument(
+        "--typical",
+        choices=("typical", "typical2"),
+        help="the gradings are of submissions/TYPICAL: write its figures (each bar's "
+        "`typical` or `typical2`, the median over the gradings), not the reference's",
+    )
     args = parser.parse_args(argv)
     bars = lab_bars(REPO)
     values = {lab: found for lab, (_, found) in bars.items()}
     try:
-        gradings = [read_grading(path) for path in args.results]
+        gradings = [read_grading(path, args.typical is None) for path in args.results]
         devices = {gpu for gpu, _ in gradings}
         if len(devices) > 1:
             raise BadInput(f"the gradings ran on {', '.join(sorted(devices))}: give one GPU's")
@@ -156,6 +183,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"calibrate: error: {exc}", file=sys.stderr)
         return 2
     runs = [run_figures(figures, values) for _, figures in gradings]
+    if args.typical is not None:
+        for lab, measured in summarise(runs).items():
+            figures = {bar: float(seen["measured"]) for bar, seen in measured.items()}
+            write_typical(bars[lab][0], args.typical, gradings[0][0], figures)
+            print(
+                f"calibrate: {bars[lab][0] / CALIBRATION_FILE}: "
+                f"{args.typical} of {len(figures)} bar(s)"
+            )
+        return 0
     for lab, measured in summarise(runs).items():
         folder, order = bars[lab]
         kept = write(folder, gradings[0][0], measured, list(order))

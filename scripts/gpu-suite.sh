@@ -7,7 +7,8 @@
 #      crash) and fast;
 #   3. prints the course's tables for the reference solutions (ctest label tables.<lab>);
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
-#      grade (one grading, reports in grade/), sanitize (`ctest -L sanitize`:
+#      grade (one grading, reports in grade/), typical and typical2 (submissions/typical
+#      and submissions/typical2 built and graded, reports in typical/, typical2/), sanitize (`ctest -L sanitize`:
 #      compute-sanitizer), repeat (`ctest --repeat until-fail:REPEAT_TIMES`, default
 #      10: a test that fails once in those runs fails), known-wrong (each rejected for
 #      its reason), class (scripts/class-batch.sh: the sample class graded by
@@ -112,15 +113,21 @@ done
 # The grader's checks, each one line in checks.txt: name, exit status, seconds.
 solutions=$root/build/gpu-solutions
 rm -f "$out/checks.txt"
+# The gradings' hidden data comes from one secret made for this run, in a folder of its
+# own (the sandbox hides the secret's folder from the tests).
+secret=$root/build/grade-secret/key
+mkdir -p "${secret%/*}"
+python3 -c 'import secrets; print(secrets.token_hex(16))' >"$secret"
 for check in $checks; do
   start=$(date +%s)
   case $check in
-    # On hidden data, from a secret made for this run, in a folder of its own (the
-    # sandbox hides the secret's folder from the tests).
-    grade) mkdir -p "$root/build/grade-secret"
-           python3 -c 'import secrets; print(secrets.token_hex(16))' >"$root/build/grade-secret/key"
-           cmd=(python3 -m grader grade --build "$solutions" --labs "$lab_list"
-                --secret-file "$root/build/grade-secret/key" --report "$out/grade") ;;
+    grade) cmd=(python3 -m grader grade --build "$solutions" --labs "$lab_list"
+                --secret-file "$secret" --report "$out/grade") ;;
+    # The two typical solutions, each built and graded as an instructor grades a student.
+    typical | typical2)
+      cmd=(python3 -m grader grade --impl "submissions/$check" --labs "$lab_list"
+           --build-dir "$root/build/grade-$check" "${gtest_args[@]/#/--cmake-arg=}"
+           --secret-file "$secret" --report "$out/$check") ;;
     # ctest on the build, which holds LABS only (LAB_ONLY); the lab tests are labelled
     # labN, the sanitize tests sanitize and labN.sanitize.
     sanitize) cmd=(ctest --test-dir "$solutions" -L '^sanitize$' -j "$jobs" --output-on-failure) ;;
@@ -133,7 +140,8 @@ for check in $checks; do
     class) cmd=(env LOGS="$out/class" bash "$root/scripts/class-batch.sh") ;;
     # The course's launch-configuration tables through scripts/sweep.py.
     sweep) cmd=(env BUILD="$solutions" LOGS="$out/sweep" bash "$root/scripts/seed-sweeps.sh") ;;
-    *) echo "unknown check $check (grade, sanitize, repeat, known-wrong, class, sweep)"; status=1
+    *) echo "unknown check $check (grade, typical, typical2, sanitize, repeat, known-wrong, class, sweep)"
+       status=1
        continue ;;
   esac
   (cd "$root" && "${cmd[@]}") >"$out/$check.log" 2>&1

@@ -370,7 +370,7 @@ new_lab: {i} is a working SAXPY lab; make it the exercise you want:
      to build only this lab), and the skeleton must fail every {i} test cleanly.
   2. Write the exercise: the contract labs/{f}/{t}.cuh, the launchers the lab fixes
      (labs/{f}/{t}_launchers.cuh), the harness ({i}.hpp, {i}.cu), the program
-     (main.cu), the tests (labs/{f}/tests/), the README and REPORT.md's questions
+     (main.cpp), the tests (labs/{f}/tests/), the README and REPORT.md's questions
      (skeletons/{f}/REPORT.md).
   3. Write the student's file in its master, solutions/{f}/{t}_kernels.cu
      (#if LAB_SKELETON ... #else ... #endif), then: bash scripts/make_skeletons.sh

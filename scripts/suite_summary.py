@@ -98,14 +98,17 @@ def _text(path: Path) -> str:
 
 def check_result(out: Path, name: str) -> str:
     """One line on what a grader check found, read from its report and log."""
-    if name == "grade":
-        results = out / "grade" / "results.json"
+    if name in ("grade", "typical", "typical2"):
+        results = out / name / "results.json"
         if not results.exists():
             return "no results.json"
         doc = json.loads(results.read_text())
         extra = doc.get("extra_data") or {}  # the Gradescope spec's place for ours
         sandbox = "sandboxed" if extra.get("sandboxed") else "UNSANDBOXED"
-        return f"score {doc.get('score')}/{extra.get('max_score')}, {sandbox}"
+        return (
+            f"score {doc.get('score')}/{extra.get('max_score')}, {sandbox}, "
+            f"execution_time {doc.get('execution_time')} s"
+        )
     if name == "class":
         runs = re.findall(
             r"^(\d+) +batch done in (\d+ s).*?(\d+ of \d+ as expected)",
@@ -142,7 +145,7 @@ def print_checks(out: Path) -> bool | None:
     listing = out / "checks.txt"
     if not listing.exists():
         return None
-    print("\n== grader checks (reference solutions) ==")
+    print("\n== grader checks (reference solutions; typical, typical2: those trees) ==")
     print(f"{'check':<12} {'exit':>4} {'seconds':>7}  result")
     ok = True
     for line in listing.read_text().splitlines():

@@ -56,7 +56,7 @@ def _compiled_targets(build: Path, wrappers: bool = True) -> set[str]:
     functions (cmake/student_wrappers.py), which follow the student's objects."""
     text = (build / "build.ninja").read_text(encoding="utf-8")
     edges = re.findall(r"^build (\S+\.o): \w+?_COMPILER__(\w+)_Release\b", text, re.M)
-    return {t for o, t in edges if wrappers or not o.endswith("_student_calls.cu.o")}
+    return {t for o, t in edges if wrappers or not o.endswith("_student_calls.cpp.o")}
 
 
 @pytest.fixture(scope="module")

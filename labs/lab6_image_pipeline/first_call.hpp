@@ -1,4 +1,4 @@
-// lab6_image_pipeline --first-call (first_call.cu): the report's section 4.
+// lab6_image_pipeline --first-call (first_call.cpp): the report's section 4.
 #pragma once
 #include <string>
 

@@ -14,28 +14,16 @@
 // *.cuh as its contract.
 #pragma once
 #include "image_pipeline.cuh"
+#include "scan_levels.cuh"
 
 namespace lab6 {
 
 static_assert(kThreeKernelTile >= 256, "a tile of 256 elements or more: Scratch's room");
 
-// One level: scan the tiles, scan their totals (the same three kernels, one level
-// down, until they fit in one tile), add the scanned totals back. Each level's
-// totals and their scan take 256-byte-aligned room at the front of the scratch.
+// The levels are launched by the harness's scan_levels (scan_levels.cuh).
 void scan_three_kernel(const int* in, int* out, int n, Scratch scratch) {
-  const int tiles =
-      static_cast<int>((static_cast<long long>(n) + kThreeKernelTile - 1) / kThreeKernelTile);
-  if (tiles == 1) {
-    scan_tile_kernel<<<1, kThreeKernelThreads>>>(in, out, n, nullptr);
-    return;
-  }
-  const std::size_t room = (static_cast<std::size_t>(tiles) + 63) / 64 * 64;
-  int* totals = static_cast<int*>(scratch.data);
-  int* scanned = totals + room;
-  const Scratch rest{scanned + room, scratch.bytes - 2 * room * sizeof(int)};
-  scan_tile_kernel<<<tiles, kThreeKernelThreads>>>(in, out, n, totals);
-  scan_three_kernel(totals, scanned, tiles, rest);
-  add_tile_prefix_kernel<<<tiles, kThreeKernelThreads>>>(out, n, scanned);
+  scan_levels({kThreeKernelThreads, kThreeKernelTile, scan_tile_kernel, add_tile_prefix_kernel}, in,
+              out, n, scratch);
 }
 
 }  // namespace lab6

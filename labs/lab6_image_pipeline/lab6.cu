@@ -16,6 +16,7 @@
 #include "labs/random.hpp"
 #include "labs/redraw.cuh"
 #include "labs/sync.hpp"
+#include "scan_levels.cuh"
 
 namespace lab6 {
 
@@ -31,6 +32,28 @@ const std::vector<ScanVariant>& scan_variants() {
 
 const ScanVariant& find_scan_variant(const std::string& name) {
   return harness::find_by_name(scan_variants(), name);
+}
+
+// ---- The three-kernel scan's levels (scan_levels.cuh) ----------------------------
+// Here, not in a file of its own: every program links this object, and the student's
+// launcher, linked after the harness, needs it.
+
+// One level: scan the tiles, scan their totals (the same kernels, one level down,
+// until they fit in one tile), add the scanned totals back. Each level's totals
+// and their scan take 256-byte-aligned room at the front of the scratch.
+void scan_levels(const ThreeKernelScan& k, const int* in, int* out, int n, Scratch scratch) {
+  const int tiles = static_cast<int>((static_cast<long long>(n) + k.tile - 1) / k.tile);
+  if (tiles == 1) {
+    k.scan_tile<<<1, k.threads>>>(in, out, n, nullptr);
+    return;
+  }
+  const std::size_t room = (static_cast<std::size_t>(tiles) + 63) / 64 * 64;
+  int* totals = static_cast<int*>(scratch.data);
+  int* scanned = totals + room;
+  const Scratch rest{scanned + room, scratch.bytes - 2 * room * sizeof(int)};
+  k.scan_tile<<<tiles, k.threads>>>(in, out, n, totals);
+  scan_levels(k, totals, scanned, tiles, rest);
+  k.add_tile_prefix<<<tiles, k.threads>>>(out, n, scanned);
 }
 
 // ---- The CPU reference ---------------------------------------------------------

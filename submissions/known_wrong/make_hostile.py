@@ -627,3 +627,26 @@ hostile(
         }  // namespace lab6
         """,
 )
+
+hostile(
+    "lab6",
+    "slowed_scan_levels",
+    "scan_kernels.cu defines the harness's scan_levels, which launches the course's "
+    "three-kernel scan (the look-back scan's yardstick) too, with a spinning kernel in front "
+    "when the kernels are the course's: the bar's denominator slowed.",
+    """
+        #include "scan_levels.cuh"
+        namespace lab6 {
+        namespace {
+        __global__ void cheat_spin() {
+          for (long long t = clock64(); clock64() - t < 100000000;) {
+          }
+        }
+        }  // namespace
+        void scan_levels(const ThreeKernelScan& k, const int* in, int* out, int n, Scratch s) {
+          if (k.threads == 512) cheat_spin<<<1, 1>>>();  // the course's blocks, not ours
+          (void)in, (void)out, (void)n, (void)s;
+        }
+        }  // namespace lab6
+        """,
+)

@@ -666,6 +666,18 @@ variant(
 
 variant(
     "lab6",
+    "chained_scan",
+    "the look-back scan publishes no aggregate: each tile waits for the inclusive prefix of "
+    "the tile before it, so the tiles finish one after another (a chained scan) and the "
+    "single pass is slower than the course's three kernels.",
+    (
+        "      if (lane == 0) publish(s, tile, kAggregate, total);\n",
+        "      // DEFECT: no aggregate: the look-back waits for the previous tile's prefix.\n",
+    ),
+)
+
+variant(
+    "lab6",
     "thrust_host",
     "thrust_fix_image copies the corrupted buffer to the host with cudaMemcpyAsync (which the "
     "Thrust file may import, for Thrust's own read-backs), repairs the image there with the "

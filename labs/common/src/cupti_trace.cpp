@@ -75,6 +75,7 @@ std::string watch_student_calls(const CallPolicy& policy) {
     const CUptiResult enabled = cuptiEnableDomain(1, subscriber, domain);
     if (enabled != CUPTI_SUCCESS) return failed("cuptiEnableDomain", enabled);
   }
+  calls_watched.store(true);
   return "";
 }
 

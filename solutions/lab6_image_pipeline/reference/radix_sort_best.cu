@@ -1,6 +1,6 @@
 // lab6 reference only: the best radix sort, beside the course's 2 bits per pass
 // (sort_kernels.cu). Not in the contract and not an exercise: the reference's own
-// test (tests/reference_test.cu) declares it and measures it against CUB, and it
+// test (tests/reference_test.cpp) declares it and measures it against CUB, and it
 // lives outside the master files, so no skeleton has it. CUB's one-sweep design
 // with 8-bit digits, 4 passes. One kernel counts the keys' digits for all 4
 // positions; then, per pass, a block of 512 threads takes the next tile of 8192

@@ -1,7 +1,9 @@
 // Compiled by grader/tests/test_object_check.py with the host compiler: an object
 // defining functions outside lab1's contract, and replacing the runtime's and the
 // harness's.
-struct Launch { int blocks, threads, slice; };
+struct Launch {
+  int blocks, threads, slice;
+};
 typedef int cudaError_t;
 typedef struct CUevent_st* cudaEvent_t;
 namespace lab1 {

@@ -7,7 +7,8 @@
 //   input a launcher may only read) must still hold what the host recorded: a keyed
 //   digest of the host's copy, computed on the host, never read back from the device;
 // synchronize_or_die runs check_integrity after every wait, so every launcher call
-// is checked before anything reads what it left. Device-wide settings (limits, the
+// is checked before anything reads what it left (a wait after harness work alone
+// checks nothing: student_code_ran_since_asked). Device-wide settings (limits, the
 // cache preference, the persisting-L2 carve-out, access-policy windows) are not judged
 // here: the calls that change them are refused by the trace of student code's CUDA
 // calls (student_calls.hpp), and the device reads them device-wide, so another process

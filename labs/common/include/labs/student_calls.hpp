@@ -63,6 +63,12 @@ class StudentCall {
   ~StudentCall() noexcept(false);
 };
 
+// Whether student code may have run since the last call of this function: in a
+// process that watches its student calls (the test programs), only when a
+// StudentCall began since; elsewhere (the lab programs, under another CUPTI tool)
+// always, as nothing marks where student code runs there.
+bool student_code_ran_since_asked();
+
 namespace detail {
 
 enum class Api { Runtime, Driver };

@@ -13,7 +13,7 @@ double kernel_timeout_seconds();
 // after `timeout_s` prints "timed out after N s: possible deadlock" and ends the
 // process with exit code 124 (a hung kernel cannot be cancelled from inside the
 // process). Then runs check_integrity (integrity.hpp): throws IntegrityError for a
-// guard zone overwritten, a sealed buffer changed or a device-wide setting changed.
+// guard zone overwritten or a sealed buffer changed.
 void synchronize_or_die(double timeout_s = kernel_timeout_seconds(), const char* what = "kernel");
 
 }  // namespace harness

@@ -2,10 +2,11 @@
 // of a process creates the device's context (and loads the driver); cudaSetDevice
 // or cudaFree(0) made first only moves that cost ahead of the first cudaMalloc. One
 // process measures one order, so the table is one row per run (ctest runs each).
+#include "first_call.hpp"
+
 #include <chrono>
 #include <string>
 
-#include "first_call.hpp"
 #include "labs/cli.hpp"
 #include "labs/cuda_check.hpp"
 #include "labs/program.hpp"

@@ -5,6 +5,8 @@
 // radix_sort (or thrust_sort_sums). Every output, the device's and the pinned
 // host's, is poisoned before the run. The Thrust variant also fails when a call
 // copies more to the host than Thrust's own read-backs (pipeline.cu).
+#include "pipeline.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,7 +14,6 @@
 
 #include "lab6_cases.hpp"
 #include "labs/dataset.hpp"
-#include "pipeline.hpp"
 
 namespace lab6 {
 namespace {
