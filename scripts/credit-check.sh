@@ -2,9 +2,10 @@
 # The performance credit on a machine with a CUDA GPU (grader/core/credit.py):
 #   1. grades submissions/typical once: its results.json is the calibration, the
 #      typical solution's figures measured on this GPU in this job;
-#   2. grades the typical solution again, the reference, and a deliberately slow but
-#      correct submission (submissions/slow/make_slow.py: lab3's unrolling8 about 30 %
-#      slower), each against that calibration;
+#   2. grades the typical solution again, the second one (submissions/typical2), the
+#      reference, and a deliberately slow but correct submission
+#      (submissions/slow/make_slow.py: lab3's unrolling8 about 30 % slower), each
+#      against that calibration;
 #   3. checks that each passed timing test's credit is the lab's curve applied to
 #      its figure and the calibration's, and prints the table last
 #      (scripts/credit_table.py; exit 1 on any mismatch).
@@ -32,8 +33,10 @@ grade() {  # report name, implementation, more grade arguments
 }
 grade calibration submissions/typical
 grade typical submissions/typical --calibration "$out/calibration/results.json"
+grade typical2 submissions/typical2 --calibration "$out/calibration/results.json"
 grade reference solutions --calibration "$out/calibration/results.json"
 grade slow "$work/slow" --calibration "$out/calibration/results.json"
 # The grader's modules from this checkout: a GPU machine has no .venv that installs them.
 PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}" python3 scripts/credit_table.py --calibration "$out/calibration/results.json" \
-  "$out/typical/results.json" "$out/reference/results.json" "$out/slow/results.json"
+  "$out/typical/results.json" "$out/typical2/results.json" "$out/reference/results.json" \
+  "$out/slow/results.json"

@@ -140,6 +140,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
     assert {e.sanitizer for e in entries} >= {"memcheck", "racecheck"}
 
 
+@pytest.mark.corpus
 def test_static_entries_are_rejected_for_their_reason(
     static_run: tuple[int, str, Path],
 ) -> None:
@@ -156,6 +157,7 @@ def test_static_entries_are_rejected_for_their_reason(
     assert status == (EXIT_NO_GPU if unsandboxed else EXIT_OK)
 
 
+@pytest.mark.corpus
 def test_every_test_program_links_googletest_before_the_student_library(
     static_run: tuple[int, str, Path],
 ) -> None:

@@ -649,4 +649,5 @@ hostile(
         }
         }  // namespace lab6
         """,
+    filename="scan_kernels.cu",
 )
