@@ -775,6 +775,43 @@ variant(
     ),
 )
 
+variant(
+    "lab3",
+    "persisting_l2",
+    "reduce_shuffle sets the persisting-L2 carve-out to 1 GiB with cudaDeviceSetLimit, called "
+    "at its distance from cudaGetLastError (the object check sees only the allowed import): a "
+    "device-wide setting that outlives the call and can slow the harness's own kernels.",
+    (
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        "  // DEFECT: cudaDeviceSetLimit, at an address computed from cudaGetLastError's.\n"
+        "  static const bool carved = [] {\n"
+        "    using SetLimit = cudaError_t (*)(cudaLimit, size_t);\n"
+        "    const SetLimit set = reinterpret_cast<SetLimit>(\n"
+        f"        reinterpret_cast<char*>(&cudaGetLastError) + {cudart_offset('cudaGetLastError', 'cudaDeviceSetLimit')}LL);\n"  # noqa: E501
+        "    return set(cudaLimitPersistingL2CacheSize, size_t{1} << 30) == cudaSuccess;\n"
+        "  }();\n"
+        "  (void)carved;\n"
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+    ),
+)
+
+variant(
+    "lab3",
+    "cache_config",
+    "reduce_shuffle asks for the L1-heavy cache split with cudaDeviceSetCacheConfig, by its "
+    "name: a device-wide preference every later kernel, the harness's too, runs under.",
+    (
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        "  // DEFECT: a device-wide cache preference.\n"
+        "  cudaDeviceSetCacheConfig(cudaFuncCachePreferL1);\n"
+        "  if (bytes <= 4 * l2_bytes) {\n"
+        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+    ),
+)
+
 # The repository's style (.clang-format), as CI checks it.
 if shutil.which("clang-format"):
     subprocess.run(["clang-format", "-i", *map(str, WRITTEN)], check=True, cwd=REPO)
