@@ -8,11 +8,12 @@
 #   3. prints the course's tables for the reference solutions (ctest label tables.<lab>);
 #   4. runs the grader's checks named in CHECKS (none by default), on the solutions:
 #      grade (one grading, reports in grade/), typical and typical2 (submissions/typical
-#      and submissions/typical2 built and graded, reports in typical/, typical2/), sanitize (`ctest -L sanitize`:
-#      compute-sanitizer), repeat (`ctest --repeat until-fail:REPEAT_TIMES`, default
-#      10: a test that fails once in those runs fails), known-wrong (each rejected for
-#      its reason), class (scripts/class-batch.sh: the sample class graded by
-#      `grader.classroom batch` on GPUS="2 1" GPUs, for a machine with two), sweep
+#      and submissions/typical2 built and graded, reports in typical/, typical2/),
+#      sanitize (`ctest -L sanitize`: compute-sanitizer), repeat (`ctest --repeat
+#      until-fail:REPEAT_TIMES`, default 10: a test that fails once in those runs
+#      fails), known-wrong (each rejected for its reason), class
+#      (scripts/class-batch.sh: the sample class graded by `grader.classroom batch`
+#      on GPUS="2 1" GPUs, for a machine with two), sweep
 #      (scripts/seed-sweeps.sh: the course's launch-configuration tables and plots
 #      through scripts/sweep.py);
 #   5. prints a summary table last.
