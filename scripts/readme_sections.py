@@ -6,7 +6,8 @@ Every lab README (`labs/labN_topic/README.md`, and the template's,
 in that order; lab-specific parts go under `### ` headings inside them. Its
 "Questions" section numbers the questions of the skeleton's REPORT.md, each in bold,
 word for word as REPORT.md's `## ` headings ask them (`1. **Why?**` for `## 1. Why?`),
-so the class report counts answers to the questions the README asks.
+so the class report counts answers to the questions the README asks. And no README
+holds a placeholder for a figure or a text still to come ("to be filled", TBD, TODO).
 
     python3 scripts/readme_sections.py   # exit 1 naming each README that drifted
 """
@@ -31,6 +32,9 @@ QUESTIONS = "Questions"
 TEMPLATE = Path("templates") / "lab"
 
 _ITEM = re.compile(r"(\d+)\. ")
+_PLACEHOLDER = re.compile(
+    r"\bto\s+be\s+filled|\bTBD\b|\bTODO\b", re.IGNORECASE
+)  # across a line break
 _BOLD = re.compile(r"(\d+)\. \*\*(.+?)\*\*")
 
 
@@ -71,7 +75,11 @@ def problems(readme: Path, report: Path) -> list[str]:
     text = readme.read_text(encoding="utf-8")
     found = sections(text)
     headings = [heading for heading, _ in found]
-    wrong = []
+    wrong = [
+        f"line {text.count(chr(10), 0, m.start()) + 1} holds a placeholder: "
+        + " ".join(m.group(0).split())
+        for m in _PLACEHOLDER.finditer(text)
+    ]
     if headings != list(SECTIONS):
         wrong.append(f"its sections are {headings}, not {list(SECTIONS)}")
     asked = next((lines for heading, lines in found if heading == QUESTIONS), [])

@@ -122,3 +122,9 @@ def test_headings_in_code_and_a_missing_report(tmp_path: Path) -> None:
     shutil.rmtree(report.parent)
     missing = ["its skeleton's lab9_demo/REPORT.md is missing"]
     assert readme_sections.problems(readme, report) == missing
+
+
+def test_a_placeholder_for_a_figure_fails(tmp_path: Path) -> None:
+    figure = "The rgb time: to be\nfilled from the H100 run.\n"  # the words across a line break
+    readme, report = _lab(tmp_path, _readme().replace("Intro.\n", f"Intro.\n\n{figure}"))
+    assert readme_sections.problems(readme, report) == ["line 5 holds a placeholder: to be filled"]
