@@ -240,4 +240,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # Ctrl-C: one line and 130, as the grader's commands
+        print("bench_summary: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -116,4 +116,8 @@ def main(root: Path = ROOT) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C: one line and 130, as the grader's commands
+        print("readme_sections: interrupted", file=sys.stderr)
+        sys.exit(130)

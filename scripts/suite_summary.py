@@ -156,4 +156,8 @@ def print_checks(out: Path) -> bool | None:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    try:
+        sys.exit(main(Path(sys.argv[1])))
+    except KeyboardInterrupt:  # Ctrl-C: one line and 130, as the grader's commands
+        print("suite_summary: interrupted", file=sys.stderr)
+        sys.exit(130)
