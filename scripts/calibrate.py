@@ -90,26 +90,28 @@ def write(
 ) -> list[str]:
     """Rewrite lab_dir's calibration.json with `measured` (bars in lab.json's `order`);
     a bar not measured keeps its earlier entry, a measured one the typical solutions'
-    figures (`typical`, `typical2`, and where they were measured, `typicals_measured`:
-    set by hand). Returns the bars kept unmeasured."""
+    figures (`typical`, `typical2`: --typical writes them). Returns the bars kept
+    unmeasured."""
     path = lab_dir / CALIBRATION_FILE
     try:
         before = json.loads(path.read_text(encoding="utf-8"))
-        earlier, typicals_measured = before.get("bars", {}), before.get("typicals_measured")
+        earlier = before.get("bars", {})
     except (OSError, ValueError, AttributeError):
-        earlier, typicals_measured = {}, None
+        before, earlier = {}, {}
     bars = {
         name: {**(earlier.get(name) or {}), **measured[name]}
         if name in measured
         else earlier.get(name)
         for name in order
     }
-    doc: dict[str, Any] = {"about": ABOUT, "device": device}
-    if typicals_measured:
-        doc["typicals_measured"] = typicals_measured
-    doc["bars"] = {k: v for k, v in bars.items() if v}
-    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    # Every other key (typicals_measured) as it was, in the file's order.
+    bars = {k: v for k, v in bars.items() if v}
+    _write(path, {**before, "about": ABOUT, "device": device, "bars": bars})
     return [name for name in order if name not in measured]
+
+
+def _write(path: Path, doc: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
 
 def write_typical(lab_dir: Path, key: str, device: str, figures: Mapping[str, float]) -> None:
@@ -120,7 +122,7 @@ def write_typical(lab_dir: Path, key: str, device: str, figures: Mapping[str, fl
     for bar, value in figures.items():
         doc.setdefault("bars", {}).setdefault(bar, {})[key] = float(f"{value:.3g}")
     doc["typicals_measured"] = f"{device}, {datetime.date.today().isoformat()}"
-    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write(path, doc)
 
 
 def read_grading(path: Path, reference: bool = True) -> tuple[str, list[tuple[str, Figure]]]:

@@ -116,6 +116,26 @@ def test_calibration_json_from_gradings_of_the_reference(
     )
 
 
+def test_a_typical_solutions_gradings_set_its_figures_and_the_reference_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--typical: a grading of submissions/typical2 (no reference test) sets each bar's
+    typical2 and where the typicals were measured; a later reference calibration keeps both."""
+    repo = _repo(tmp_path)
+    monkeypatch.setattr(calibrate, "REPO", repo)
+    typical2 = _grading(tmp_path / "t2/results.json", 1.7, reference=False)
+    assert calibrate.main(["--typical", "typical2", str(typical2)]) == 0
+    assert calibrate.main([str(_grading(tmp_path / "cal/results.json", 2.0))]) == 0
+    doc = json.loads((repo / "labs" / "lab5_matmul" / "calibration.json").read_text())
+    assert doc["typicals_measured"].startswith("NVIDIA H100, ")
+    assert doc["bars"]["kTiled"] == {
+        "measured": 2.0,
+        "typical": 1.4,
+        "typical2": 1.7,
+        "note": "one grading",
+    }
+
+
 @pytest.mark.parametrize(
     "gradings, message",
     [
