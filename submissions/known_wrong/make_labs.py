@@ -775,6 +775,12 @@ variant(
     ),
 )
 
+# reduce_shuffle's launch, before which the entries below change a device-wide setting.
+SHUFFLE_LAUNCH = (
+    "  if (bytes <= 4 * l2_bytes) {\n"
+    "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n"
+)
+
 variant(
     "lab3",
     "persisting_l2",
@@ -782,8 +788,7 @@ variant(
     "at its distance from cudaGetLastError (the object check sees only the allowed import): a "
     "device-wide setting that outlives the call and can slow the harness's own kernels.",
     (
-        "  if (bytes <= 4 * l2_bytes) {\n"
-        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        SHUFFLE_LAUNCH,
         "  // DEFECT: cudaDeviceSetLimit, at an address computed from cudaGetLastError's.\n"
         "  static const bool carved = [] {\n"
         "    using SetLimit = cudaError_t (*)(cudaLimit, size_t);\n"
@@ -791,9 +796,7 @@ variant(
         f"        reinterpret_cast<char*>(&cudaGetLastError) + {cudart_offset('cudaGetLastError', 'cudaDeviceSetLimit')}LL);\n"  # noqa: E501
         "    return set(cudaLimitPersistingL2CacheSize, size_t{1} << 30) == cudaSuccess;\n"
         "  }();\n"
-        "  (void)carved;\n"
-        "  if (bytes <= 4 * l2_bytes) {\n"
-        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        "  (void)carved;\n" + SHUFFLE_LAUNCH,
     ),
 )
 
@@ -803,12 +806,9 @@ variant(
     "reduce_shuffle asks for the L1-heavy cache split with cudaDeviceSetCacheConfig, by its "
     "name: a device-wide preference every later kernel, the harness's too, runs under.",
     (
-        "  if (bytes <= 4 * l2_bytes) {\n"
-        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        SHUFFLE_LAUNCH,
         "  // DEFECT: a device-wide cache preference.\n"
-        "  cudaDeviceSetCacheConfig(cudaFuncCachePreferL1);\n"
-        "  if (bytes <= 4 * l2_bytes) {\n"
-        "    shuffle_kernel<true><<<blocks, launch.threads>>>(data, n, partial);\n",
+        "  cudaDeviceSetCacheConfig(cudaFuncCachePreferL1);\n" + SHUFFLE_LAUNCH,
     ),
 )
 
