@@ -117,8 +117,10 @@ rm -f "$out/checks.txt"
 # The gradings' hidden data comes from one secret made for this run, in a folder of its
 # own (the sandbox hides the secret's folder from the tests).
 secret=$root/build/grade-secret/key
-mkdir -p "${secret%/*}"
-python3 -c 'import secrets; print(secrets.token_hex(16))' >"$secret"
+case " $checks " in *" grade "* | *" typical "* | *" typical2 "*)
+  mkdir -p "${secret%/*}"
+  python3 -c 'import secrets; print(secrets.token_hex(16))' >"$secret" ;;
+esac
 for check in $checks; do
   start=$(date +%s)
   case $check in
