@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from grader.command import Command
 from grader.commands import load_commands
+from grader.core.ctest_run import check_timeout_scale
 from grader.core.discovery import parse_lab_list
 from grader.core.errors import EXIT_INTERRUPTED, EXIT_USAGE, GraderUsageError
-from grader.core.schedule import check_timeout_scale
 
 
 def build_parser(

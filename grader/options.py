@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from grader.core.build import IMPL_WORDS
+from grader.core.ctest_run import SECRET_ENV
 from grader.core.discovery import lab_dirs, lab_folders
 from grader.core.errors import GraderUsageError
 from grader.core.model import lab_number
-from grader.core.runner import SECRET_ENV
 from grader.core.sandbox import MODE_ENV, MODES
 
 
@@ -113,16 +113,15 @@ def add_timeout_scale_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_calibration_argument(parser: argparse.ArgumentParser) -> None:
-    """--calibration: timeouts and the performance credit from a grading of this GPU model
-    (grader/core/watchdog.py, grader/core/credit.py)."""
+    """--calibration: the performance credit's yardstick, a grading of this GPU model
+    (grader/core/calibration.py, grader/core/credit.py)."""
     parser.add_argument(
         "--calibration",
         type=Path,
         metavar="RESULTS",
         help="results.json (or report folder) of submissions/typical graded on this GPU "
-        "model: each test's timeouts become a multiple of its time there, so a hung kernel "
-        "costs seconds, not the flat 10 s per wait, and a passed timing test's credit "
-        "follows its figure there (default: flat timeouts, whole credit)",
+        "model: a passed timing test's credit follows its figure there (default: whole "
+        "credit)",
     )
 
 

@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from grader.core.calibration import Calibration
 from grader.core.discovery import lab_dirs
 from grader.core.reports import lab_test_name
 from grader.core.scoring import load_policy
-from grader.core.watchdog import Calibration
 
 ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-3

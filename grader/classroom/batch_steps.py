@@ -73,9 +73,9 @@ class BatchConfig:
     jobs: int | None = None  # untimed tests sharing a worker's GPU (None: automatic)
     sanitize: bool = True  # the sanitizer stage (sanitize_stage.py)
     prebuilt: Path | None = None  # the build whose fixed parts students link (build_fixed_parts)
-    calibration: Path | None = None  # a reference grading that sizes the timeouts (watchdog.py)
+    calibration: Path | None = None  # the performance credit's yardstick (calibration.py)
     shared_gpus: tuple[str, ...] = ()  # GPUs of several slots, whose workers take its lock
-    data_root: Path | None = None  # the datasets, written once for the class (runner.py)
+    data_root: Path | None = None  # the datasets, written once for the class (ctest_run.py)
     sandbox: Decision | None = None  # the builds' (None: each decides, build.py)
 
     def report_dir(self, sub: Submission) -> Path:

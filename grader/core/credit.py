@@ -4,7 +4,7 @@ A timing test's figure is a ratio where higher is better (a speedup over a harne
 yardstick, a share of the copy ceiling), so `reference / value` is how many times
 slower the student's kernel is than the yardstick solution's on the same test. That
 `reference` figure comes from the same GPU in the same job: the `--calibration`
-grading (watchdog.py checks the GPU), which is `submissions/typical`'s, an honest,
+grading (calibration.py checks the GPU), which is `submissions/typical`'s, an honest,
 ordinary solution written from the READMEs. Not `solutions/`: the references run at
 the roofline (lab6's scan near CUB's, lab5's product near cuBLAS's), and a curve
 against them would take marks from code that does everything the lab teaches. A

@@ -39,8 +39,7 @@ def is_lab_id(text: str) -> bool:
 def variant_of(gtest_name: str) -> str:
     """`shuffle` for `.../shuffle__single__block512` (a gtest or ctest name); a case
     that is not parametrized is its own variant. The one rule: the sanitizer stage,
-    the public-data check (scoring.py) and the re-runs after a group (schedule.py)
-    group by it."""
+    and the public-data check (scoring.py) group by it."""
     suite, slash, param = gtest_name.rpartition("/")
     return param.split("__", 1)[0] if slash and suite else gtest_name
 

@@ -208,7 +208,7 @@ def result_test(test: ScoredTest, number_: str, hidden_data: bool) -> dict[str, 
 
 
 def _figure_data(figure: Figure) -> dict[str, Any]:
-    """A timing test's measured ratio as data, for the calibration (watchdog.py) and the
+    """A timing test's measured ratio as data, for the calibration (calibration.py) and the
     bars' (scripts/calibrate.py, which reads the lab.json bar it was derived from)."""
     data = {"name": figure.name, "value": figure.value, "needed": figure.needed}
     return {**data, "bar": figure.bar} if figure.bar else data

@@ -80,37 +80,36 @@ class SanitizeStage:
     def run_all(
         self,
         outcome_of: Mapping[str, Outcome],
-        prepare: Callable[[Sequence[LabTest]], None],
-        result: Callable[[LabTest], Outcome],
+        run: Callable[[Sequence[LabTest]], Mapping[str, Outcome]],
     ) -> None:
-        """Run the stage once the correctness tests' outcomes (`outcome_of`) are known.
-
-        `prepare` runs tests side by side; `result` gives a prepared test's outcome.
-        """
+        """Run the stage once the correctness tests' outcomes (`outcome_of`) are known;
+        `run` runs tests side by side and gives their outcomes by name."""
         planned: list[tuple[LabTest, LabTest]] = []  # (run, the run over the cases kept)
-        for run in self.runs:
-            cases = self.covered(run)
+        for sanitize_run in self.runs:
+            cases = self.covered(sanitize_run)
             stalled = {variant_of(t.gtest_filter or "") for t in cases if _hung(outcome_of, t)}
             # A charge fails only passed tests: a variant that passed none needs no run.
             passed = {
                 variant_of(t.gtest_filter or "")
-                for t in self._program_tests(run)
+                for t in self._program_tests(sanitize_run)
                 if t.name in outcome_of and outcome_of[t.name].status is Status.PASSED
             }
             kept = [t for t in cases if variant_of(t.gtest_filter or "") in passed - stalled]
             if kept:
-                planned.append((run, run.with_filter([t.gtest_filter or "" for t in kept])))
+                job = sanitize_run.with_filter([t.gtest_filter or "" for t in kept])
+                planned.append((sanitize_run, job))
             else:
-                self.outcomes[run.name] = Outcome(Status.FAILED, NOTHING_TO_RUN)
-        prepare([job for _, job in planned])
+                self.outcomes[sanitize_run.name] = Outcome(Status.FAILED, NOTHING_TO_RUN)
+        results = run([job for _, job in planned]) if planned else {}
         splits: list[tuple[LabTest, list[tuple[str, LabTest]]]] = []
-        for run, job in planned:
-            self.outcomes[run.name] = result(job)
-            if sanitizer_failed(self.outcomes[run.name]):
-                splits.append((run, self._split(job)))
-        prepare([job for _, jobs in splits for _, job in jobs])
-        for run, jobs in splits:
-            self._charge(run, [(variant, result(job)) for variant, job in jobs])
+        for sanitize_run, job in planned:
+            self.outcomes[sanitize_run.name] = results[job.name]
+            if sanitizer_failed(results[job.name]):
+                splits.append((sanitize_run, self._split(job)))
+        jobs = [job for _, parts in splits for _, job in parts]
+        results = run(jobs) if jobs else {}
+        for sanitize_run, parts in splits:
+            self._charge(sanitize_run, [(variant, results[job.name]) for variant, job in parts])
 
     def _split(self, job: LabTest) -> list[tuple[str, LabTest]]:
         """One job per variant of the cases `job` went over."""

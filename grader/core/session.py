@@ -1,13 +1,13 @@
-"""One grading run: the chosen labs' tests, the GPU, the runner and the outcomes.
+"""One grading run: the chosen labs' tests, the GPU, the runs and the outcomes.
 
-Every command that runs lab tests (grade, repeat, sanitize, known-wrong) drives
-this object, so what is graded and how it is scored does not depend on which
-of them started it. What it adds to ctest's own run: runner.py and schedule.py.
+Every command that runs lab tests (grade, known-wrong) drives this object, so what
+is graded and how it is scored does not depend on which of them started it. The
+order: the untimed tests side by side, the sanitizer stage, the timed tests whose
+correctness needs were met, each alone on the GPU (ctest_run.py runs them all).
 """
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.build import BuildFailure, configured_impl
+from grader.core.calibration import Calibration
 from grader.core.commits import Checkout, checkout_of
+from grader.core.ctest_run import Runs, check_jobs, check_timeout_scale, default_jobs
 from grader.core.discovery import (
     SANITIZE_KIND,
     lab_dirs,
@@ -29,7 +31,6 @@ from grader.core.discovery import (
 )
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo, probe
-from grader.core.gpu_lock import GpuLock
 from grader.core.model import (
     BUILD_KIND,
     STAND_IN_KINDS,
@@ -39,16 +40,9 @@ from grader.core.model import (
     Status,
     variant_of,
 )
-from grader.core.runner import Runner
 from grader.core.sandbox import Decision, decide, warn
 from grader.core.sanitize import sanitize_tests
 from grader.core.sanitize_stage import SanitizeStage
-from grader.core.schedule import (
-    Scheduler,
-    check_jobs,
-    check_timeout_scale,
-    default_jobs,
-)
 from grader.core.scoring import (
     Grade,
     LabPolicy,
@@ -58,7 +52,6 @@ from grader.core.scoring import (
     unmet_timing_need,
 )
 from grader.core.verdict import hung
-from grader.core.watchdog import FACTOR, KERNEL_FLOOR_S, Calibration
 
 NOT_RUN = "not run: the grading session stopped early"
 STATIC_REJECTION = "rejected by the static check (python3 -m grader check), so not run:"
@@ -73,16 +66,15 @@ class GradingSession:
         tests: Sequence[LabTest],
         policies: dict[str, LabPolicy],
         gpu: GpuInfo,
-        runner: Runner,
+        runs: Runs,
         build_failure: BuildFailure | None = None,
         notes: Sequence[str] = (),
-        jobs: int = 1,
         rejected: Mapping[str, Sequence[str]] | None = None,
         sandbox: Decision | None = None,
         hidden_data: bool = False,
         commits: Mapping[str, Checkout] | None = None,
         sanitize_runs: Sequence[LabTest] | None = None,
-        gpu_lock: GpuLock | None = None,
+        calibration: Calibration | None = None,
     ) -> None:
         self.started = _now()
         self._start = time.monotonic()
@@ -95,16 +87,16 @@ class GradingSession:
         # stand-in per lab carries the findings (and, as a failed build does, the
         # lab's maximum), and none of its tests takes GPU time.
         # The sanitizer stage: None when off; a rejected lab's runs never start.
-        runs = [r for r in sanitize_runs or () if r.lab not in self.rejected]
-        self.sanitize = SanitizeStage(runs, tests) if sanitize_runs is not None else None
-        self.tests = [t for t in [*tests, *runs] if t.lab not in self.rejected] + [
+        stage = [r for r in sanitize_runs or () if r.lab not in self.rejected]
+        self.sanitize = SanitizeStage(stage, tests) if sanitize_runs is not None else None
+        self.tests = [t for t in [*tests, *stage] if t.lab not in self.rejected] + [
             LabTest(name=f"{lab}.static_check", lab=lab, kind=STATIC_KIND)
             for lab in sorted({t.lab for t in tests} & set(self.rejected))
         ]
         self.policies = policies
         self.gpu = gpu
-        self.runner = runner
-        self.scheduler = Scheduler(runner, jobs, gpu_lock)
+        self.runs = runs
+        self.calibration = calibration
         self.build_failure = build_failure
         self.notes = list(notes)
         self.outcomes: dict[str, Outcome] = {}
@@ -139,11 +131,10 @@ class GradingSession:
         off (None: $LAB_SANDBOX, else auto) or a decision already taken; `hidden`:
         folders the sandbox never shows (the secret's, the reports'). `sanitize`:
         add the sanitizer stage (sanitize_stage.py), which needs a build configured
-        with -DLAB_SANITIZE=ON. `calibration`: a reference grading's
-        results.json (or report folder) from this GPU model, which sizes the
-        timeouts (watchdog.py). `data_root`: the batch's one folder of
-        datasets, written once for the class (runner.py). A batch worker takes its
-        GPU's lock from its environment (gpu_lock.py). Raises GraderUsageError for what
+        with -DLAB_SANITIZE=ON. `calibration`: the calibration grading's
+        results.json (or report folder) from this GPU model, the performance
+        credit's yardstick (calibration.py). `data_root`: the batch's one folder of
+        datasets, written once for the class (ctest_run.py). Raises GraderUsageError for what
         the caller got wrong (--sandbox require included).
         """
         check_jobs(jobs)
@@ -173,17 +164,14 @@ class GradingSession:
             if lab not in with_tests
         ]
         policies = {lab: load_policy(lab, dirs.get(lab)) for lab in chosen}
-        runs = _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
+        sanitize_runs = (
+            _sanitize_runs(doc, chosen, tests, build, build_failure) if sanitize else None
+        )
         sized = Calibration.read(calibration) if calibration is not None else None
         gpu = gpu or probe(build, sandbox.sandbox)
         if sized is not None and gpu.present:
             sized.check_gpu(str(gpu.details.get("name", "")) or None)
         notes = [sandbox.note]
-        if sized is not None:
-            notes.append(
-                f"Timeouts were sized to the calibration grading's times in {sized.source} "
-                f"({FACTOR:g}x, at least {KERNEL_FLOOR_S:g} s for each wait on the GPU)."
-            )
         if any(p.credit is not None for p in policies.values()):
             notes.append(
                 f"Performance credit: passed timing tests were scored on their lab's curve "
@@ -197,7 +185,7 @@ class GradingSession:
                 f"No GPU known ({gpu.reason}): tests reporting 'no CUDA device' were "
                 "counted as skipped."
             )
-        if runs is not None:
+        if sanitize_runs is not None:
             notes.append(SANITIZE_NOTE)
         if timeout_scale != 1:
             notes.append(f"Test timeouts were scaled by {timeout_scale:g}.")
@@ -206,24 +194,23 @@ class GradingSession:
                 "Graded on hidden data drawn from the instructor's secret "
                 "(the public cases' sizes and distributions, other values)."
             )
-        runner = Runner(
+        runs = Runs(
             gpu_present=gpu.present,
             setups=setups_by_fixture(all_tests),
+            jobs=jobs if jobs is not None else default_jobs(gpu),
             timeout_scale=timeout_scale,
             secret=secret,
             extra_env=extra_env,
             sandbox=sandbox.sandbox,
-            calibration=sized,
             data_root=data_root,
         )
         session = cls(
             tests=tests,
             policies=policies,
             gpu=gpu,
-            runner=runner,
+            runs=runs,
             build_failure=build_failure,
             notes=notes,
-            jobs=jobs if jobs is not None else default_jobs(gpu),
             rejected=rejected,
             sandbox=sandbox,
             hidden_data=secret is not None,
@@ -231,26 +218,34 @@ class GradingSession:
                 "graded": checkout_of(configured_impl(build, repo)),
                 "harness": checkout_of(repo),
             },
-            sanitize_runs=runs,
-            gpu_lock=GpuLock.from_environment(),
+            sanitize_runs=sanitize_runs,
+            calibration=sized,
         )
         session.listing = doc
         return session
 
     def run_all(self, tests: Sequence[LabTest] | None = None) -> dict[str, Outcome]:
-        """Run `tests` (default: all selected), untimed ones side by side first."""
+        """Run `tests` (default: all selected): the untimed ones side by side, the
+        sanitizer stage, then the timed ones whose correctness needs were met."""
         tests = self.tests if tests is None else list(tests)
+        runnable = [t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND)]
         start = time.monotonic()
-        self.scheduler.prepare(t for t in tests if t.kind not in (*STAND_IN_KINDS, SANITIZE_KIND))
+        ran = self.runs.run([t for t in runnable if not t.is_timed])
         self.phase_s["shared"] = time.monotonic() - start
         if self.sanitize is not None:
             start = time.monotonic()
-            self.sanitize.run_all(self.scheduler.shared, self.scheduler.prepare, self.scheduler.run)
+            self.sanitize.run_all(ran, self.runs.run)
             self.phase_s["sanitize"] = time.monotonic() - start
-        waited = self.scheduler.alone_wait_s
-        outcomes = {test.name: self._run(test) for test in tests}
-        if self.scheduler.gpu_lock is not None:  # the timed tests' wait for their GPU
-            self.phase_s["gpu_wait"] = self.scheduler.alone_wait_s - waited
+        for test in tests:
+            if not test.is_timed or test.kind in STAND_IN_KINDS:
+                self._record(test, ran.get(test.name))
+        timed = [t for t in runnable if t.is_timed and self._unmet_timing_need(t) is None]
+        ran.update(self.runs.run(timed))
+        if self.runs.lock_wait_s:  # the timed tests' wait for a batch's GPU lock
+            self.phase_s["gpu_wait"] = self.runs.lock_wait_s
+        outcomes = {
+            t.name: self.outcomes.get(t.name) or self._record(t, ran.get(t.name)) for t in tests
+        }
         if self.hidden_data:
             start = time.monotonic()
             self.public.update(self._public_passes(outcomes))
@@ -261,11 +256,9 @@ class GradingSession:
         """On hidden data, the failed correctness cases of each variant run again on
         the public data: those that pass there, by name. A variant whose every failure
         passes there answered the public data only (scoring.py). Each variant's first
-        failure runs first, the firsts sharing processes as the main run's cases do: a
-        variant whose first failure fails there too answered more than the public data,
-        and its other cases do not run. One that hung or that the sanitizer charged is
-        not run: neither is a wrong answer. What a group's process did not settle, or a
-        busy GPU could have failed, runs again alone."""
+        failure runs first: a variant whose first failure fails there too answered
+        more than the public data, and its other cases do not run. One that hung or
+        that the sanitizer charged is not run: neither is a wrong answer."""
         charged = self.sanitize.charges if self.sanitize is not None else {}
         variants: dict[tuple[str, str], list[LabTest]] = {}
         for test in self.tests:
@@ -278,24 +271,19 @@ class GradingSession:
             for group in variants.values()
             if not any(hung(outcomes[t.name]) or t.name in charged for t in group)
         ]
-        public = copy.copy(self.runner)  # the same runner, without the secret
-        public.secret, public.setup_outcomes, public.processes_started = None, {}, 0
+        public = self.runs.public()
 
         def passed(tests: list[LabTest]) -> dict[str, Outcome]:
-            ran = self.scheduler.run_units(tests, public)
-            outcomes = [ran[t.name] for t in tests]
-            # A variant's flag must not depend on how crowded the GPU was.
-            confirmed = self.scheduler.confirm_alone(public.run, tests, outcomes)
-            return {t.name: o for t, o in zip(tests, confirmed) if o.status is Status.PASSED}
+            ran = public.run(tests) if tests else {}
+            return {name: o for name, o in ran.items() if o.status is Status.PASSED}
 
         passes = passed([group[0] for group in groups])
         passes |= passed([t for group in groups if group[0].name in passes for t in group[1:]])
-        self.runner.processes_started += public.processes_started
+        self.runs.processes_started += public.processes_started
         return passes
 
-    def _run(self, test: LabTest) -> Outcome:
-        """Run one test (its setups first; the untimed ones ran in run_all's prepare)
-        and remember the outcome."""
+    def _record(self, test: LabTest, ran: Outcome | None) -> Outcome:
+        """`test`'s outcome from its run (None: it did not run), remembered."""
         if test.kind == STATIC_KIND:
             findings = "\n".join(self.rejected[test.lab])
             outcome = Outcome(Status.FAILED, f"{STATIC_REJECTION}\n{findings}")
@@ -305,8 +293,10 @@ class GradingSession:
             outcome = self.sanitize.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
         elif (unmet := self._unmet_timing_need(test)) is not None:
             outcome = Outcome(Status.FAILED, unmet)
+        elif ran is None:
+            outcome = Outcome(Status.FAILED, NOT_RUN)
         else:
-            outcome = self.scheduler.run(test)
+            outcome = ran
             if self.sanitize is not None:
                 outcome = self.sanitize.judge(test, outcome)
             if outcome.reason.startswith("the test program was not built"):
@@ -341,31 +331,20 @@ class GradingSession:
         for test in self.tests:
             outcome = self.outcomes.get(test.name) or Outcome(Status.FAILED, NOT_RUN)
             by_lab[test.lab].append((test, outcome))
-        calibration = self.runner.calibration
-        figures = calibration.figures if calibration is not None else None
+        figures = self.calibration.figures if self.calibration is not None else None
         labs = tuple(
             score_lab(self.policies[lab], results, figures, self.public)
             for lab, results in by_lab.items()
         )
         run_notes = []
-        if self.scheduler.rerun_alone:
-            names = ", ".join(self.scheduler.rerun_alone[:5])
-            more = len(self.scheduler.rerun_alone) - 5
+        if self.runs.reruns:
+            names = ", ".join(self.runs.reruns[:5])
+            more = len(self.runs.reruns) - 5
             run_notes.append(
-                f"Timed out or out of GPU memory while sharing the GPU, so run again "
-                f"alone (the verdicts are the second run's): {names}"
+                "Ran again, each alone, because the process they shared could not vouch "
+                "for them (it crashed, timed out, broke its CUDA context or claimed a skip); "
+                f"the verdicts are the second run's: {names}"
                 + (f" and {more} more" if more > 0 else "")
-            )
-        scheduler = self.scheduler
-        if scheduler.group_processes:
-            reruns = len(scheduler.group_reruns)
-            run_notes.append(
-                f"Process groups: {scheduler.grouped} tests ran in "
-                f"{scheduler.group_processes} shared process"
-                f"{'es' if scheduler.group_processes != 1 else ''} (a test counted once per "
-                f"process it ran in); {reruns} of them (a failing case's variant after it, "
-                "or every case of a process that could not vouch for them) ran again alone, "
-                "and those runs' verdicts count."
             )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""
         return Grade(
@@ -378,7 +357,7 @@ class GradingSession:
             execution_s=time.monotonic() - self._start,
             started=self.started,
             commits=self.commits,
-            processes_started=self.runner.processes_started,
+            processes_started=self.runs.processes_started,
             phase_s=dict(self.phase_s),
         )
 

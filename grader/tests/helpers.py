@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from grader.classroom import commands as classroom
-from grader.core.model import LabTest
+from grader.core.ctest_run import Runs
+from grader.core.model import LabTest, Outcome
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 DATA = Path(__file__).resolve().parent / "data"
@@ -240,3 +241,16 @@ def fake_nvidia_smi(root: Path, listing: str, returncode: int = 0) -> Path:
     program.write_text(f"#!/bin/sh\nprintf '%s' '{listing}'\nexit {returncode}\n", encoding="utf-8")
     program.chmod(program.stat().st_mode | stat.S_IXUSR)
     return folder
+
+
+class OneByOne:
+    """Runs (ctest_run.py) asked for one test at a time: its outcome."""
+
+    def __init__(self, **fields: Any) -> None:
+        self.runs = Runs(**fields)
+
+    def run(self, test: LabTest) -> Outcome:
+        return self.runs.run([test])[test.name]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.runs, name)

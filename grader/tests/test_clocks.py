@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 from grader.core import clocks
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.reports import result_test
-from grader.core.runner import Runner
 from grader.core.scoring import ScoredTest
+from grader.tests.helpers import OneByOne
 
 SMI = "NVIDIA H100 80GB HBM3, 550.54.15, 1980, 2619\n"
 
@@ -73,15 +74,24 @@ def test_around_keeps_both_readings() -> None:
     assert clocks.around({}, {}) == {}
 
 
-def test_timing_tests_carry_the_clocks_into_results_json(tmp_path: Path) -> None:
-    runner = Runner(gpu_present=True)
-    readings = iter([clocks.parse(SMI), {**clocks.parse(SMI), "sm_mhz": "1755"}])
-    runner.read_clocks = lambda: next(readings)
+def test_timing_tests_carry_the_clocks_into_results_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An nvidia-smi that reads 1980 MHz before the test and 1755 MHz after it.
+    first, second = SMI.strip().splitlines()[0], SMI.strip().splitlines()[0].replace("1980", "1755")
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text(
+        f'#!/bin/sh\nif [ -e "{tmp_path}/read" ]; then echo "{second}"; '
+        f'else : > "{tmp_path}/read"; echo "{first}"; fi\n'
+    )
+    smi.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    runner = OneByOne(gpu_present=True)
     timing = LabTest(name="lab1.Timing.X", lab="lab1", kind="timing", command=("true",))
-    outcome = runner.execute(timing)
+    outcome = runner.run(timing)
     assert outcome.clocks["sm_mhz_before"] == "1980" and outcome.clocks["sm_mhz_after"] == "1755"
     correctness = LabTest(name="lab1.C", lab="lab1", kind="correctness", command=("true",))
-    assert runner.execute(correctness).clocks == {}
+    assert runner.run(correctness).clocks == {}
     scored = ScoredTest(timing, Outcome(Status.PASSED, clocks=outcome.clocks), 4, 4)
     assert (
         result_test(scored, "1.2.1", False)["extra_data"]["gpu_clocks"]["name"]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.calibration import Calibration
 from grader.core.credit import CreditCurve, read_curve
 from grader.core.errors import GraderUsageError
 from grader.core.model import Figure, LabTest, Outcome, Status
 from grader.core.scoring import LabPolicy, load_policy, score_lab
-from grader.core.watchdog import Calibration
 from grader.tests.helpers import make_repo
 
 CURVE = CreditCurve(full_within=1.2, zero_at=2.0)
@@ -116,3 +116,42 @@ def test_the_calibration_reads_each_passed_timing_tests_figure(tmp_path: Path) -
     (tmp_path / "results.json").write_text(json.dumps(doc), encoding="utf-8")
     calibration = Calibration.read(tmp_path)
     assert calibration.figures == {TIMED.name: 2.4}
+
+
+def _results(path: Path, rows: list[tuple[str, str]], gpu: str = "NVIDIA H100 80GB HBM3") -> Path:
+    """A results.json as `grade --report` writes it: (name, status) of timing tests."""
+    tests = [
+        {
+            "name": f"{name} (timing)",
+            "status": status,
+            "extra_data": {"lab": "lab3", "kind": "timing"},
+        }
+        for name, status in rows
+    ]
+    doc = {"tests": tests, "extra_data": {"gpu": {"name": gpu}}}
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("content", ["", "{}", '{"tests": [], "extra_data": {"gpu": {}}}'])
+def test_a_file_that_is_not_a_grading_is_a_usage_error(tmp_path: Path, content: str) -> None:
+    (tmp_path / "results.json").write_text(content, encoding="utf-8")
+    with pytest.raises(GraderUsageError, match="--calibration"):
+        Calibration.read(tmp_path)
+
+
+def test_a_missing_file_and_a_grading_with_no_pass_are_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(GraderUsageError, match="not the results.json"):
+        Calibration.read(tmp_path / "absent")
+    failed = _results(tmp_path / "f", [("lab3.A.b", "failed")])
+    with pytest.raises(GraderUsageError, match="no passed test"):
+        Calibration.read(failed)
+
+
+def test_another_gpu_model_is_refused(tmp_path: Path) -> None:
+    calibration = Calibration.read(_results(tmp_path / "ref", [("lab3.A.b", "passed")]))
+    calibration.check_gpu("NVIDIA H100 80GB HBM3")
+    calibration.check_gpu(None)  # no GPU name known: nothing to compare
+    with pytest.raises(GraderUsageError, match="measured on NVIDIA H100.*this GPU is Tesla T4"):
+        calibration.check_gpu("Tesla T4")

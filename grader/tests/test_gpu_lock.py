@@ -1,6 +1,6 @@
 """The per-GPU lock of workers sharing a GPU: real flock on files in tmp_path, held by
 another process, every wait bounded so that a broken lock fails instead of hanging.
-And the scheduler's use of it: untimed runs shared, runs that must be alone exclusive."""
+And the launcher's use of it: untimed runs shared, timed runs exclusive."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from grader.core.ctest_run import Runs
 from grader.core.gpu_lock import LOCK_ENV, GpuLock, lock_file
-from grader.core.model import LabTest, Outcome, Status
-from grader.core.process_groups import GroupRun
-from grader.core.schedule import Scheduler
+from grader.core.model import LabTest
 from grader.tests.helpers import PACKAGE_PARENT
 
 SHORT_S = 0.3  # long enough to show a lock is refused, short enough to keep tests quick
@@ -123,106 +123,32 @@ def test_the_lock_comes_from_the_environment_only_in_a_batch(tmp_path: Path) -> 
     assert lock is not None and lock.path == tmp_path / "gpu-0.lock"
 
 
-# --- the scheduler ------------------------------------------------------------------------
+# --- the launcher ---------------------------------------------------------------------
 
 
-class _RecordingLock(GpuLock):
-    """Stands in for the GPU's lock: which mode each thread holds while a test runs."""
-
-    def __init__(self) -> None:
-        super().__init__(Path("unused"))
-        self.held = threading.local()
-
-    @contextmanager
-    def shared(self) -> Iterator[None]:
-        self.held.mode = "shared"
-        yield
-        self.held.mode = None
-
-    @contextmanager
-    def exclusive(self) -> Iterator[None]:
-        self.held.mode = "exclusive"
-        yield
-        self.held.mode = None
-
-
-class _Runner:
-    """Stands in for Runner: records the lock mode each test and group ran under."""
-
-    calibration = None  # flat timeouts: a timeout while sharing is confirmed alone
-
-    def __init__(self, lock: _RecordingLock, results: dict[str, list[Outcome]]) -> None:
-        self.lock = lock
-        self.results = results
-        self.log: list[tuple[str, str | None]] = []
-        self.mutex = threading.Lock()
-
-    def run(self, test: LabTest) -> Outcome:
-        with self.mutex:
-            self.log.append((test.name, getattr(self.lock.held, "mode", None)))
-            queue = self.results.get(test.name)
-            return queue.pop(0) if queue else Outcome(Status.PASSED)
-
-    def run_group(self, tests: list[LabTest]) -> GroupRun:
-        with self.mutex:
-            self.log.append(("group of " + str(len(tests)), getattr(self.lock.held, "mode", None)))
-        return GroupRun({test.name: Outcome(Status.PASSED) for test in tests})
-
-
-def _test(name: str, kind: str = "correctness") -> LabTest:
-    return LabTest(
-        name=f"lab1.{name}",
-        lab="lab1",
-        kind=kind,
-        command=("prog", f"--gtest_filter=Suite.{name}"),
-        run_serial=kind != "correctness",
-    )
-
-
-def test_untimed_runs_share_the_gpu_lock_and_lone_runs_hold_it_alone() -> None:
-    lock = _RecordingLock()
-    hung = Outcome(Status.FAILED, "timed out after 60 s: possible deadlock")
-    runner = _Runner(lock, {"lab1.hangs": [hung, hung]})
-    tests = [_test(n) for n in "abcd"] + [_test("t", "timing"), _test("r", "reference")]
-    # No exact GoogleTest name, so no group: run alone, and its crowded failure again.
-    tests.append(replace(_test("hangs"), command=("prog", "--gtest_filter=Suite.hangs*")))
-    scheduler = Scheduler(runner, jobs=2, gpu_lock=lock)  # type: ignore[arg-type]
-    scheduler.run_all(tests)
-    held = dict(runner.log)
-    assert held["lab1.t"] == "exclusive" and held["lab1.r"] == "exclusive"
-    assert [m for name, m in runner.log if name == "group of 2"] == ["shared", "shared"]
-    assert [m for name, m in runner.log if name == "lab1.hangs"] == ["shared", "exclusive"]
-
-
-def test_without_a_lock_nothing_is_taken() -> None:
-    lock = _RecordingLock()  # the runner looks, but the scheduler was given none
-    runner = _Runner(lock, {})
-    Scheduler(runner, jobs=2).run_all([_test("a"), _test("t", "timing")])  # type: ignore[arg-type]
-    assert [mode for _, mode in runner.log] == [None, None]
-
-
-def test_with_a_lock_one_job_still_confirms_a_crowded_failure_alone() -> None:
-    """Other workers on the GPU are neighbours even when this one runs one test at a time."""
-    lock = _RecordingLock()
-    hung = Outcome(Status.FAILED, "timed out after 60 s: possible deadlock")
-    runner = _Runner(lock, {"lab1.hangs": [hung, Outcome(Status.PASSED)]})
-    scheduler = Scheduler(runner, jobs=1, gpu_lock=lock)  # type: ignore[arg-type]
-    assert scheduler.run_all([_test("hangs")])["lab1.hangs"].status is Status.PASSED
-    assert runner.log == [("lab1.hangs", "shared"), ("lab1.hangs", "exclusive")]
-    assert scheduler.rerun_alone == ["lab1.hangs"]
-
-
-def test_the_wait_to_run_alone_is_counted(tmp_path: Path) -> None:
-    """What a timed test waited for the other workers on its GPU: the batch's 'waiting
-    for the GPU' (grader/classroom/worker_time.py)."""
+def _beside(tmp_path: Path, kind: str, other: str, wait_s: float) -> tuple[bool, float]:
+    """Whether a `kind` test finished within `wait_s` while another worker held the
+    GPU's lock in mode `other`, and the wait it counted (the lock in the environment,
+    as a batch sets it)."""
     path = lock_file(tmp_path, "0")
-    runner = _Runner(_RecordingLock(), {})
-    scheduler = Scheduler(runner, jobs=1, gpu_lock=GpuLock(path, timeout_s=LONG_S))  # type: ignore[arg-type]
-    scheduler.run(_test("t", "timing"))  # no other worker on the GPU: no wait
-    assert scheduler.alone_wait_s < SHORT_S
-    thread = threading.Thread(target=lambda: scheduler.run(_test("u", "timing")))
-    with _held_elsewhere(path, "shared"):  # another worker's untimed run, for SHORT_S
+    test = LabTest(name=f"lab1.{kind}", lab="lab1", kind=kind, command=("true",))
+    runs = Runs(gpu_present=True)
+    thread = threading.Thread(target=lambda: runs.run([test]))
+    with _held_elsewhere(path, other):
         thread.start()
-        time.sleep(SHORT_S)
+        thread.join(wait_s)
+        finished = not thread.is_alive()
     thread.join(LONG_S)
-    assert scheduler.alone_wait_s >= SHORT_S * 0.8
+    return finished, runs.lock_wait_s
+
+
+def test_a_timed_run_waits_for_every_other_worker_and_an_untimed_one_only_for_timed_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(LOCK_ENV, str(lock_file(tmp_path, "0")))
+    finished, waited = _beside(tmp_path, "timing", "shared", 4 * SHORT_S)
+    # The wait of a timed test is the batch's 'waiting for the GPU' (worker_time.py):
+    # all of it but the start of ctest and the launcher.
+    assert not finished and waited >= 2 * SHORT_S
+    assert _beside(tmp_path, "correctness", "shared", LONG_S) == (True, 0.0)
+    assert not _beside(tmp_path, "correctness", "exclusive", SHORT_S)[0]

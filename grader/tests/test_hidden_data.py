@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.ctest_run import DATA_DIR_ENV, SECRET_ENV
 from grader.core.errors import GraderUsageError
 from grader.core.model import LabTest
-from grader.core.runner import DATA_DIR_ENV, SECRET_ENV, Runner
 from grader.options import read_secret
+from grader.tests.helpers import OneByOne
 
 np = pytest.importorskip("numpy")
 
@@ -125,7 +126,7 @@ def test_the_runner_gives_the_secret_to_the_setup_only(
 ) -> None:
     monkeypatch.setenv(SECRET_ENV, "leaked from the grader's own environment")
     setup, test = _setup_and_test(tmp_path)
-    runner = Runner(gpu_present=True, setups={"lab1_data": [setup]}, secret=SECRET)
+    runner = OneByOne(gpu_present=True, setups={"lab1_data": [setup]}, secret=SECRET)
     argv, env = runner.command_and_env(setup)
     assert env[SECRET_ENV] == SECRET and argv[-1] == str(tmp_path / "datasets" / "lab1-hidden")
     argv, env = runner.command_and_env(test)
@@ -139,7 +140,7 @@ def test_a_batch_data_root_holds_every_students_datasets_once(tmp_path: Path) ->
     root = tmp_path / "class-data"
     for secret, folder in ((SECRET, "lab1-hidden"), (None, "lab1")):
         runners = [
-            Runner(gpu_present=True, setups={"lab1_data": [s]}, secret=secret, data_root=root)
+            OneByOne(gpu_present=True, setups={"lab1_data": [s]}, secret=secret, data_root=root)
             for s in (ann, bob)
         ]
         assert runners[0].command_and_env(ann)[0][-1] == str(root / folder)
@@ -153,7 +154,7 @@ def test_without_a_secret_nothing_changes_and_nothing_leaks(
 ) -> None:
     monkeypatch.setenv(SECRET_ENV, "leaked from the grader's own environment")
     setup, test = _setup_and_test(tmp_path)
-    runner = Runner(gpu_present=True, setups={"lab1_data": [setup]})
+    runner = OneByOne(gpu_present=True, setups={"lab1_data": [setup]})
     argv, env = runner.command_and_env(setup)
     assert argv == list(setup.command) and SECRET_ENV not in env
     assert DATA_DIR_ENV not in runner.command_and_env(test)[1]

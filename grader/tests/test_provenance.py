@@ -16,12 +16,11 @@ from grader.core.provenance import (
     RunFiles,
     read_marker,
 )
-from grader.core.runner import Runner
 from grader.core.verdict import ProcessResult, classify
-from grader.tests.helpers import fake_test
+from grader.tests.helpers import OneByOne, fake_test
 
-WITH_GPU = Runner(gpu_present=True)
-NO_GPU = Runner(gpu_present=False)
+WITH_GPU = OneByOne(gpu_present=True)
+NO_GPU = OneByOne(gpu_present=False)
 NONCE = "f" * 32
 
 

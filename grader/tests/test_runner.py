@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.ctest_run import Unit
 from grader.core.model import LabTest, Status
-from grader.core.runner import Runner
 from grader.core.verdict import ProcessResult, classify, trim_failures
-from grader.tests.helpers import FAKE_SETUP, fake_test, process_alive
+from grader.tests.helpers import FAKE_SETUP, OneByOne, fake_test, process_alive
 
-WITH_GPU = Runner(gpu_present=True)
-NO_GPU = Runner(gpu_present=False)
+WITH_GPU = OneByOne(gpu_present=True)
+NO_GPU = OneByOne(gpu_present=False)
 
 
 def test_a_proper_pass_passes() -> None:
@@ -41,9 +41,9 @@ def test_a_hang_is_killed_at_the_timeout_and_called_a_possible_deadlock() -> Non
 
 
 def test_the_timeout_scale_multiplies_the_test_timeout() -> None:
-    runner = Runner(gpu_present=True, timeout_scale=2.0)
-    assert runner.timeout_for(fake_test("pass", timeout=10)) == 20
-    assert runner.timeout_for(fake_test("pass")) == 120  # default 60 s when no TIMEOUT
+    runner = OneByOne(gpu_present=True, timeout_scale=2.0)
+    for test, seconds in ((fake_test("pass", timeout=10), 20), (fake_test("pass"), 120)):
+        assert runner.timeout_s(Unit(test, (test,))) == seconds  # default 60 s: no TIMEOUT
     outcome = runner.run(fake_test("hang", timeout=0.25))
     assert outcome.reason.startswith("timed out after 0.5 s")
 
@@ -151,7 +151,7 @@ def test_a_cuda_error_in_the_output_is_put_in_the_reason() -> None:
 
 
 def test_output_is_capped_to_its_head_and_tail() -> None:
-    runner = Runner(gpu_present=True, keep_bytes=2000)
+    runner = OneByOne(gpu_present=True, keep_bytes=2000)
     outcome = runner.run(fake_test("flood"))
     assert outcome.status is Status.PASSED
     assert len(outcome.output) < 2100
@@ -185,7 +185,7 @@ def _setup(mode: str, count_file: Path, fixture: str = "lab1_data") -> LabTest:
 
 def test_a_fixture_setup_runs_once_before_the_tests_needing_it(tmp_path: Path) -> None:
     count = tmp_path / "count"
-    runner = Runner(gpu_present=True, setups={"lab1_data": [_setup("ok", count)]})
+    runner = OneByOne(gpu_present=True, setups={"lab1_data": [_setup("ok", count)]})
     first = fake_test("pass", "A.One", fixtures_required=("lab1_data",))
     second = fake_test("pass", "A.Two", fixtures_required=("lab1_data",))
     assert runner.run(first).status is Status.PASSED
@@ -196,7 +196,7 @@ def test_a_fixture_setup_runs_once_before_the_tests_needing_it(tmp_path: Path) -
 
 def test_a_failed_setup_fails_its_dependents_with_the_reason(tmp_path: Path) -> None:
     count = tmp_path / "count"
-    runner = Runner(gpu_present=True, setups={"lab1_data": [_setup("fail", count)]})
+    runner = OneByOne(gpu_present=True, setups={"lab1_data": [_setup("fail", count)]})
     dependent = fake_test("pass", fixtures_required=("lab1_data",))
     independent = fake_test("pass", "B.Free")
     outcome = runner.run(dependent)

@@ -26,7 +26,6 @@ from grader.core.gpu import probe as gpu_probe
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.provenance import NO_MARKER
 from grader.core.reports import write_all
-from grader.core.runner import Runner
 from grader.core.sandbox import (
     BWRAP_ENV,
     MODE_ENV,
@@ -38,7 +37,7 @@ from grader.core.sandbox import (
     hide_targets,
     probe,
 )
-from grader.tests.helpers import FAKE_GTEST
+from grader.tests.helpers import FAKE_GTEST, OneByOne
 from grader.tests.test_reports import H100, sample_grade
 
 SH = "/bin/sh"
@@ -103,7 +102,7 @@ def _run(
         timeout=timeout,
         env=env or {},
     )
-    return Runner(gpu_present=True, sandbox=sandbox).run(test)
+    return OneByOne(gpu_present=True, sandbox=sandbox).run(test)
 
 
 def _program(folder: Path, body: str) -> Path:
@@ -279,7 +278,7 @@ def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
     )
     old = os.umask(0o077)  # a grader with a strict umask still hands over readable data
     try:
-        runner = Runner(gpu_present=True, sandbox=sandbox, setups={"lab1_data": [setup]})
+        runner = OneByOne(gpu_present=True, sandbox=sandbox, setups={"lab1_data": [setup]})
         outcome = runner.run(reader)
     finally:
         os.umask(old)
@@ -327,7 +326,7 @@ def test_the_harness_marker_is_written_from_inside(
     if not _reachable_by_others(FAKE_GTEST.parent):
         pytest.skip(f"{FAKE_GTEST.parent} is not reachable by other users")
     sandbox = _sandbox(monkeypatch, variant=variant)
-    runner = Runner(gpu_present=True, sandbox=sandbox)
+    runner = OneByOne(gpu_present=True, sandbox=sandbox)
 
     def fake(mode: str) -> LabTest:
         return LabTest(

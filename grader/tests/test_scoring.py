@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.ctest_run import Runs
 from grader.core.discovery import lab_dirs
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.model import LabTest, Outcome, Status
-from grader.core.runner import Runner
 from grader.core.scoring import (
     NOT_COMPUTED,
     LabPolicy,
@@ -232,7 +232,7 @@ def test_the_session_runs_a_failed_variant_again_on_the_public_data(tmp_path: Pa
         tests=tests,
         policies={"lab1": policy},
         gpu=GpuInfo("present", {"name": "H100"}),
-        runner=Runner(gpu_present=True, setups={"lab1_data": [setup]}, secret="s"),
+        runs=Runs(gpu_present=True, setups={"lab1_data": [setup]}, secret="s"),
         hidden_data=True,
     )
     session.run_all()

@@ -34,6 +34,7 @@ from grader.classroom.worker_time import worker_time
 from grader.classroom.written_answers import summary
 from grader.command import Command
 from grader.core.build import decide_build, print_progress
+from grader.core.ctest_run import check_jobs
 from grader.core.discovery import lab_dirs, repo_root, require_known_labs
 from grader.core.errors import EXIT_NO_GPU, EXIT_OK, GraderUsageError
 from grader.core.gpu_slots import (
@@ -46,7 +47,6 @@ from grader.core.gpu_slots import (
 )
 from grader.core.model import lab_number
 from grader.core.sandbox import HIDE_ENV, MODE_ENV, Decision, hide_targets, warn
-from grader.core.schedule import check_jobs
 from grader.options import (
     add_build_jobs_argument,
     add_cmake_arg_argument,
