@@ -99,6 +99,7 @@ def test_the_manifests_name_every_folder_and_every_defect(trees: Path) -> None:
         "lab4_oob_write",
         "lab4_race",
         "lab4_slow",
+        "lab4_occupancy_neighbour",
         "lab5_tail",
         "lab5_cublas",
         "lab5_host_answer",
