@@ -181,10 +181,10 @@ class ColourBench {
   const std::vector<int>& last_result() const { return last_; }
 
   // Times a variant (check it first), every run on an image redrawn from the bench's own
-  // (positions shuffled, the same bijection of 0..255 on the three channels, so greys stay
-  // greys and a dominant colour dominant; alpha drawn anew) and checked against CUB's
-  // histograms of its planes (harness::time_fresh); the image is the bench's own again
-  // after it.
+  // (its pixels picked with replacement, harness::resampled: the image's colours, greys
+  // and a dominant colour too, never a transformation of an earlier image) and checked
+  // against CUB's histograms of its planes (harness::time_fresh); the image is the
+  // bench's own again after it.
   harness::TimingStats time(const ColourVariant& v, Launch launch,
                             const harness::TimingOptions& options = {});
 

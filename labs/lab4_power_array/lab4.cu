@@ -490,9 +490,11 @@ OccupancyRow occupancy_of(const void* kernel, int threads, std::size_t dynamic_s
   LAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
   OccupancyRow row{};
   LAB_CUDA_CHECK(cudaFuncGetAttributes(&row.attributes, kernel));
+  row.limits = occupancy_limits(row.attributes, p, threads, dynamic_shared_bytes);
+  // Only now: occupancy_limits gets a reference into this row, so the runtime's
+  // answer must not sit beside it while the student's code runs.
   LAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&row.runtime_blocks, kernel, threads,
                                                                dynamic_shared_bytes));
-  row.limits = occupancy_limits(row.attributes, p, threads, dynamic_shared_bytes);
   row.blocks = std::min({row.limits.by_block_slots, row.limits.by_warps, row.limits.by_registers,
                          row.limits.by_shared});
   row.warps_per_block = (threads + p.warpSize - 1) / p.warpSize;
@@ -535,6 +537,14 @@ float* symbol_address() {
   if (!dA) throw std::runtime_error("symbol_array() gave no device address for dA");
   return dA;
 }
+
+// The copies' values: whole numbers below 2^24, exact floats compared bit for bit,
+// drawn on the host or on the device alike.
+struct AnyFloat {
+  __host__ __device__ float operator()(std::uint64_t random) const {
+    return static_cast<float>(random >> 40);
+  }
+};
 
 }  // namespace
 
@@ -585,25 +595,27 @@ std::string PowerBench::check(const PowerVariant& v, int k, Launch launch) {
 
 // symbol_upload and symbol_download must copy, and only copy: each gets values drawn
 // now, unrelated to any kernel's, and the harness reads or writes dA itself to see
-// what it did.
+// what it did. What each is compared with is drawn again after it returns: the host
+// array a copy is handed holds no expected value then, nor does anything beside it.
 std::string PowerBench::check_symbol_copies(float* dA) {
-  const std::size_t bytes = x_.size() * sizeof(float);
-  // Whole numbers below 2^24: exact floats, compared bit for bit.
-  const auto any_float = [](std::uint64_t random) { return static_cast<float>(random >> 40); };
   const std::uint64_t seed = harness::fresh_seed();
-  const std::vector<float> up = harness::random_values<float>(x_.size(), seed, any_float);
-  LAB_CUDA_CHECK(symbol_upload(up.data(), size()));
+  const auto values = [&](std::uint64_t s) {
+    return harness::random_values<float>(x_.size(), s, AnyFloat{});
+  };
+  {
+    const std::vector<float> up = values(seed);
+    LAB_CUDA_CHECK(symbol_upload(up.data(), size()));
+  }
   LAB_CUDA_CHECK(cudaGetLastError());
-  std::string wrong = harness::describe_mismatches(up, download(dA, x_.size()));
+  std::string wrong = harness::describe_mismatches(values(seed), download(dA, x_.size()));
   if (!wrong.empty()) {
     return "symbol_upload did not copy its values into dA, read back by the harness: " + wrong;
   }
-  const std::vector<float> down = harness::random_values<float>(x_.size(), seed + 1, any_float);
-  LAB_CUDA_CHECK(cudaMemcpy(dA, down.data(), bytes, cudaMemcpyHostToDevice));
+  harness::drawn(dA, x_.size(), seed + 1, AnyFloat{});  // on the device: no host copy
   std::vector<float> got(x_.size(), std::numeric_limits<float>::quiet_NaN());
   LAB_CUDA_CHECK(symbol_download(got.data(), size()));
   LAB_CUDA_CHECK(cudaGetLastError());
-  wrong = harness::describe_mismatches(down, got);
+  wrong = harness::describe_mismatches(values(seed + 1), got);
   if (!wrong.empty()) {
     return "symbol_download did not give back what the harness wrote into dA: " + wrong;
   }

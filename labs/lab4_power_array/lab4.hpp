@@ -166,7 +166,8 @@ struct OccupancyRow {
     return 100.0 * active_blocks * warps_per_block / max_warps_per_sm;
   }
 };
-// Reads the kernel's attributes and the current device's limits, then asks both.
+// Reads the kernel's attributes and the current device's limits, then asks
+// occupancy_limits and, once it has returned, the runtime.
 OccupancyRow occupancy_of(KernelId id, int threads, std::size_t dynamic_shared_bytes);
 OccupancyRow occupancy_of(const void* kernel, int threads, std::size_t dynamic_shared_bytes);
 
@@ -197,7 +198,7 @@ class PowerBench {
   std::string check_volatile(int k);
 
   // Times a variant (check it first: a wrong answer has no meaningful time), every
-  // run on the bench's values moved and sign-flipped anew on the device (into dA
+  // run on values picked anew from the bench's on the device (harness::resampled, into dA
   // for the symbol variants, timed in place, kernel only), its output checked there
   // (harness::time_fresh); the bench's own values stay as they are. The harness's
   // own kernels are timed without the freshness checks.

@@ -289,6 +289,13 @@ variant(
     ),
 )
 
+SHARED_LAUNCH = (
+    "  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);\n"
+)
+SHARED_HEAD = (
+    "void histogram_shared(const int* samples, int n, int* hist, Launch launch) {\n"
+    "  zero(hist);\n" + SHARED_LAUNCH
+)
 variant(
     "memo",
     "histogram_shared keeps an input-keyed memo on the device: a digest of every "
@@ -296,9 +303,7 @@ variant(
     "histogram, on a miss the slow global-atomics path computes and stores it. Replayed "
     "inputs always hit; inputs redrawn before every timed run never do.",
     (
-        "void histogram_shared(const int* samples, int n, int* hist, Launch launch) {\n"
-        "  zero(hist);\n"
-        "  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);\n",
+        SHARED_HEAD,
         "// DEFECT: an input-keyed memo.\nnamespace {\n"
         + MEMO_DIGEST
         + "__device__ int memo_bins[kBins];\n"
@@ -323,10 +328,81 @@ variant(
     ),
 )
 
-# ---- Trust: what a launcher can reach beyond its output ----------------------------
-SHARED_LAUNCH = (
-    "  shared_kernel<<<launch.blocks, launch.threads>>>(samples, n, hist, launch.slice);\n"
+variant(
+    "memo_relabelled",
+    "histogram_shared remembers the last input it counted (its size, how often two samples "
+    "half the input apart are equal, its histogram) and, for an input of the same size and "
+    "about as many equal pairs, takes it for that input with its positions permuted and its "
+    "bins relabelled by v -> (a v + b) mod kBins, a odd (a mirror is one): one read of the "
+    "samples sums a weight per value, the same in any order, and the relabelling whose "
+    "prediction of that sum from the remembered histogram comes nearest names where each "
+    "remembered count goes. Anything else takes the slow global-atomics path and is "
+    "remembered. Exact when a redraw is such a transformation of an earlier input; wrong "
+    "for inputs drawn anew.",
+    (
+        SHARED_HEAD,
+        "// DEFECT: a memo of inputs up to a permutation and a relabelling of the bins.\n"
+        "namespace {\n"
+        "__device__ int memo_n = -1;  // the input remembered: size, equal pairs, histogram\n"
+        "__device__ unsigned long long memo_pairs;\n"
+        "__device__ int memo_bins[kBins];\n"
+        "__device__ unsigned long long now_pairs, now_sum, best;  // the input now\n"
+        "__device__ bool recognised;\n"
+        "__device__ long long weight(int v) {  // 20 bits of a hash of the value\n"
+        "  return (static_cast<unsigned>(v) * 0x9E3779B9u) >> 12;\n"
+        "}\n"
+        "__global__ void memo_start() { now_pairs = 0, now_sum = 0, best = ~0ull; }\n"
+        "__global__ void memo_scan(const int* t, int n) {  // one read: in any order the same\n"
+        "  const long long half = n / 2;\n"
+        "  unsigned long long pairs = 0, sum = 0;\n"
+        "  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x) {\n"
+        "    sum += weight(t[i]);\n"
+        "    if (i < half) pairs += t[i] == t[i + half];\n"
+        "  }\n"
+        "  atomicAdd(&now_pairs, pairs);\n"
+        "  atomicAdd(&now_sum, sum);\n"
+        "}\n"
+        "// Block a / 2, thread b: the relabelling v -> (a v + b) mod kBins, a odd.\n"
+        "__global__ void memo_align(int n) {\n"
+        "  const long long pairs = now_pairs, known = memo_pairs;\n"
+        "  const bool same_kind = memo_n == n && llabs(pairs - known) <= 64 + known / 8;\n"
+        "  recognised = same_kind;\n"
+        "  if (!same_kind) return;\n"
+        "  __shared__ long long w[kBins];\n"
+        "  __shared__ int h[kBins];\n"
+        "  w[threadIdx.x] = weight(threadIdx.x);\n"
+        "  h[threadIdx.x] = memo_bins[threadIdx.x];\n"
+        "  __syncthreads();\n"
+        "  const unsigned a = 2 * blockIdx.x + 1, b = threadIdx.x;\n"
+        "  long long predicted = 0;\n"
+        "  for (unsigned v = 0; v < kBins; v++) predicted += h[v] * w[(a * v + b) % kBins];\n"
+        "  const unsigned long long off = llabs(predicted - static_cast<long long>(now_sum));\n"
+        "  atomicMin(&best, min(off, (1ull << 44) - 1) << 20 | blockIdx.x << 10 | b);\n"
+        "}\n"
+        "__global__ void memo_answer(const int* t, int n, int* h) {  // recognised, or slow\n"
+        "  const unsigned a = (best >> 10 & 511) * 2 + 1, b = best & 1023;\n"
+        "  const long long end = recognised ? kBins : n, step = 256LL * gridDim.x;\n"
+        "  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < end; i += step)\n"
+        "    if (recognised) h[(a * i + b) % kBins] = memo_bins[i]; else atomicAdd(h + t[i], 1);\n"
+        "}\n"
+        "__global__ void memo_store(const int* h, int n) {\n"
+        "  if (recognised) return;\n"
+        "  memo_bins[threadIdx.x] = h[threadIdx.x];\n"
+        "  if (threadIdx.x == 0) memo_n = n, memo_pairs = now_pairs;\n"
+        "}\n"
+        "}  // namespace\n"
+        "void histogram_shared(const int* samples, int n, int* hist, Launch launch) {\n"
+        "  zero(hist);\n"
+        "  memo_start<<<1, 1>>>();\n"
+        "  memo_scan<<<1024, 256>>>(samples, n);\n"
+        "  memo_align<<<kBins / 2, kBins>>>(n);\n"
+        "  memo_answer<<<1024, 256>>>(samples, n, hist);\n"
+        "  memo_store<<<1, kBins>>>(hist, n);\n"
+        "  if (launch.blocks < 0) shared_kernel<<<1, 1>>>(samples, n, hist, launch.slice);\n",
+    ),
 )
+
+# ---- Trust: what a launcher can reach beyond its output ----------------------------
 variant(
     "yardstick_input",
     "the shared variant counts with global atomics (no faster than the course's kernel) "

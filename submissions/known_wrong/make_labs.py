@@ -416,6 +416,32 @@ variant(
     ),
 )
 
+variant(
+    "lab4",
+    "occupancy_neighbour",
+    "occupancy_limits works nothing out: `kernel` is the first field of the harness's "
+    "OccupancyRow (lab4.hpp), and the runtime's count, runtime_blocks, sits a few fields "
+    "on; all four limits are that count. Right wherever the harness asks the runtime "
+    "before the student.",
+    (
+        "constexpr int kUnlimited = 1 << 30;\n",
+        "constexpr int kUnlimited = 1 << 30;\n\n"
+        "// DEFECT: the harness's OccupancyRow, whose first field the harness passes.\n"
+        "struct HarnessRow {\n"
+        "  cudaFuncAttributes attributes;\n"
+        "  OccupancyLimits limits;\n"
+        "  int blocks, runtime_blocks;\n"
+        "};\n",
+    ),
+    (
+        "  const int warps = (threads_per_block + device.warpSize - 1) / device.warpSize;\n",
+        "  // DEFECT: the runtime's answer, read beside the argument.\n"
+        "  const int runtime = reinterpret_cast<const HarnessRow&>(kernel).runtime_blocks;\n"
+        "  return OccupancyLimits{runtime, runtime, runtime, runtime};\n"
+        "  const int warps = (threads_per_block + device.warpSize - 1) / device.warpSize;\n",
+    ),
+)
+
 # ---- lab5 ------------------------------------------------------------------------
 variant(
     "lab5",
