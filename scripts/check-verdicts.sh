@@ -23,7 +23,7 @@ labs=${3:-$(cd "$root/labs" && ls -d lab*_* | sed 's/_.*//' | sort -u | paste -s
 source "$root/scripts/owned-dirs.sh"
 owned_dir "$out" || exit 2
 out=$(cd "$out" && pwd)
-[ -f "$out/secret" ] || python3 -c 'import secrets; print(secrets.token_hex(16))' >"$out/secret"
+python3 -c 'import secrets; print(secrets.token_hex(16))' >"$out/secret"
 gtest=()
 [ -d "$root/.deps/googletest" ] && gtest=(--cmake-arg=-DLAB_GTEST_SOURCE_DIR="$root/.deps/googletest")
 grade=(--labs "$labs" --secret-file "$out/secret")
