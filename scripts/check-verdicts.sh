@@ -33,7 +33,8 @@ for tree in ${TREES:-solutions skeletons submissions/typical submissions/slow}; 
   name=$(basename "$tree")
   (cd "$root" && python3 -m grader grade --impl "$root/$tree" --build-dir "$out/build-$name" \
     "${gtest[@]}" "${grade[@]}" --report "$out/head-$name" >"$out/head-$name.log" 2>&1)
-  (cd "$base" && python3 -m grader grade --build "$out/build-$name" "${grade[@]}" \
+  # BASE's grader judges the same build as this repository's (its labs, its include paths).
+  (cd "$base" && python3 -m grader grade --repo "$root" --build "$out/build-$name" "${grade[@]}" \
     --report "$out/base-$name" >"$out/base-$name.log" 2>&1)
   python3 "$root/scripts/compare_verdicts.py" "$out/base-$name" "$out/head-$name" \
     >"$out/$name.txt" || fail=1
