@@ -12,8 +12,9 @@ shows:
   with the end marker's nonce and a timeout from the tests' TIMEOUT (lab.json);
 - the GPU as a ctest resource of `jobs` slots: an untimed test takes one, a timed
   test every one, so that it has the GPU to itself.
-`ctest -j` and `--resource-spec-file` schedule them. The dataset setups the tests
-need run once, before them; a failed one fails its tests without running them.
+- the dataset setups as ctest fixtures, each run once: a failed one keeps its tests
+  from starting, and fails them.
+`ctest -j` and `--resource-spec-file` schedule them.
 
 A verdict comes from the vouched XML report and the end marker (provenance.py,
 verdict.py), never from ctest's. A process settles every case it reported, passed
@@ -74,6 +75,7 @@ LOCK_WAIT_S = 3600.0
 _EXACT_NAME = re.compile(r"[^*?:\-\s]+")  # one GoogleTest name: no wildcard, no list
 _RUN_LINE = "[ RUN      ] "
 _END_LINES = ("[       OK ]", "[  FAILED  ]")
+NO_RESULT = "its launcher left no result (stopped from outside?)"
 ROOT = Path(__file__).resolve().parents[2]  # the folder holding the grader package
 
 
@@ -369,21 +371,25 @@ class Runs:
         return min(sum(each), max(max(each), GROUP_TIMEOUT_CAP_S * self.timeout_scale))
 
     def _ctest(self, units: Sequence[Unit]) -> list[Ran | Outcome]:
-        """Run `units`, after the setups they need that have not run: each unit's
-        Ran, or the Outcome a failed setup gives it. The setups run first, in a ctest
-        run of their own: the sandbox shows a test only the folders that exist when
-        its command is written, its dataset's among them."""
-        setups = self._new_setups(units)
-        for setup, got in zip(setups, self._ctest_pass([Unit(s, (s,)) for s in setups])):
-            self.setup_outcomes[setup.name] = (
-                got if isinstance(got, Outcome) else self._judged(setup, got)
+        """Run `units`, and first the setups they need that have not run, in one ctest
+        run (ctest's fixtures: a failed setup keeps its tests from starting): each
+        unit's Ran, or the Outcome a failed setup gives it."""
+        setups = [Unit(s, (s,)) for s in self._new_setups(units)]
+        blocked = [self._blocked(unit.command) for unit in units]
+        ran = self._ctest_pass([*setups, *(u for u, b in zip(units, blocked) if b is None)])
+        for unit, done in zip(setups, ran):
+            self.setup_outcomes[unit.command.name] = (
+                self._judged(unit.command, done) if done else Outcome(Status.ERROR, NO_RESULT)
             )
-        found = [self._blocked(unit.command) for unit in units]
-        ran = iter(self._ctest_pass([u for u, f in zip(units, found) if f is None]))
-        return [f if f is not None else next(ran) for f in found]
+        rest = iter(ran[len(setups) :])
+        found: list[Ran | Outcome] = []
+        for unit, outcome in zip(units, blocked):
+            got: Ran | Outcome | None = outcome or next(rest) or self._blocked(unit.command)
+            found.append(got or Outcome(Status.ERROR, NO_RESULT))
+        return found
 
-    def _ctest_pass(self, units: Sequence[Unit]) -> list[Ran | Outcome]:
-        """One ctest run over `units`: how each ended."""
+    def _ctest_pass(self, units: Sequence[Unit]) -> list[Ran | None]:
+        """One ctest run over `units`: how each ended (None: it did not start)."""
         if not units:
             return []
         with tempfile.TemporaryDirectory(prefix="grader-run-") as tmp:
@@ -393,11 +399,10 @@ class Runs:
             jobs = [self._job(folder, f"u{i}", unit, lines) for i, unit in enumerate(units)]
             if lines:
                 self._run_ctest(folder, lines)
-            found: list[Ran | Outcome] = []
-            for index, (unit, job) in enumerate(zip(units, jobs)):
-                got = job if isinstance(job, Ran) else self._read(folder, f"u{index}", unit, *job)
-                found.append(got or Outcome(Status.ERROR, "its launcher left no result"))
-            return found
+            return [
+                job if isinstance(job, Ran) else self._read(folder, f"u{index}", unit, *job)
+                for index, (unit, job) in enumerate(zip(units, jobs))
+            ]
 
     def _job(
         self, folder: Path, key: str, unit: Unit, lines: list[str]
@@ -408,6 +413,12 @@ class Runs:
         argv, env = self.command_and_env(test)
         if not argv or not _program_exists(argv[0]):
             return Ran(ProcessResult(None, not_built=True))
+        out = _out_argument(argv) if test.is_setup else None
+        if out is not None and not Path(argv[out]).exists():
+            # Made now, so that the sandbox of a test that reads it shows it; readable by
+            # the sandbox's user (65534 when the grader is root) whatever the umask.
+            Path(argv[out]).mkdir(parents=True)
+            Path(argv[out]).chmod(0o755)
         if test.cwd is not None and not Path(test.cwd).is_dir():
             return Ran(
                 ProcessResult(None, launch_error=f"working directory {test.cwd} does not exist")
@@ -455,8 +466,13 @@ class Runs:
         backstop = timeout + BACKSTOP_S + (LOCK_WAIT_S if os.environ.get(LOCK_ENV) else 0)
         properties = [f"TIMEOUT {backstop:.0f}", f"ENVIRONMENT {_bracket(f'PYTHONPATH={ROOT}')}"]
         properties.append(f"COST {len(unit.tests)}")  # ctest starts the longest first
-        if not test.is_setup:
+        if test.is_setup:
+            properties.append(f"FIXTURES_SETUP {_bracket(test.name)}")
+        else:
             properties.append(f'RESOURCE_GROUPS "gpus:{self.jobs if test.is_timed else 1}"')
+            setups = [s.name for f in test.fixtures_required for s in self.setups.get(f, ())]
+            if setups:
+                properties.append(f"FIXTURES_REQUIRED {_bracket(';'.join(setups))}")
         lines.append(f"add_test({name} {' '.join(_bracket(a) for a in launcher)})")
         lines.append(f"set_tests_properties({name} PROPERTIES {' '.join(properties)})")
         return files, preexisting

@@ -266,7 +266,15 @@ def test_the_dataset_setup_runs_outside_and_writes_what_the_tests_may_read(
         lab="lab1",
         kind="data",
         fixtures_setup=("lab1_data",),
-        command=(SH, "-c", f'mkdir "{out}" && echo d > "{out}/case.bin" && id -u'),
+        # As the labs' setups: `python3 -m datasets.generate ... --out DIR`.
+        command=(
+            SH,
+            "-c",
+            'echo d > "$2/case.bin" && id -u',
+            "datasets.generate",
+            "--out",
+            str(out),
+        ),
     )
     reader = LabTest(
         name="lab1.reads",
