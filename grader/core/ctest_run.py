@@ -443,6 +443,8 @@ class Runs:
             "clocks": test.is_timed and self.gpu_present,
             "alone": test.is_timed,
             "result_file": str(folder / f"{key}.result.json"),
+            "scratch": str(scratch),
+            "keep": [files.report.name, files.marker.name] if files is not None else [],
             "started": None,
         }
         if self.sandbox is not None and not test.is_setup:

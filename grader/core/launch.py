@@ -11,9 +11,11 @@ comes from it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -124,6 +126,21 @@ def _head_and_tail(out: IO[bytes], keep_bytes: int) -> str:
     return f"{head}\n[... {size - 2 * half} bytes of output cut ...]\n{tail}"
 
 
+def _clear(scratch: Path, keep: set[str]) -> None:
+    """Remove what the process left in its scratch folder but `keep` (its report and
+    end marker), while other tests still run: a sanitizer's or a cache's files would
+    otherwise be deleted one run folder after another once ctest is done. Entries
+    are removed without following a link the process left there."""
+    for entry in os.scandir(scratch):
+        if entry.name in keep:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+
+
 def launch(job: Mapping[str, Any]) -> dict[str, Any]:
     """Run one job as ctest_run.py wrote it; what the result file holds."""
     started = job.get("started")  # the sandbox's file once it came up (sandbox.py)
@@ -134,6 +151,7 @@ def launch(job: Mapping[str, Any]) -> dict[str, Any]:
     asked = time.monotonic()
     with held:
         waited = time.monotonic() - asked if lock is not None else 0.0
+        began = time.time()
         before = clocks.read() if job["clocks"] else {}
         result = run_process(
             job["argv"],
@@ -156,7 +174,13 @@ def launch(job: Mapping[str, Any]) -> dict[str, Any]:
             )
         else:
             result = dataclasses.replace(result, returncode=exit_status(rc))
-    return {"result": asdict(result), "clocks": clocks.around(before, after), "lock_wait_s": waited}
+    _clear(Path(job["scratch"]), keep=set(job["keep"]))
+    return {
+        "result": asdict(result),
+        "clocks": clocks.around(before, after),
+        "lock_wait_s": waited,
+        "wall": [began, time.time()],  # when it ran, to read ctest's schedule from
+    }
 
 
 def main(argv: Sequence[str]) -> int:
