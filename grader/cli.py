@@ -27,7 +27,7 @@ def build_parser(
     """One subparser per registered command."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Grade cuda-labs builds: run each test alone, score it, write reports.",
+        description="Grade cuda-labs builds: run their tests, score them, write reports.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in commands:

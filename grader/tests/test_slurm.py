@@ -30,6 +30,7 @@ from grader.classroom.slurm_templates import (
     write_jobs,
 )
 from grader.core.errors import GraderUsageError
+from grader.tests.helpers import run_grader
 
 REPO = Path(__file__).resolve().parents[2]
 NODE = REPO / "scripts" / "slurm-node.sh"
@@ -117,14 +118,6 @@ def _class(tmp_path: Path, python: str = "python3") -> ClassJobs:
     )
 
 
-def _sbatch(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        ["sbatch", "--parsable", *args], env=env, capture_output=True, text=True, timeout=30
-    )
-    assert done.returncode == 0, f"sbatch {' '.join(args)}: {done.stderr}"
-    return done.stdout.strip().split(";")[0]
-
-
 def _wait_for_queue_empty(env: dict[str, str]) -> None:
     deadline = time.monotonic() + WAIT_S
     while True:
@@ -157,19 +150,19 @@ def test_a_class_graded_as_an_array_job_after_its_calibration(
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
     python.chmod(0o755)
     jobs = _class(tmp_path, str(python))
-    scripts = write_jobs(jobs)
     runs = tmp_path / "runs.jsonl"
     env = {**slurm, "FAKE_GRADER_LOG": str(runs)}
     start = time.monotonic()
-    calibration = _sbatch(env, str(scripts["calibrate.sbatch"]), "--labs", "lab1")
-    array = _sbatch(
-        env,
-        f"--dependency=afterok:{calibration}",
-        str(scripts["grade-class.sbatch"]),
-        "--labs",
-        "lab1",
+    submitted = run_grader(
+        *("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "debug"),
+        *("--labs", "lab1", "--chunk", "2", "--parallel", "2", "--gpus", "0", "--time", "5:00"),
+        *("--python", str(python), "--batch-options", "--secret-file /s"),
+        cwd=tmp_path,
+        env=env,
     )
-    _sbatch(env, f"--dependency=afterany:{array}", str(scripts["collect.sbatch"]))
+    assert submitted.returncode == 0, submitted.stderr
+    ids = submitted.stdout.split("progress: sacct -j ")[1].split()[0].split(",")
+    assert len(ids) == 3, submitted.stdout
     _wait_for_queue_empty(env)
     print(f"three jobs, an array of {len(CHUNKS)}, ended in {time.monotonic() - start:.1f} s")
 
@@ -192,7 +185,7 @@ def test_a_class_graded_as_an_array_job_after_its_calibration(
         assert task["calibrated"], f"task {task['task']} started before the calibration was written"
         args = task["args"]
         assert args[args.index("--report") + 1] == f"{out}/.task-{task['task']}.partial"
-        assert args[-2:] == ["--labs", "lab1"]
+        assert args[-4:] == ["--labs", "lab1", "--secret-file", "/s"]
     assert not list(out.glob(".*.partial"))
 
     ended = _ended_jobs(env)
@@ -283,3 +276,94 @@ def test_the_templates_and_the_node_script_pass_shellcheck() -> None:
     files = [str(TEMPLATES / n) for n in JOBS] + [str(NODE)]
     done = subprocess.run([shellcheck, "-x", *files], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
+
+
+def test_a_dry_run_prints_the_three_submissions_each_after_the_one_before(tmp_path: Path) -> None:
+    jobs = _class(tmp_path)
+    done = run_grader(
+        *("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "gpu"),
+        *("--labs", "lab1", "--chunk", "4", "--dry-run", "--batch-options=--sanitize"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    scripts = jobs.out / "slurm"
+    assert done.stdout.splitlines() == [
+        f"sbatch --parsable {scripts}/calibrate.sbatch --labs lab1",
+        f"sbatch --parsable '--dependency=afterok:<calibrate job id>' "
+        f"{scripts}/grade-class.sbatch --labs lab1 --sanitize",
+        f"sbatch --parsable '--dependency=afterany:<grade-class job id>' {scripts}/collect.sbatch",
+        f"grader: not submitted; 6 students in 2 tasks of at most 4; the scripts are in {scripts}",
+    ]
+    assert (scripts / "chunk-1.txt").read_text().split() == [
+        str((jobs.students / n).resolve()) for n in ("eve", "fay")
+    ]
+
+
+def _fake_slurm(folder: Path, refuse_at: int) -> dict[str, str]:
+    """An sbatch that gives ids 101, 102, ... and refuses its `refuse_at`-th call as
+    Slurm refuses an unknown partition; an scancel that logs its arguments."""
+    folder.mkdir()
+    (folder / "sbatch").write_text(
+        "#!/bin/sh\n"
+        f'n=$(( $(cat "{folder}/n" 2>/dev/null || echo 0) + 1 )); echo $n > "{folder}/n"\n'
+        f"if [ $n = {refuse_at} ]; then\n"
+        '  echo "sbatch: error: Batch job submission failed: Invalid partition name specified"'
+        " >&2\n"
+        "  exit 1\n"
+        "fi\n"
+        'echo "$(( 100 + n ));cluster"\n'
+    )
+    (folder / "scancel").write_text(f'#!/bin/sh\necho "$@" >> "{folder}/cancelled"\n')
+    for tool in ("sbatch", "scancel"):
+        (folder / tool).chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_a_submission_slurm_refuses_is_its_one_line_and_cancels_what_was_queued(
+    tmp_path: Path,
+) -> None:
+    jobs = _class(tmp_path)
+    env = _fake_slurm(tmp_path / "bin", refuse_at=2)
+    argv = ("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "nope")
+    done = run_grader(*argv, cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "grader: error: sbatch refused grade-class.sbatch: sbatch: error: Batch job "
+        "submission failed: Invalid partition name specified"
+    ]
+    assert (tmp_path / "bin" / "cancelled").read_text().split() == ["101"]
+    env = _fake_slurm(tmp_path / "bin2", refuse_at=0)
+    done = run_grader(*argv, cwd=tmp_path, env=env)  # the same class: its folder is its own
+    assert done.returncode == 0, done.stderr
+    assert "calibration 101, grading array 102 (6 students in 1 tasks" in done.stdout
+    assert "progress: sacct -j 101,102,103 " in done.stdout
+
+
+def test_without_sbatch_or_students_nothing_is_written(tmp_path: Path) -> None:
+    jobs = _class(tmp_path)
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "python3").symlink_to(sys.executable)
+    argv = ("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "gpu")
+    done = run_grader(*argv, cwd=tmp_path, env={"PATH": str(bare)})
+    assert (done.returncode, done.stderr.strip()) == (
+        2,
+        "grader: error: sbatch not found on PATH: run this on a Slurm login node",
+    )
+    (tmp_path / "empty").mkdir()
+    for folder, why in (
+        (tmp_path / "empty", "no student folders in it"),
+        (tmp_path / "none", "no such class folder"),
+    ):
+        done = run_grader(
+            "slurm",
+            str(folder),
+            "--out",
+            str(jobs.out),
+            "--partition",
+            "gpu",
+            "--dry-run",
+            cwd=tmp_path,
+        )
+        assert (done.returncode, done.stderr.strip()) == (2, f"grader: error: {folder}: {why}")
+    assert not jobs.out.exists()

@@ -10,6 +10,7 @@ from grader.commands import load_commands
 COMMAND_MODULES = (
     "known_wrong",
     "batch",
+    "slurm",
     "export",
     "similarity",
     "collect",
