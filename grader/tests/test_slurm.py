@@ -202,6 +202,43 @@ def test_a_class_graded_as_an_array_job_after_its_calibration(
     assert (out / "unmerged.txt").read_text() == ""
 
 
+def test_submitted_again_only_the_tasks_without_a_table_are_graded(
+    slurm: dict[str, str], tmp_path: Path
+) -> None:
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    python.chmod(0o755)
+    jobs = _class(tmp_path, str(python))
+    runs = tmp_path / "runs.jsonl"
+    argv = [
+        *("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "debug"),
+        *("--labs", "lab1", "--chunk", "2", "--gpus", "0", "--time", "5:00"),
+        *("--python", str(python)),
+    ]
+    env = {**slurm, "FAKE_GRADER_LOG": str(runs), "FAKE_GRADER_FAIL": "dan"}
+    assert run_grader(*argv, cwd=tmp_path, env=env).returncode == 0
+    _wait_for_queue_empty(env)
+    out = jobs.out.resolve()
+    graded = [f"{n},graded" for n in ("ann", "bob", "eve", "fay")]
+    assert (out / "class.csv").read_text().split() == ["student,status", *graded]
+    [unmerged] = (out / "unmerged.txt").read_text().splitlines()
+    assert unmerged.startswith("task-1: did not finish (students: cat dan;"), unmerged
+    env["FAKE_GRADER_FAIL"] = ""
+    again = run_grader(*argv, cwd=tmp_path, env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("grader: grading array "), again.stdout  # no calibration
+    assert "(1 of 3 tasks, 6 students in all)" in again.stdout
+    _wait_for_queue_empty(env)
+    records = [json.loads(line) for line in runs.read_text().splitlines()]
+    assert len([r for r in records if r["command"] == "grader grade"]) == 1  # calibrated once
+    assert [r["task"] for r in records if r["command"] == "grader.classroom batch"][-1] == "1"
+    rows = [f"{name},graded" for chunk in CHUNKS for name in chunk]
+    assert (out / "class.csv").read_text().splitlines() == ["student,status", *rows]
+    assert (out / "unmerged.txt").read_text() == ""
+    done = run_grader(*argv, cwd=tmp_path, env=env)
+    assert done.stdout.startswith("grader: nothing to grade: every task has its table")
+
+
 def test_collect_merges_the_finished_tasks_and_names_the_others(tmp_path: Path) -> None:
     jobs = _class(tmp_path)
     scripts = write_jobs(jobs)
@@ -215,6 +252,14 @@ def test_collect_merges_the_finished_tasks_and_names_the_others(tmp_path: Path) 
     [line] = (out / "unmerged.txt").read_text().splitlines()
     assert line.startswith("task-1: did not finish")
     assert line in done.stderr
+    # A task Slurm stopped at its time limit says so, with the students it held.
+    (out / "logs" / "task-1.out").write_text(
+        "slurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2026-12-02T07:00:00 DUE TO TIME "
+        "LIMIT ***\n"
+    )
+    subprocess.run(["bash", str(scripts["collect.sbatch"])], capture_output=True, text=True)
+    [line] = (out / "unmerged.txt").read_text().splitlines()
+    assert line.startswith("task-1: TIMEOUT (students: cat dan; its log: "), line
 
 
 @pytest.mark.parametrize(
@@ -289,10 +334,11 @@ def test_a_dry_run_prints_the_three_submissions_each_after_the_one_before(tmp_pa
     scripts = jobs.out / "slurm"
     assert done.stdout.splitlines() == [
         f"sbatch --parsable {scripts}/calibrate.sbatch --labs lab1",
-        f"sbatch --parsable '--dependency=afterok:<calibrate job id>' "
+        f"sbatch --parsable '--dependency=afterok:<calibration job id>' --array=0,1%10 "
         f"{scripts}/grade-class.sbatch --labs lab1 --sanitize",
-        f"sbatch --parsable '--dependency=afterany:<grade-class job id>' {scripts}/collect.sbatch",
-        f"grader: not submitted; 6 students in 2 tasks of at most 4; the scripts are in {scripts}",
+        f"sbatch --parsable '--dependency=afterany:<grading array job id>' "
+        f"{scripts}/collect.sbatch",
+        f"grader: not submitted (2 of 2 tasks, 6 students in all); the scripts are in {scripts}",
     ]
     assert (scripts / "chunk-1.txt").read_text().split() == [
         str((jobs.students / n).resolve()) for n in ("eve", "fay")
@@ -335,7 +381,7 @@ def test_a_submission_slurm_refuses_is_its_one_line_and_cancels_what_was_queued(
     env = _fake_slurm(tmp_path / "bin2", refuse_at=0)
     done = run_grader(*argv, cwd=tmp_path, env=env)  # the same class: its folder is its own
     assert done.returncode == 0, done.stderr
-    assert "calibration 101, grading array 102 (6 students in 1 tasks" in done.stdout
+    assert "calibration 101, grading array 102, collect 103 (1 of 1 tasks," in done.stdout
     assert "progress: sacct -j 101,102,103 " in done.stdout
 
 

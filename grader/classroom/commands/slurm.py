@@ -129,37 +129,59 @@ def _run(args: argparse.Namespace) -> int:
         python=args.python,
         repo=repo_root(),
     )
+    _same_chunks(args.out, chunks)
     scripts = write_jobs(jobs)
+    # Submitted again into the same OUT: a task with its table is not graded again.
+    todo = [str(n) for n in range(len(chunks)) if not (args.out / f"task-{n}").is_dir()]
+    if not todo:
+        print(f"grader: nothing to grade: every task has its table ({args.out / 'class.csv'})")
+        return EXIT_OK
     labs = ["--labs", ",".join(args.labs)] if args.labs else []  # cli.py made it a list
+    calibrate = [str(scripts["calibrate.sbatch"]), *labs]
+    grade = [f"--array={','.join(todo)}%{args.parallel}", str(scripts["grade-class.sbatch"])]
     steps = [
-        ("calibrate.sbatch", "", labs),
-        ("grade-class.sbatch", "afterok", [*labs, *options]),
-        ("collect.sbatch", "afterany", []),
+        ("calibration", "", calibrate if not (args.out / "calibration").is_dir() else []),
+        ("grading array", "afterok", [*grade, *labs, *options]),
+        ("collect", "afterany", [str(scripts["collect.sbatch"])]),
     ]
-    ids: list[str] = []
+    ids: dict[str, str] = {}
     try:
-        for name, after, extra in steps:
-            wait = [f"--dependency={after}:{ids[-1]}"] if after else []
-            argv = [*wait, str(scripts[name]), *extra]
+        for what, after, argv in steps:
+            if not argv:
+                continue  # the calibration of an earlier submission stands
+            wait = [f"--dependency={after}:{list(ids.values())[-1]}"] if after and ids else []
             if args.dry_run:
-                print(shlex.join(["sbatch", "--parsable", *argv]))
-                ids.append(f"<{name.split('.')[0]} job id>")
+                print(shlex.join(["sbatch", "--parsable", *wait, *argv]))
+                ids[what] = f"<{what} job id>"
             else:
-                ids.append(_sbatch(argv))
+                ids[what] = _sbatch([*wait, *argv])
     except GraderUsageError:
         if ids:  # the jobs already queued would wait for one that never comes
-            subprocess.run(["scancel", *ids], capture_output=True, timeout=_SBATCH_TIMEOUT_S)
+            subprocess.run(["scancel", *ids.values()], capture_output=True, timeout=60)
         raise
-    where = f"{len(students)} students in {len(chunks)} tasks of at most {args.chunk}"
+    where = f"{len(todo)} of {len(chunks)} tasks, {len(students)} students in all"
     if args.dry_run:
-        print(
-            f"grader: not submitted; {where}; the scripts are in {scripts['collect.sbatch'].parent}"
-        )
+        print(f"grader: not submitted ({where}); the scripts are in {args.out / 'slurm'}")
         return EXIT_OK
-    print(f"grader: calibration {ids[0]}, grading array {ids[1]} ({where}), collect {ids[2]}")
-    print(f"grader: progress: sacct -j {','.join(ids)} --format=JobID,JobName,State,Elapsed")
+    print("grader: " + ", ".join(f"{what} {job}" for what, job in ids.items()) + f" ({where})")
+    print(
+        f"grader: progress: sacct -j {','.join(ids.values())} --format=JobID,JobName,State,Elapsed"
+    )
     print(f"grader: the class table will be {args.out.resolve() / 'class.csv'}")
     return EXIT_OK
+
+
+def _same_chunks(out: Path, chunks: Sequence[Sequence[Path]]) -> None:
+    """An OUT submitted before holds its chunks: the class must split the same way, or
+    a task's table would hold other students than its chunk file says."""
+    for n, chunk in enumerate([*chunks, []]):  # and no chunk more than now
+        before = out / "slurm" / f"chunk-{n}.txt"
+        now = [str(p.resolve()) for p in chunk]
+        if before.is_file() and before.read_text(encoding="utf-8").splitlines() != now:
+            raise GraderUsageError(
+                f"{out} was submitted with other chunks of students ({before}): the class "
+                "or --chunk changed; grade into a new folder"
+            )
 
 
 COMMAND = Command(

@@ -6,7 +6,8 @@
 Each run appends what it was asked, and what it found, to $FAKE_GRADER_LOG (a JSON
 line), then leaves what the real command would for the next job: the calibration's
 results.json (and exit status 1, a failed test of the typical code), or a class.csv
-of the students in CLASS.
+of the students in CLASS (none, and exit status 3, when $FAKE_GRADER_FAIL names one of
+them).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def main(argv: list[str]) -> int:
         record["calibrated"] = (calibration / "results.json").is_file()
         students = sorted(p.name for p in Path(args[0]).iterdir())
         record["students"] = students
+        if set(students) & set(os.environ.get("FAKE_GRADER_FAIL", "").split()):
+            return 3  # a task that ends without its table, as one Slurm stopped would
         report.mkdir()
         rows = "".join(f"{name},graded\n" for name in students)
         (report / "class.csv").write_text("student,status\n" + rows)
