@@ -6,8 +6,8 @@
 #      student's folder, the skeletons, and the reference with lab1's deadlock
 #      (submissions/known_wrong/make_lab1.py's `hang`); then rebuilds one after
 #      touching one of its files;
-#   2. grades the reference once with flat timeouts: its results.json is the
-#      calibration (grade --calibration) that sizes every later grading's timeouts;
+#   2. grades the reference once: its results.json is the calibration (grade
+#      --calibration), the performance credit's yardstick in every later grading;
 #   3. grades each submission, all labs, on hidden data with the sanitizer stage;
 #   4. grades the sample class (submissions/sample_class.py: 22 lab1 folders) with
 #      `grader.classroom batch --build-once` on one GPU of CLASS_SLOTS slots (default 2;

@@ -99,7 +99,7 @@ def grade_rows(out: Path) -> list[Row]:
     if calibration is not None:
         rows.append(
             Row(
-                "reference, flat timeouts (the calibration)",
+                "reference (the calibration)",
                 calibration["extra_data"]["execution_time_s"],
                 calibration["extra_data"]["processes_started"],
                 _score(calibration),

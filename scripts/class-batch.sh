@@ -10,8 +10,7 @@
 # SANITIZE=0 grades without the sanitizer stage (`batch --no-sanitize`), to measure its share.
 # CALIBRATE=LABS (lab1, or "lab1,lab3", or all) first grades submissions/typical on those
 # labs as an instructor would (hidden data, the sanitizer stage) and prints its time; its
-# results.json then sizes the batch's timeouts and is the credit's yardstick
-# (--calibration), so a hung student costs seconds, not minutes. CALIBRATION=DIR instead
+# results.json is then the credit's yardstick (--calibration). CALIBRATION=DIR instead
 # takes an earlier such grading's report folder (LOGS/typical of an earlier run), so a
 # lent machine can calibrate in one command and grade the class in the next.
 # nvidia-smi samples each GPU's use once a second during each batch (LOGS/gpu-usage-N.csv:
