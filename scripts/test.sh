@@ -8,7 +8,8 @@
 #   trees pass the static and object checks (`grader check`); a lab
 #   made from the template by scripts/new_lab.py builds and passes its checks
 #   (scripts/check-new-lab.sh, in a copy of the tree); the grader's and the dataset
-#   generator's unit tests (not the known-wrong corpus: .ci/run runs it after this);
+#   generator's unit tests (not the known-wrong corpus, nor the real class on Slurm: .ci/run
+#   runs them after this);
 #   formatting; the Python linters. Each stage's duration last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,8 +76,10 @@ shellcheck -x templates/student/test.sh templates/slurm/*.sbatch scripts/slurm-n
 
 stage "Python unit tests, one process per core"
 # A file's tests stay in one process: a module's fixture runs once. The known-wrong corpus's
-# static entries (-m corpus, minutes of compiling) run after this script in .ci/run.
-python3 -m pytest -q -n "$(nproc)" --dist loadfile -m "not corpus" grader/tests datasets/tests
+# static entries (-m corpus) and a real class through the one-node Slurm (-m cluster),
+# minutes of compiling each, run after this script in .ci/run.
+python3 -m pytest -q -n "$(nproc)" --dist loadfile -m "not corpus and not cluster" \
+  grader/tests datasets/tests
 
 stage ""
 printf '%s\n' "${times[@]}"

@@ -98,9 +98,11 @@ def _failure(test: Mapping[str, Any]) -> str:
     return f"{name}: {first}"[:_REASON_CHARS]
 
 
-def all_labs(results: Sequence[StudentResult]) -> list[str]:
-    """Every lab any student was scored on, in lab order."""
-    seen = {lab.lab for r in results for lab in r.labs}
+def all_labs(results: Sequence[StudentResult], graded: Sequence[str] = ()) -> list[str]:
+    """The labs `graded` and every lab any student was scored on, in lab order: the
+    columns do not depend on which students the table holds (the tables of a Slurm
+    array's tasks are merged, and a task may hold no graded student)."""
+    seen = {lab.lab for r in results for lab in r.labs} | set(graded)
     return sorted(seen, key=lab_number)
 
 
@@ -117,14 +119,15 @@ def write_class_table(
     out: Path,
     written: Mapping[str, str] | None = None,
     *,
+    labs: Sequence[str] = (),
     footer: Sequence[str] = (),
 ) -> tuple[Path, Path]:
     """Write class.csv and class.md into `out`; returns their paths. `written`:
     student -> the REPORT.md questions answered per lab (written_answers.summary);
-    `footer`: paragraphs that end class.md."""
+    `labs`: the labs graded; `footer`: paragraphs that end class.md."""
     written = written or {}
     out.mkdir(parents=True, exist_ok=True)
-    labs = all_labs(results)
+    labs = all_labs(results, labs)
     maxima = {
         lab: max((s.max_score for r in results for s in r.labs if s.lab == lab), default=0.0)
         for lab in labs

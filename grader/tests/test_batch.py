@@ -709,3 +709,10 @@ def test_batch_hands_its_calibration_to_each_worker(tmp_path: Path) -> None:
     argv = command(calibration=tmp_path / "ref" / "results.json")
     assert argv[argv.index("--calibration") + 1] == str(tmp_path / "ref" / "results.json")
     assert "--calibration" not in command()
+
+
+def test_a_table_without_a_graded_student_has_the_graded_labs_columns(tmp_path: Path) -> None:
+    """A Slurm task's table is merged with the others' by its header."""
+    results = [StudentResult("cat", "broken", reason="no GPU visible on GPU 0")]
+    csv_path, _ = write_class_table(results, tmp_path, labs=("lab3", "lab1"))
+    assert next(csv.reader(csv_path.open()))[:4] == ["student", "status", "lab1", "lab3"]

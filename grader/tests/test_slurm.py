@@ -8,6 +8,7 @@ Slurm test is skipped, except under CI (CI=true), where it must run.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -118,8 +119,8 @@ def _class(tmp_path: Path, python: str = "python3") -> ClassJobs:
     )
 
 
-def _wait_for_queue_empty(env: dict[str, str]) -> None:
-    deadline = time.monotonic() + WAIT_S
+def _wait_for_queue_empty(env: dict[str, str], wait_s: float = WAIT_S) -> None:
+    deadline = time.monotonic() + wait_s
     while True:
         queue = subprocess.run(
             ["squeue", "-h", "-o", "%i %T %r"], env=env, capture_output=True, text=True, timeout=30
@@ -127,7 +128,7 @@ def _wait_for_queue_empty(env: dict[str, str]) -> None:
         if not queue:
             return
         assert "DependencyNeverSatisfied" not in queue, queue
-        assert time.monotonic() < deadline, f"still queued after {WAIT_S} s:\n{queue}"
+        assert time.monotonic() < deadline, f"still queued after {wait_s} s:\n{queue}"
         time.sleep(0.5)
 
 
@@ -413,3 +414,53 @@ def test_without_sbatch_or_students_nothing_is_written(tmp_path: Path) -> None:
         )
         assert (done.returncode, done.stderr.strip()) == (2, f"grader: error: {folder}: {why}")
     assert not jobs.out.exists()
+
+
+@pytest.mark.cluster
+def test_a_real_class_on_slurm_gets_batchs_verdicts(slurm: dict[str, str], tmp_path: Path) -> None:
+    """A small class graded by the real grader, once by `batch` and once through Slurm
+    (calibration, array, collect), the class tables compared row by row. Without a GPU
+    the GPU tests skip in both: what is compared is the build, the static check and
+    each folder's status."""
+    students = tmp_path / "class"
+    students.mkdir()
+    shutil.copytree(REPO / "solutions", students / "ref01")
+    trees = tmp_path / "known-wrong"
+    make_lab1 = REPO / "submissions" / "known_wrong" / "make_lab1.py"
+    subprocess.run([sys.executable, str(make_lab1), str(trees)], check=True, cwd=REPO)
+    shutil.copytree(trees / "lab1_cub", students / "cub01")
+    shutil.copytree(REPO / "solutions", students / "broken01")
+    with open(students / "broken01" / "lab1_histogram" / "histogram_kernels.cu", "a") as f:
+        f.write("\nthis line is not C++\n")
+    (students / "notes01").mkdir()
+    (students / "notes01" / "README.md").write_text("notes, no lab folder\n")
+    options = ["--gpus", "1", "--no-sanitize", "--build-once"]
+    direct = run_grader(
+        *("batch", str(students), "--labs", "lab1", "--report", str(tmp_path / "batch")),
+        *("--build-root", str(tmp_path / "build"), *options),
+        cwd=tmp_path,
+    )
+    assert (tmp_path / "batch" / "class.csv").is_file(), direct.stdout + direct.stderr
+    out = tmp_path / "slurm"
+    submitted = run_grader(
+        *("slurm", str(students), "--out", str(out), "--partition", "debug", "--labs", "lab1"),
+        *("--chunk", "2", "--gpus", "0", "--time", "30:00", "--batch-options", " ".join(options)),
+        cwd=tmp_path,
+        env=slurm,
+    )
+    assert submitted.returncode == 0, submitted.stderr
+    _wait_for_queue_empty(slurm, wait_s=900)
+    logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*.out")))
+    assert (out / "unmerged.txt").read_text() == "", logs
+
+    def rows(table: Path) -> dict[str, dict[str, str]]:
+        with table.open(encoding="utf-8") as f:
+            return {
+                r["student"]: {k: v for k, v in r.items() if k != "seconds"}
+                for r in csv.DictReader(f)
+            }
+
+    expected, got = rows(tmp_path / "batch" / "class.csv"), rows(out / "class.csv")
+    assert got == expected
+    assert {r["status"] for r in got.values()} >= {"graded", "not a submission"}
+    assert "static check" in got["cub01"]["failures"] and "build" in got["broken01"]["failures"]

@@ -214,7 +214,7 @@ def _grade_class(
     )
     spent = worker_time(results, len(workers), elapsed).line()
     csv_path, md_path = write_class_table(
-        results, report, written, footer=(f"{done}.", f"{spent}.")
+        results, report, written, labs=config.labs, footer=(f"{done}.", f"{spent}.")
     )
     print(f"grader: {done[0].lower()}{done[1:]}\ngrader: {spent}")
     print(
