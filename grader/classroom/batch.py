@@ -67,6 +67,7 @@ class StudentResult:
     failures: tuple[str, ...] = ()
     reason: str = ""
     gpu: str = ""
+    graded_on: str = ""  # the GPU's model and the host, from results.json
     duration_s: float = 0.0
     # The child's own clock (results.json): "grading" (tests run to grade) and its phases.
     phase_s: Mapping[str, float] = field(default_factory=dict)

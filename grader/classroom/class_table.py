@@ -54,7 +54,10 @@ def result_from_report(
     phases = {"grading": float(extra.get("execution_time_s") or 0.0)}
     phases.update({k: float(v) for k, v in (extra.get("phase_s") or {}).items()})
     result = graded_result(name, by_lab, tests, expected_labs, missing_max)
-    return replace(result, gpu=gpu, duration_s=duration_s, phase_s=phases)
+    model = str((extra.get("gpu") or {}).get("name") or "")
+    host = str(extra.get("host") or "")
+    graded_on = " on ".join(part for part in (model, host) if part)
+    return replace(result, gpu=gpu, graded_on=graded_on, duration_s=duration_s, phase_s=phases)
 
 
 def graded_result(
@@ -145,6 +148,7 @@ def write_class_table(
                 "written",
                 "failures",
                 "gpu",
+                "graded on",
                 "seconds",
             ]
         )
@@ -159,6 +163,7 @@ def write_class_table(
                     written.get(r.name, ""),
                     _failures_cell(r),
                     r.gpu,
+                    r.graded_on,
                     f"{r.duration_s:.0f}",
                 ]
             )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -133,6 +134,7 @@ def _extra_data(grade: Grade) -> dict[str, Any]:
     return {
         "max_score": number(grade.max_score),
         "gpu": grade.gpu.as_json(),
+        "host": socket.gethostname(),  # a class graded on a cluster says where
         "started": grade.started or None,
         "timestamp": grade.timestamp,
         "execution_time_s": round(grade.execution_s, 3),

@@ -308,6 +308,8 @@ def _results_json(
                     "labs": scores,
                     "execution_time_s": 21.5,
                     "phase_s": {"shared": 4.8, "sanitize": 8.1},
+                    "gpu": {"name": "NVIDIA H200"},
+                    "host": "gpu-node-7",
                 }
             }
         ),
@@ -351,6 +353,7 @@ def test_result_from_report_and_missing_labs(tmp_path: Path) -> None:
         "lab3: not submitted",
     )
     assert result.phase_s == {"grading": 21.5, "shared": 4.8, "sanitize": 8.1}
+    assert result.graded_on == "NVIDIA H200 on gpu-node-7"  # nodes of a cluster may differ
     assert (
         result_from_report("x", tmp_path / "none", gpu="0", expected_labs=[], missing_max={})
         is None
@@ -387,6 +390,7 @@ def test_write_class_table(tmp_path: Path) -> None:
         "written",
         "failures",
         "gpu",
+        "graded on",
         "seconds",
     ]
     assert rows[1] == [
@@ -399,9 +403,10 @@ def test_write_class_table(tmp_path: Path) -> None:
         "lab1 7/7, lab3 1/3",
         "",
         "",
+        "",
         "0",
     ]
-    assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-3]
+    assert rows[3][:2] == ["cat", "broken"] and "did not finish" in rows[3][-4]
     md = md_path.read_text()
     head = "| student | status | lab1 (/120) | lab3 (/50) | total | written answers | failures |"
     assert head in md

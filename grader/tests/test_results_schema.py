@@ -95,6 +95,7 @@ OUR_LEADERBOARD_FIELDS: dict[str, Check] = {**LEADERBOARD_FIELDS, "value": _numb
 OUR_EXTRA_DATA: dict[str, Check] = {
     "max_score": _number,
     "gpu": _object,
+    "host": _string,
     "started": lambda v: v is None or _string(v),
     "timestamp": _string,
     "execution_time_s": _number,
