@@ -99,6 +99,14 @@ def slurm() -> Iterator[dict[str, str]]:
         shutil.rmtree(state)
 
 
+def _faked_class(tmp_path: Path) -> tuple[Path, ClassJobs, Path]:
+    """The Python the jobs run (fake_grader_python.py), the class, and its log of runs."""
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    python.chmod(0o755)
+    return python, _class(tmp_path, str(python)), tmp_path / "runs.jsonl"
+
+
 def _class(tmp_path: Path, python: str = "python3") -> ClassJobs:
     students = tmp_path / "class"
     chunks = []
@@ -147,11 +155,7 @@ def _ended_jobs(env: dict[str, str]) -> dict[str, dict[str, str]]:
 def test_a_class_graded_as_an_array_job_after_its_calibration(
     slurm: dict[str, str], tmp_path: Path
 ) -> None:
-    python = tmp_path / "python"
-    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
-    python.chmod(0o755)
-    jobs = _class(tmp_path, str(python))
-    runs = tmp_path / "runs.jsonl"
+    python, jobs, runs = _faked_class(tmp_path)
     env = {**slurm, "FAKE_GRADER_LOG": str(runs)}
     start = time.monotonic()
     submitted = run_grader(
@@ -206,11 +210,7 @@ def test_a_class_graded_as_an_array_job_after_its_calibration(
 def test_submitted_again_only_the_tasks_without_a_table_are_graded(
     slurm: dict[str, str], tmp_path: Path
 ) -> None:
-    python = tmp_path / "python"
-    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
-    python.chmod(0o755)
-    jobs = _class(tmp_path, str(python))
-    runs = tmp_path / "runs.jsonl"
+    python, jobs, runs = _faked_class(tmp_path)
     argv = [
         *("slurm", str(jobs.students), "--out", str(jobs.out), "--partition", "debug"),
         *("--labs", "lab1", "--chunk", "2", "--gpus", "0", "--time", "5:00"),
