@@ -50,11 +50,11 @@ from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.gpu_lock import LOCK_ENV
 from grader.core.gtest_xml import GtestCase, read_cases
-from grader.core.launch import OUTPUT_KEEP_BYTES
+from grader.core.launch import OUTPUT_KEEP_BYTES, ProcessResult
 from grader.core.model import LabTest, Outcome, Status
 from grader.core.provenance import Provenance, RunFiles
 from grader.core.sandbox import STARTED_NAME, Sandbox
-from grader.core.verdict import ProcessResult, classify, cuda_error, recorded_figure, search_pattern
+from grader.core.verdict import classify, cuda_error, recorded_figure, search_pattern
 
 DEFAULT_TIMEOUT_S = 60.0
 MAX_JOBS = 8

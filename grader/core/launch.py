@@ -23,18 +23,31 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from grader.core import clocks
 from grader.core.gpu_lock import GpuLock
 from grader.core.sandbox import exit_status, start_failure
-from grader.core.verdict import ProcessResult
 
 OUTPUT_KEEP_BYTES = 20_000
 OUTPUT_LIMIT_BYTES = 64 << 20
 _POLL_S = 0.05
+
+
+@dataclass(frozen=True)
+class ProcessResult:
+    """How a test process ended, as the launcher saw it (verdict.py judges it)."""
+
+    returncode: int | None
+    output: str = ""
+    duration_s: float = 0.0
+    timeout_s: float = 0.0
+    timed_out: bool = False
+    output_overflow: bool = False
+    not_built: bool = False
+    launch_error: str = ""
 
 
 def run_process(

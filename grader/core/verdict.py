@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass
 
 from grader.core.gpu import SKIP_EXIT_CODE, skip_reason
 from grader.core.gtest_xml import GtestCase, matching
+from grader.core.launch import ProcessResult
 from grader.core.model import Figure, LabTest, Outcome, Status
 from grader.core.provenance import Provenance
 from grader.core.sanitize import SANITIZER_EXIT_CODE, is_sanitized, sanitizer_reason
@@ -87,20 +87,6 @@ _HARNESS_CUDA_ERROR = re.compile(
     r"(?P<error>cudaError\w+.*)",
     re.DOTALL,
 )
-
-
-@dataclass(frozen=True)
-class ProcessResult:
-    """How a test process ended, as the runner saw it."""
-
-    returncode: int | None
-    output: str = ""
-    duration_s: float = 0.0
-    timeout_s: float = 0.0
-    timed_out: bool = False
-    output_overflow: bool = False
-    not_built: bool = False
-    launch_error: str = ""
 
 
 def classify(

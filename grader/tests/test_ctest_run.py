@@ -25,10 +25,10 @@ from grader.core.ctest_run import (
 from grader.core.errors import GraderUsageError
 from grader.core.gpu import GpuInfo
 from grader.core.gtest_xml import GtestCase
+from grader.core.launch import ProcessResult
 from grader.core.model import LabTest, Status
 from grader.core.provenance import Provenance
 from grader.core.session import GradingSession
-from grader.core.verdict import ProcessResult
 from grader.tests.helpers import (
     FAKE_GTEST,
     FAKE_SETUP,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.core.launch import ProcessResult
 from grader.core.model import Figure, Status
 from grader.core.provenance import (
     FOREIGN_MARKER,
@@ -16,7 +17,7 @@ from grader.core.provenance import (
     RunFiles,
     read_marker,
 )
-from grader.core.verdict import ProcessResult, classify
+from grader.core.verdict import classify
 from grader.tests.helpers import OneByOne, fake_test
 
 WITH_GPU = OneByOne(gpu_present=True)

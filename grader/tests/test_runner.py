@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from grader.core.ctest_run import Unit
+from grader.core.launch import ProcessResult
 from grader.core.model import LabTest, Status
-from grader.core.verdict import ProcessResult, classify, trim_failures
+from grader.core.verdict import classify, trim_failures
 from grader.tests.helpers import FAKE_SETUP, OneByOne, fake_test, process_alive
 
 WITH_GPU = OneByOne(gpu_present=True)

@@ -7,9 +7,10 @@ from typing import Any
 
 from grader.core.discovery import parse_tests
 from grader.core.errors import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, exit_status
+from grader.core.launch import ProcessResult
 from grader.core.model import LabTest, Status
 from grader.core.sanitize import first_report, sanitize_tests, sanitizer_reason, tool_of
-from grader.core.verdict import ProcessResult, classify
+from grader.core.verdict import classify
 
 COMMAND = [
     "/cuda/bin/compute-sanitizer",
