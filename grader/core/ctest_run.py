@@ -384,7 +384,12 @@ class Runs:
         rest = iter(ran[len(setups) :])
         found: list[Ran | Outcome] = []
         for unit, outcome in zip(units, blocked):
-            got: Ran | Outcome | None = outcome or next(rest) or self._blocked(unit.command)
+            got: Ran | Outcome | None = outcome
+            if outcome is None:
+                ran_now = next(rest)
+                # A setup of this run decides first: one that failed kept its tests from
+                # starting; one the grader calls skipped or failed though it exited 0 voids them.
+                got = self._blocked(unit.command) or ran_now
             found.append(got or Outcome(Status.ERROR, NO_RESULT))
         return found
 
@@ -491,7 +496,13 @@ class Runs:
         argv = [ctest, "--test-dir", str(folder), "-j", str(self.jobs)]
         argv += ["--resource-spec-file", str(folder / "resources.json")]
         with open(folder / "ctest.log", "wb") as log:
-            subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            )
+        if done.returncode != 0 and not any(folder.glob("*.result.json")):
+            said = (folder / "ctest.log").read_text(errors="replace").split("\n")
+            last = next((line for line in reversed(said) if line.strip()), "")
+            raise GraderUsageError(f"ctest ran none of the tests ({ctest}): {last.strip()}")
 
     def _read(
         self, folder: Path, key: str, unit: Unit, files: RunFiles | None, preexisting: bool

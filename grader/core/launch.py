@@ -197,7 +197,9 @@ def launch(job: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str]) -> int:
-    job = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    job_file = Path(argv[0])
+    job = json.loads(job_file.read_text(encoding="utf-8"))
+    job_file.unlink()  # its nonce, and a setup's secret, no longer than needed
     done = launch(job)
     out = Path(job["result_file"])
     partial = out.with_suffix(".partial")

@@ -4,6 +4,7 @@ gets run alone: the fake programs run several cases in one process (fake_gtest.p
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -308,3 +309,30 @@ def test_untimed_tests_share_the_gpu_and_a_timed_one_has_it_to_itself(tmp_path: 
         assert "t" not in running or running == {"t"}  # the timed test is alone
         most = max(most, len(running))
     assert most >= 2  # and the untimed ones ran side by side
+
+
+def test_a_setup_that_exits_0_but_claims_a_skip_voids_its_tests() -> None:
+    setup = LabTest(
+        name="lab1.datasets",
+        lab="lab1",
+        kind="data",
+        command=("sh", "-c", "echo 'cuda-labs: skipped: no CUDA device'"),
+        fixtures_setup=("lab1_data",),
+        skip_patterns=("cuda-labs: skipped",),
+    )
+    runs = Runs(gpu_present=True, setups={"lab1_data": [setup]})
+    test = fake_test("pass", "A.T", fixtures_required=("lab1_data",))
+    outcome = runs.run([test])[test.name]
+    assert outcome.status is Status.FAILED
+    assert outcome.reason.startswith("dataset setup failed: lab1.datasets: reported itself skipped")
+
+
+def test_a_ctest_that_runs_nothing_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "ctest"
+    fake.write_text("#!/bin/sh\necho 'CMake Error: Unknown argument --test-dir'\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(GraderUsageError, match="ctest ran none of the tests .*Unknown argument"):
+        Runs(gpu_present=True).run([fake_test("pass")])

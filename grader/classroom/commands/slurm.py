@@ -18,6 +18,7 @@ results).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import shutil
 import subprocess
@@ -157,7 +158,8 @@ def _run(args: argparse.Namespace) -> int:
                 ids[what] = _sbatch([*wait, *argv])
     except GraderUsageError:
         if ids:  # the jobs already queued would wait for one that never comes
-            subprocess.run(["scancel", *ids.values()], capture_output=True, timeout=60)
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+                subprocess.run(["scancel", *ids.values()], capture_output=True, timeout=60)
         raise
     where = f"{len(todo)} of {len(chunks)} tasks, {len(students)} students in all"
     if args.dry_run:
