@@ -22,7 +22,8 @@ or failed with GoogleTest's message: its neighbours are the student's own cases,
 each on its own buffers, and the harness waits for every kernel. One re-run rule:
 what a process could not vouch for (`settled`: it crashed, timed out, broke its
 context, claimed a skip) runs again once, each case in a process of its own, in a
-second ctest pass, and that run's verdict counts.
+second ctest pass, and that run's verdict counts; a failure a busy GPU could explain (a
+timeout, out of memory) runs once more with the GPU to itself.
 
 The secret never reaches a test program: only the dataset setup gets it, and
 writes the hidden data next to the public folder (`--out DIR-hidden`); every other
@@ -51,10 +52,10 @@ from grader.core.gpu import GpuInfo
 from grader.core.gpu_lock import LOCK_ENV
 from grader.core.gtest_xml import GtestCase, read_cases
 from grader.core.launch import OUTPUT_KEEP_BYTES, ProcessResult
-from grader.core.model import LabTest, Outcome, Status
+from grader.core.model import LabTest, Outcome, Status, variant_of
 from grader.core.provenance import Provenance, RunFiles
 from grader.core.sandbox import STARTED_NAME, Sandbox
-from grader.core.verdict import classify, cuda_error, recorded_figure, search_pattern
+from grader.core.verdict import classify, cuda_error, hung, recorded_figure, search_pattern
 
 DEFAULT_TIMEOUT_S = 60.0
 MAX_JOBS = 8
@@ -75,6 +76,7 @@ LOCK_WAIT_S = 3600.0
 _EXACT_NAME = re.compile(r"[^*?:\-\s]+")  # one GoogleTest name: no wildcard, no list
 _RUN_LINE = "[ RUN      ] "
 _END_LINES = ("[       OK ]", "[  FAILED  ]")
+_CROWDED_WORDS = ("timed out", "out of memory", "cudaErrorMemoryAllocation")
 NO_RESULT = "its launcher left no result (stopped from outside?)"
 ROOT = Path(__file__).resolve().parents[2]  # the folder holding the grader package
 
@@ -85,10 +87,15 @@ class Unit:
 
     command: LabTest
     tests: tuple[LabTest, ...]
+    alone: bool = False  # the GPU to itself, whatever its kind (a crowded failure again)
 
     @property
     def grouped(self) -> bool:
         return len(self.tests) > 1
+
+    @property
+    def exclusive(self) -> bool:
+        return self.alone or self.command.is_timed
 
 
 @dataclass(frozen=True)
@@ -122,6 +129,15 @@ def check_timeout_scale(scale: float) -> float:
     if not 0 < scale < math.inf:
         raise GraderUsageError(f"--timeout-scale must be a positive finite number, got {scale:g}")
     return scale
+
+
+def crowded_out(outcome: Outcome) -> bool:
+    """A failure that a busy GPU could explain: a timeout, the harness's kernel watchdog
+    or running out of GPU memory."""
+    if outcome.status is not Status.FAILED:
+        return False
+    text = outcome.reason + "\n" + outcome.output
+    return hung(outcome) or any(w in text for w in _CROWDED_WORDS)
 
 
 def _exact(test: LabTest) -> bool:
@@ -299,7 +315,7 @@ class Runs:
         self.setup_outcomes: dict[str, Outcome] = {}  # each dataset setup, run once
         self.processes_started = 0
         self.lock_wait_s = 0.0  # timed runs waiting for a batch's GPU lock
-        self.reruns: list[str] = []  # tests a shared process did not settle
+        self.reruns: list[str] = []  # each run again: unsettled, or crowded out
 
     def public(self) -> Runs:
         """The same run without the secret: the public data, its setups run again."""
@@ -340,7 +356,35 @@ class Runs:
             for unit, ran in zip(alone, self._ctest(alone)):
                 test = unit.tests[0]
                 outcomes[test.name] = ran if isinstance(ran, Outcome) else self._judged(test, ran)
+        outcomes.update(self._confirmed_alone(tests, outcomes))
         return {t.name: outcomes[t.name] for t in tests}
+
+    def _confirmed_alone(
+        self, tests: Sequence[LabTest], outcomes: Mapping[str, Outcome]
+    ) -> dict[str, Outcome]:
+        """Each failure that a busy GPU could explain (a timeout, the kernel watchdog,
+        out of memory) run again with the GPU to itself, that verdict counting; nothing
+        when nothing ran beside it (one job and no batch's lock). Once a variant hung
+        alone, its other cases keep their verdict: a hung variant costs one more
+        timeout, not one per case."""
+        if self.jobs == 1 and not os.environ.get(LOCK_ENV):
+            return {}
+        by_variant: dict[tuple[str, str], list[LabTest]] = {}
+        for test in tests:
+            if not test.is_timed and crowded_out(outcomes[test.name]):
+                by_variant.setdefault((test.lab, variant_of(test.name)), []).append(test)
+        again = self._alone([group[0] for group in by_variant.values()])
+        rest = [t for g in by_variant.values() if not hung(again[g[0].name]) for t in g[1:]]
+        again.update(self._alone(rest))
+        self.reruns += list(again)
+        return again
+
+    def _alone(self, tests: Sequence[LabTest]) -> dict[str, Outcome]:
+        units = [Unit(t, (t,), alone=True) for t in tests]
+        return {
+            unit.command.name: ran if isinstance(ran, Outcome) else self._judged(unit.command, ran)
+            for unit, ran in zip(units, self._ctest(units))
+        }
 
     def _judged(self, test: LabTest, ran: Ran) -> Outcome:
         status, reason = classify(test, ran.result, ran.cases, self.gpu_present, ran.provenance)
@@ -446,7 +490,7 @@ class Runs:
             "timeout_s": timeout,
             "keep_bytes": self.keep_bytes,
             "clocks": test.is_timed and self.gpu_present,
-            "alone": test.is_timed,
+            "alone": unit.exclusive,
             "result_file": str(folder / f"{key}.result.json"),
             "scratch": str(scratch),
             "keep": [files.report.name, files.marker.name] if files is not None else [],
@@ -476,7 +520,7 @@ class Runs:
         if test.is_setup:
             properties.append(f"FIXTURES_SETUP {_bracket(test.name)}")
         else:
-            properties.append(f'RESOURCE_GROUPS "gpus:{self.jobs if test.is_timed else 1}"')
+            properties.append(f'RESOURCE_GROUPS "gpus:{self.jobs if unit.exclusive else 1}"')
             setups = [s.name for f in test.fixtures_required for s in self.setups.get(f, ())]
             if setups:
                 properties.append(f"FIXTURES_REQUIRED {_bracket(';'.join(setups))}")

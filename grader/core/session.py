@@ -337,13 +337,15 @@ class GradingSession:
             for lab, results in by_lab.items()
         )
         run_notes = []
-        if self.runs.reruns:
-            names = ", ".join(self.runs.reruns[:5])
-            more = len(self.runs.reruns) - 5
+        reruns = list(dict.fromkeys(self.runs.reruns))
+        if reruns:
+            names = ", ".join(reruns[:5])
+            more = len(reruns) - 5
             run_notes.append(
                 "Ran again, each alone, because the process they shared could not vouch "
-                "for them (it crashed, timed out, broke its CUDA context or claimed a skip); "
-                f"the verdicts are the second run's: {names}"
+                "for them (it crashed, timed out, broke its CUDA context or claimed a skip), "
+                "or with the GPU to themselves because they timed out or ran out of memory "
+                f"beside others; the verdicts are the last run's: {names}"
                 + (f" and {more} more" if more > 0 else "")
             )
         unsandboxed = self.sandbox.headline if self.sandbox is not None else ""

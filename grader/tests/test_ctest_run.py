@@ -110,7 +110,7 @@ def _grade(
 @needs_ctest
 @pytest.mark.parametrize("probe", ["present", "absent"])
 def test_groups_give_every_test_its_verdict_alone(tmp_path: Path, probe: str) -> None:
-    per_test, alone, _, _ = _grade(tmp_path, True, probe)
+    per_test, alone, confirmed, _ = _grade(tmp_path, True, probe)
     per_program, shared, reruns, units = _grade(tmp_path, False, probe)
     assert per_program == per_test
     # Every way to end is there, and not everything passed by accident.
@@ -120,7 +120,7 @@ def test_groups_give_every_test_its_verdict_alone(tmp_path: Path, probe: str) ->
         assert per_test["lab1.skips.gtest_skip__1"][0] is Status.SKIPPED
     # Alone: the setup and every test.
     tests = sum(len(modes) for modes in PROGRAMS.values()) + len(TIMED)
-    assert alone == 1 + tests
+    assert alone == 1 + tests + len(confirmed)  # and each crowded failure again alone
     # Together: the setup, three processes for the untimed cases (jobs=3) and one for
     # the timed ones; a failure GoogleTest reports in a sound process is settled
     # there. What a process did not settle runs again, each case alone: from the
@@ -336,3 +336,35 @@ def test_a_ctest_that_runs_nothing_is_one_line(
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     with pytest.raises(GraderUsageError, match="ctest ran none of the tests .*Unknown argument"):
         Runs(gpu_present=True).run([fake_test("pass")])
+
+
+def _stalls_once(tmp_path: Path, name: str, always: bool = False) -> LabTest:
+    """A test that hits the kernel watchdog on its first run (every run: `always`),
+    as one crowded off a busy GPU would, and passes after."""
+    mark = tmp_path / name.replace("/", "_")
+    stall = 'echo "cuda-labs: kernel timed out after 1 s: possible deadlock"; exit 124'
+    script = stall if always else f'[ -e "{mark}" ] && exit 0; : > "{mark}"; {stall}'
+    return LabTest(
+        name=f"lab1.{name}", lab="lab1", kind="correctness", command=("sh", "-c", script)
+    )
+
+
+def test_a_crowded_failure_runs_again_alone_and_that_verdict_stands(tmp_path: Path) -> None:
+    crowded = _stalls_once(tmp_path, "C/T.x/slow__a")
+    runs = Runs(gpu_present=True, jobs=4)
+    outcome = runs.run([crowded])[crowded.name]
+    assert outcome.status is Status.PASSED and runs.reruns == [crowded.name]
+    # One job and no batch's lock: nothing ran beside it, the first verdict stands.
+    alone = Runs(gpu_present=True, jobs=1)
+    crowded = _stalls_once(tmp_path, "C/T.x/slow__b")
+    assert alone.run([crowded])[crowded.name].status is Status.FAILED and alone.reruns == []
+
+
+def test_once_a_variant_hung_alone_its_other_cases_keep_their_verdict(tmp_path: Path) -> None:
+    hung_cases = [_stalls_once(tmp_path, f"C/T.x/hung__{c}", always=True) for c in "abc"]
+    runs = Runs(gpu_present=True, jobs=4)
+    outcomes = runs.run(hung_cases)
+    assert all(
+        o.status is Status.FAILED and "possible deadlock" in o.reason for o in outcomes.values()
+    )
+    assert runs.reruns == ["lab1.C/T.x/hung__a"]  # its first case alone, the others not again
